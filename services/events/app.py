@@ -1,0 +1,139 @@
+"""The collector: a durable JetStream consumer that persists every event, and the query API.
+
+A batch is committed to SQLite before its messages are acked, so a crash loses nothing
+that was acked and a redelivery is dropped by the (trajectory, id) key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Query, Request
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js.api import AckPolicy, ConsumerConfig
+
+from services.events.store import EventStore
+from services.kit.bus import EVENTS_STREAM, EVENTS_SUBJECT, Bus
+from services.kit.settings import EventsSettings
+from services.kit.trajectory import TID_PATTERN
+from services.kit.web import create_service_app
+
+log = logging.getLogger("wpb.events")
+DURABLE = "collector"
+
+
+class Collector:
+    def __init__(self, bus: Bus, store: EventStore, batch_size: int) -> None:
+        self.bus = bus
+        self.store = store
+        self.batch_size = batch_size
+        self.persisted = asyncio.Condition()
+        self.running = False
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._read_lock = asyncio.Lock()  # one reader thread on the read connection
+
+    async def start(self) -> None:
+        assert self.bus.js is not None
+        self.sub = await self.bus.js.pull_subscribe(
+            f"{EVENTS_SUBJECT}.>",
+            durable=DURABLE,
+            stream=EVENTS_STREAM,
+            config=ConsumerConfig(
+                ack_policy=AckPolicy.EXPLICIT, ack_wait=30, max_ack_pending=20_000
+            ),
+        )
+        self._task = asyncio.create_task(self._run())
+        self.running = True
+
+    async def stop(self) -> None:
+        """Finish the batch in hand (commit, then ack) and stop fetching."""
+        self._stop.set()
+        if self._task:
+            await self._task
+        self.running = False
+
+    async def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                msgs = await self.sub.fetch(self.batch_size, timeout=0.5)
+            except NatsTimeout:
+                continue
+            except Exception:
+                log.exception("fetch failed; retrying")
+                await asyncio.sleep(0.5)
+                continue
+            await self._persist(msgs)
+
+    async def _persist(self, msgs: list[Any]) -> None:
+        rows = []
+        for msg in msgs:
+            try:
+                rows.append((json.loads(msg.data), msg.metadata.sequence.stream))
+            except (ValueError, KeyError):
+                log.error("dropping a malformed message on %s", msg.subject)
+                await msg.term()
+        await asyncio.to_thread(self.store.insert, rows)
+        await asyncio.gather(*(msg.ack() for msg in msgs))
+        async with self.persisted:
+            self.persisted.notify_all()
+
+    async def query(self, trajectory_id: str, after: int, wait_s: float) -> list[dict]:
+        """Events of a trajectory, once every event JetStream acknowledged is persisted."""
+        last = await self.bus.last_event_seq(trajectory_id)
+        if last:
+            async with self.persisted:
+                ok = await _wait_for(
+                    self.persisted, lambda: self.store.has(trajectory_id, last), wait_s
+                )
+            if not ok:
+                raise HTTPException(503, "events: the collector has not caught up yet; retry")
+        async with self._read_lock:
+            return await asyncio.to_thread(self.store.events, trajectory_id, after)
+
+
+async def _wait_for(condition: asyncio.Condition, predicate: Any, timeout: float) -> bool:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(condition.wait_for(predicate), timeout)
+        return True
+    return bool(predicate())
+
+
+def create_app(settings: EventsSettings | None = None) -> FastAPI:
+    settings = settings or EventsSettings()
+
+    async def startup(app: FastAPI) -> None:
+        store = EventStore(settings.database())
+        app.state.collector = Collector(app.state.bus, store, settings.batch_size)
+        await app.state.collector.start()
+        log.info("collecting into %s", settings.database())
+
+    async def shutdown(app: FastAPI) -> None:
+        await app.state.collector.stop()
+        app.state.collector.store.close()
+
+    app = create_service_app(
+        "events",
+        settings,
+        startup=startup,
+        shutdown=shutdown,
+        ready=lambda a: bool(getattr(a.state, "collector", None) and a.state.collector.running),
+    )
+
+    @app.get("/trajectories/{tid}/events")
+    async def trajectory_events(
+        request: Request,
+        tid: str,
+        after: int = Query(0, ge=0, description="return events with seq greater than this"),
+        wait: float = Query(5.0, ge=0, le=30, description="seconds to wait for the collector"),
+    ) -> dict[str, Any]:
+        if not TID_PATTERN.match(tid):
+            raise HTTPException(404, "trajectory: unknown trajectory id")
+        events = await request.app.state.collector.query(tid, after, wait)
+        return {"trajectory_id": tid, "events": events}
+
+    return app

@@ -1,0 +1,101 @@
+"""The collector's store: every event per trajectory, SQLite in WAL mode, idempotent by id."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    trajectory_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    stream_seq INTEGER NOT NULL,
+    ts REAL NOT NULL,
+    site TEXT NOT NULL,
+    source TEXT NOT NULL,
+    type TEXT NOT NULL,
+    params TEXT NOT NULL,
+    PRIMARY KEY (trajectory_id, id)
+);
+CREATE INDEX IF NOT EXISTS events_by_trajectory ON events (trajectory_id, stream_seq);
+"""
+
+
+class EventStore:
+    """A writer connection (one batch at a time) and a reader connection."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+        # Queries read through their own connection: in WAL mode they see committed rows
+        # only, never the half of a batch that is being written.
+        self.reader = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+
+    def close(self) -> None:
+        self.reader.close()
+        self.db.close()
+
+    def insert(self, rows: list[tuple[dict[str, Any], int]]) -> int:
+        """Store (event, stream sequence) pairs in one transaction; duplicates are ignored."""
+        self.db.execute("BEGIN")
+        try:
+            before = self.db.total_changes
+            self.db.executemany(
+                "INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        event["trajectory_id"],
+                        event["id"],
+                        stream_seq,
+                        event["ts"],
+                        event["site"],
+                        event["source"],
+                        event["type"],
+                        json.dumps(event["params"], ensure_ascii=False),
+                    )
+                    for event, stream_seq in rows
+                ],
+            )
+            stored = self.db.total_changes - before
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return stored
+
+    def has(self, trajectory_id: str, stream_seq: int) -> bool:
+        row = self.reader.execute(
+            "SELECT 1 FROM events WHERE trajectory_id = ? AND stream_seq >= ? LIMIT 1",
+            (trajectory_id, stream_seq),
+        ).fetchone()
+        return row is not None
+
+    def events(self, trajectory_id: str, after: int = 0, limit: int = 100_000) -> list[dict]:
+        """The trajectory's events in stream order; `seq` counts from 1 within the trajectory."""
+        rows = self.reader.execute(
+            "SELECT * FROM (SELECT ROW_NUMBER() OVER (ORDER BY stream_seq) AS seq, id, "
+            "trajectory_id, ts, site, source, type, params FROM events WHERE trajectory_id = ?) "
+            "WHERE seq > ? ORDER BY seq LIMIT ?",
+            (trajectory_id, after, limit),
+        ).fetchall()
+        return [
+            {
+                "id": r[1],
+                "trajectory_id": r[2],
+                "seq": r[0],
+                "ts": r[3],
+                "site": r[4],
+                "source": r[5],
+                "type": r[6],
+                "params": json.loads(r[7]),
+            }
+            for r in rows
+        ]
+
+    def count(self) -> int:
+        return int(self.reader.execute("SELECT COUNT(*) FROM events").fetchone()[0])

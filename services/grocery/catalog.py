@@ -1,0 +1,102 @@
+"""Read-only access to the grocery catalog (``data/catalog.json``).
+
+The JSON file is produced by ``python -m services.grocery.generate``; this module
+only loads it into frozen dataclasses and renders product pictures as local SVG.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
+
+
+@dataclass(frozen=True)
+class Category:
+    id: str
+    name: str
+    icon: str
+
+
+@dataclass(frozen=True)
+class Product:
+    id: str
+    title: str
+    category: str
+    price: int
+    unit: str
+    weight: str
+    stock: int
+    showcase: bool
+    color: str
+    emoji: str
+
+
+def _title_key(product: Product) -> tuple[str, str]:
+    # Russian alphabetical order: «ё» sorts with «е», not after «я».
+    return (product.title.casefold().replace("ё", "е"), product.title)
+
+
+class Catalog:
+    def __init__(self, categories: list[Category], products: list[Product]) -> None:
+        self.categories: list[Category] = list(categories)
+        self._products: list[Product] = list(products)
+        self._categories_by_id = {c.id: c for c in self.categories}
+        self._products_by_id = {p.id: p for p in self._products}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Catalog:
+        return cls(
+            [Category(**c) for c in data["categories"]],
+            [Product(**p) for p in data["products"]],
+        )
+
+    @classmethod
+    def from_path(cls, path: Path) -> Catalog:
+        return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
+
+    def category(self, cat_id: str) -> Category | None:
+        return self._categories_by_id.get(cat_id)
+
+    def product(self, item_id: str) -> Product | None:
+        return self._products_by_id.get(item_id)
+
+    def products_in(self, cat_id: str) -> list[Product]:
+        return sorted((p for p in self._products if p.category == cat_id), key=_title_key)
+
+    def showcase(self) -> list[Product]:
+        return [p for p in self._products if p.showcase]
+
+    def all(self) -> list[Product]:
+        return list(self._products)
+
+
+@functools.cache
+def load_catalog() -> Catalog:
+    return Catalog.from_path(CATALOG_PATH)
+
+
+_COLOR_RE = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+def image_svg(product: Product) -> str:
+    """A small self-contained 200×150 picture: pastel card, big emoji, weight caption."""
+    color = product.color if _COLOR_RE.fullmatch(product.color) else "#eeeeee"
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="150" '
+        f'viewBox="0 0 200 150" role="img" aria-label={quoteattr(product.title)}>'
+        f"<title>{escape(product.title)}</title>"
+        f'<rect x="2" y="2" width="196" height="146" rx="18" ry="18" fill="{color}"/>'
+        '<text x="100" y="92" font-size="64" text-anchor="middle">'
+        f"{escape(product.emoji)}</text>"
+        '<text x="100" y="136" font-size="14" text-anchor="middle" '
+        'font-family="sans-serif" fill="#4a4a4a">'
+        f"{escape(product.weight)}</text>"
+        "</svg>"
+    )

@@ -1,0 +1,680 @@
+"""Deterministic generator for the «Продукты» (grocery) catalog.
+
+Run ``python -m services.grocery.generate`` to (re)write ``data/catalog.json``;
+``python -m services.grocery.generate --check`` exits 1 if the committed file is stale.
+
+Everything here is synthetic: producer names are invented, prices are plausible
+Russian retail prices for 2026, and the whole catalog comes from one seeded RNG.
+Only the standard library is used.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import json
+import random
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SEED = 20260901
+CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
+
+PRICE_MIN = 39
+PRICE_MAX = 1490
+STOCK_MIN = 5
+STOCK_MAX = 60
+
+# The site's five-item menu, in menu order.
+CATEGORIES: list[dict[str, str]] = [
+    {"id": "produce", "name": "Овощи и фрукты", "icon": "🍎"},
+    {"id": "dairy", "name": "Молоко, сыр, яйца", "icon": "🥛"},
+    {"id": "bakery", "name": "Хлеб и выпечка", "icon": "🍞"},
+    {"id": "meat", "name": "Мясо и рыба", "icon": "🥩"},
+    {"id": "pantry", "name": "Бакалея", "icon": "🌾"},
+]
+
+# How many products each category gets (sums to 277).
+TARGETS: dict[str, int] = {"produce": 58, "dairy": 62, "bakery": 48, "meat": 52, "pantry": 57}
+
+# Invented producers (23), grouped by what they make. ``None`` means a loose,
+# unbranded item (imported fruit sold by weight).
+PRODUCERS: dict[str, list[str | None]] = {
+    "produce": ["Огород Ефимыча", "Зелёная межа", "Вишнёвый склон", "Солнечный косогор"],
+    "imported": [None, "Тёплый берег"],
+    "dairy": ["Берёзовый хутор", "Три ракиты", "Гусиный брод", "Ольхов луг"],
+    "bakery": ["Калачёв и сыновья", "Коврижкин двор", "Тёплая горница", "Мельник Прохор"],
+    "meat": ["Рябиновый посад", "Ковыльная балка", "Усадьба Полозова"],
+    "fish": ["Студёная губа", "Северная верста", "Ершов улов"],
+    "pantry": ["Крупяной ряд", "Сытый скворец", "Медовый овраг", "Ладная кладовая"],
+}
+
+
+@dataclass(frozen=True)
+class Variant:
+    text: str  # e.g. "пастеризованное 3,2%"; may be empty
+    weight: str  # e.g. "930 мл"
+    factor: float = 1.0  # price multiplier relative to the base price
+    unit: str | None = None  # overrides the base unit
+
+
+@dataclass(frozen=True)
+class Base:
+    name: str
+    emoji: str
+    unit: str
+    price: int
+    group: str  # key into PRODUCERS
+    variants: tuple[Variant, ...]
+
+
+def _b(name: str, emoji: str, unit: str, price: int, group: str, *variants: Variant) -> Base:
+    return Base(name, emoji, unit, price, group, variants)
+
+
+V = Variant
+
+BASES: dict[str, list[Base]] = {
+    "produce": [
+        _b(
+            "Яблоки Гала",
+            "🍎",
+            "кг",
+            189,
+            "produce",
+            V("", "1 кг"),
+            V("фасованные", "1,5 кг", 1.4, "уп"),
+        ),
+        _b("Яблоки Гренни Смит", "🍏", "кг", 219, "produce", V("", "1 кг")),
+        _b("Яблоки Антоновка", "🍏", "кг", 129, "produce", V("", "1 кг")),
+        _b("Груши Конференция", "🍐", "кг", 279, "imported", V("", "1 кг")),
+        _b("Бананы", "🍌", "кг", 159, "imported", V("", "1 кг"), V("мини", "500 г", 1.1, "уп")),
+        _b(
+            "Апельсины",
+            "🍊",
+            "кг",
+            179,
+            "imported",
+            V("", "1 кг"),
+            V("для сока", "2 кг", 1.6, "уп"),
+        ),
+        _b("Мандарины", "🍊", "кг", 229, "imported", V("", "1 кг")),
+        _b("Лимоны", "🍋", "уп", 119, "imported", V("", "3 шт")),
+        _b("Киви", "🥝", "кг", 249, "imported", V("", "1 кг"), V("", "6 шт", 0.7, "уп")),
+        _b("Авокадо Хасс", "🥑", "уп", 259, "imported", V("", "2 шт")),
+        _b(
+            "Виноград Кишмиш",
+            "🍇",
+            "уп",
+            269,
+            "imported",
+            V("белый", "500 г"),
+            V("розовый", "500 г", 1.1),
+        ),
+        _b(
+            "Клубника",
+            "🍓",
+            "уп",
+            349,
+            "produce",
+            V("садовая", "250 г"),
+            V("садовая", "500 г", 1.8),
+        ),
+        _b("Голубика", "🫐", "уп", 299, "produce", V("", "125 г")),
+        _b(
+            "Томаты черри",
+            "🍅",
+            "уп",
+            189,
+            "produce",
+            V("красные", "250 г"),
+            V("жёлтые", "250 г", 1.1),
+        ),
+        _b("Томаты розовые", "🍅", "кг", 329, "produce", V("", "1 кг"), V("", "600 г", 0.65, "уп")),
+        _b("Огурцы гладкие", "🥒", "кг", 199, "produce", V("", "1 кг"), V("", "450 г", 0.5, "уп")),
+        _b("Огурцы короткоплодные", "🥒", "кг", 259, "produce", V("", "1 кг")),
+        _b(
+            "Картофель молодой",
+            "🥔",
+            "кг",
+            79,
+            "produce",
+            V("", "1 кг"),
+            V("мытый", "2,5 кг", 2.2, "уп"),
+        ),
+        _b("Морковь мытая", "🥕", "кг", 69, "produce", V("", "1 кг")),
+        _b("Лук репчатый", "🧅", "кг", 55, "produce", V("", "1 кг"), V("", "3 кг", 2.6, "уп")),
+        _b("Чеснок", "🧄", "уп", 89, "produce", V("", "100 г")),
+        _b(
+            "Перец сладкий",
+            "🫑",
+            "кг",
+            349,
+            "produce",
+            V("красный", "1 кг"),
+            V("жёлтый", "1 кг", 1.05),
+        ),
+        _b("Капуста белокочанная", "🥬", "кг", 49, "produce", V("", "1 кг")),
+        _b("Брокколи", "🥦", "уп", 219, "produce", V("", "400 г")),
+        _b(
+            "Шампиньоны", "🍄", "уп", 189, "produce", V("", "400 г"), V("королевские", "400 г", 1.3)
+        ),
+        _b("Баклажаны", "🍆", "кг", 259, "produce", V("", "1 кг")),
+        _b("Кукуруза в початках", "🌽", "уп", 159, "produce", V("", "2 шт")),
+    ],
+    "dairy": [
+        _b(
+            "Молоко",
+            "🥛",
+            "шт",
+            95,
+            "dairy",
+            V("пастеризованное 1,5%", "930 мл", 0.95),
+            V("пастеризованное 2,5%", "930 мл"),
+            V("пастеризованное 3,2%", "930 мл", 1.08),
+            V("пастеризованное 3,2%", "1,4 л", 1.45),
+            V("ультрапастеризованное 3,2%", "1 л", 1.12, "л"),
+        ),
+        _b("Молоко топлёное", "🥛", "шт", 109, "dairy", V("4%", "500 мл")),
+        _b(
+            "Кефир",
+            "🥛",
+            "шт",
+            99,
+            "dairy",
+            V("1%", "900 г", 0.95),
+            V("2,5%", "900 г"),
+            V("3,2%", "900 г", 1.06),
+        ),
+        _b("Ряженка", "🥛", "шт", 85, "dairy", V("4%", "500 г")),
+        _b("Сметана", "🥣", "шт", 119, "dairy", V("15%", "300 г"), V("20%", "300 г", 1.1)),
+        _b(
+            "Творог",
+            "🥣",
+            "шт",
+            139,
+            "dairy",
+            V("5%", "200 г"),
+            V("9%", "200 г", 1.06),
+            V("обезжиренный", "200 г", 0.95),
+        ),
+        _b("Творог зернёный", "🥣", "шт", 149, "dairy", V("5%", "300 г")),
+        _b(
+            "Йогурт питьевой",
+            "🥛",
+            "шт",
+            75,
+            "dairy",
+            V("клубника 2,5%", "270 г"),
+            V("персик 2,5%", "270 г"),
+        ),
+        _b(
+            "Йогурт греческий",
+            "🥣",
+            "шт",
+            89,
+            "dairy",
+            V("2%", "140 г"),
+            V("черника 2%", "140 г", 1.05),
+        ),
+        _b("Сыр полутвёрдый", "🧀", "шт", 279, "dairy", V("45%", "200 г"), V("50%", "200 г", 1.06)),
+        _b("Сыр Гауда", "🧀", "шт", 299, "dairy", V("45%", "200 г"), V("45%", "400 г", 1.85)),
+        _b("Сыр Моцарелла", "🧀", "шт", 179, "dairy", V("45%", "125 г")),
+        _b(
+            "Сыр плавленый",
+            "🧀",
+            "шт",
+            109,
+            "dairy",
+            V("сливочный", "150 г"),
+            V("с грибами", "150 г"),
+        ),
+        _b("Брынза", "🧀", "шт", 239, "dairy", V("40%", "250 г")),
+        _b(
+            "Масло сливочное",
+            "🧈",
+            "шт",
+            229,
+            "dairy",
+            V("72,5%", "180 г", 0.9),
+            V("82,5%", "180 г"),
+        ),
+        _b(
+            "Яйца куриные",
+            "🥚",
+            "уп",
+            129,
+            "dairy",
+            V("С1", "10 шт"),
+            V("С0", "10 шт", 1.15),
+            V("С1", "20 шт", 1.9),
+        ),
+        _b("Яйца перепелиные", "🥚", "уп", 149, "dairy", V("", "20 шт")),
+        _b("Сливки", "🥛", "шт", 199, "dairy", V("10%", "500 мл"), V("33%", "500 мл", 1.9)),
+        _b(
+            "Сырок глазированный",
+            "🍫",
+            "шт",
+            49,
+            "dairy",
+            V("ванильный", "45 г"),
+            V("с варёной сгущёнкой", "45 г", 1.1),
+        ),
+    ],
+    "bakery": [
+        _b(
+            "Хлеб бородинский", "🍞", "шт", 75, "bakery", V("", "400 г"), V("нарезка", "300 г", 0.9)
+        ),
+        _b("Батон нарезной", "🥖", "шт", 59, "bakery", V("", "400 г")),
+        _b("Хлеб белый формовой", "🍞", "шт", 62, "bakery", V("", "550 г")),
+        _b(
+            "Хлеб цельнозерновой",
+            "🍞",
+            "шт",
+            109,
+            "bakery",
+            V("", "350 г"),
+            V("с семенами льна", "350 г", 1.1),
+        ),
+        _b("Хлеб ржано-пшеничный", "🍞", "шт", 69, "bakery", V("", "500 г")),
+        _b("Багет французский", "🥖", "шт", 85, "bakery", V("", "250 г")),
+        _b("Лаваш армянский", "🫓", "уп", 65, "bakery", V("тонкий", "200 г")),
+        _b(
+            "Круассаны",
+            "🥐",
+            "уп",
+            219,
+            "bakery",
+            V("классические", "4 шт"),
+            V("с шоколадом", "4 шт", 1.15),
+        ),
+        _b("Баранки", "🥯", "уп", 89, "bakery", V("ванильные", "300 г"), V("с маком", "300 г")),
+        _b("Булочки для бургеров", "🍔", "уп", 119, "bakery", V("с кунжутом", "4 шт")),
+        _b("Пряники", "🍪", "уп", 119, "bakery", V("медовые", "350 г"), V("мятные", "350 г")),
+        _b(
+            "Печенье овсяное",
+            "🍪",
+            "уп",
+            99,
+            "bakery",
+            V("", "300 г"),
+            V("с изюмом", "300 г", 1.05),
+        ),
+        _b("Кекс", "🧁", "шт", 189, "bakery", V("с изюмом", "300 г")),
+        _b(
+            "Пирожки печёные",
+            "🥟",
+            "уп",
+            99,
+            "bakery",
+            V("с капустой", "2 шт"),
+            V("с яблоком", "2 шт"),
+        ),
+        _b(
+            "Рулет бисквитный",
+            "🍰",
+            "шт",
+            169,
+            "bakery",
+            V("вишнёвый", "300 г"),
+            V("с варёной сгущёнкой", "300 г"),
+        ),
+        _b("Торт медовый", "🎂", "шт", 499, "bakery", V("", "500 г"), V("", "1 кг", 1.85)),
+        _b("Хлебцы ржаные", "🌾", "уп", 85, "bakery", V("", "100 г")),
+        _b("Ватрушка", "🥧", "уп", 109, "bakery", V("с творогом", "2 шт")),
+        _b(
+            "Пончики",
+            "🍩",
+            "уп",
+            159,
+            "bakery",
+            V("сахарные", "4 шт"),
+            V("с вареньем", "4 шт", 1.1),
+        ),
+    ],
+    "meat": [
+        _b(
+            "Филе куриное",
+            "🍗",
+            "уп",
+            279,
+            "meat",
+            V("охлаждённое", "500 г"),
+            V("охлаждённое", "1 кг", 1.85),
+        ),
+        _b("Бёдра куриные", "🍗", "уп", 299, "meat", V("охлаждённые", "1 кг")),
+        _b("Крылья куриные", "🍗", "уп", 249, "meat", V("охлаждённые", "800 г")),
+        _b("Тушка цыплёнка-бройлера", "🍗", "шт", 449, "meat", V("охлаждённая", "1,6 кг")),
+        _b("Филе грудки индейки", "🍗", "уп", 429, "meat", V("охлаждённое", "600 г")),
+        _b("Вырезка говяжья", "🥩", "уп", 949, "meat", V("охлаждённая", "500 г")),
+        _b("Фарш говяжий", "🥩", "уп", 349, "meat", V("", "400 г")),
+        _b("Фарш домашний", "🥩", "уп", 319, "meat", V("свинина и говядина", "500 г")),
+        _b("Шейка свиная", "🥩", "уп", 529, "meat", V("охлаждённая", "800 г")),
+        _b("Рёбра свиные", "🍖", "уп", 449, "meat", V("для запекания", "1 кг")),
+        _b("Сосиски молочные", "🌭", "уп", 279, "meat", V("", "450 г")),
+        _b("Колбаса варёная Докторская", "🌭", "шт", 369, "meat", V("", "400 г")),
+        _b("Бекон", "🥓", "уп", 219, "meat", V("сырокопчёный, нарезка", "150 г")),
+        _b(
+            "Пельмени",
+            "🥟",
+            "уп",
+            449,
+            "meat",
+            V("говяжьи", "800 г"),
+            V("из индейки", "800 г", 1.05),
+        ),
+        _b(
+            "Сёмга",
+            "🐟",
+            "уп",
+            549,
+            "fish",
+            V("слабосолёная, ломтики", "150 г"),
+            V("филе-кусок охлаждённый", "300 г", 2.1),
+        ),
+        _b("Форель", "🐟", "уп", 589, "fish", V("слабосолёная, филе-кусок", "200 г")),
+        _b("Филе минтая", "🐟", "уп", 399, "fish", V("замороженное", "1 кг")),
+        _b("Филе трески", "🐟", "уп", 549, "fish", V("замороженное", "500 г")),
+        _b(
+            "Скумбрия",
+            "🐟",
+            "уп",
+            299,
+            "fish",
+            V("холодного копчения", "300 г"),
+            V("горячего копчения", "300 г", 1.05),
+        ),
+        _b("Сельдь", "🐟", "уп", 199, "fish", V("филе в масле", "250 г")),
+        _b(
+            "Креветки",
+            "🍤",
+            "уп",
+            799,
+            "fish",
+            V("варёно-мороженые 70/90", "500 г"),
+            V("варёно-мороженые 90/120", "500 г", 0.85),
+        ),
+        _b("Кальмар", "🦑", "уп", 449, "fish", V("тушка замороженная", "500 г")),
+        _b("Крабовые палочки", "🦀", "уп", 139, "fish", V("", "200 г")),
+    ],
+    "pantry": [
+        _b(
+            "Крупа гречневая ядрица",
+            "🌾",
+            "уп",
+            109,
+            "pantry",
+            V("", "900 г"),
+            V("", "450 г", 0.58),
+        ),
+        _b("Рис круглозёрный", "🍚", "уп", 99, "pantry", V("", "900 г")),
+        _b("Рис длиннозёрный", "🍚", "уп", 129, "pantry", V("пропаренный", "900 г")),
+        _b("Рис басмати", "🍚", "уп", 189, "pantry", V("", "500 г")),
+        _b(
+            "Хлопья овсяные",
+            "🥣",
+            "уп",
+            79,
+            "pantry",
+            V("", "500 г"),
+            V("быстрого приготовления", "400 г"),
+        ),
+        _b("Пшено шлифованное", "🌾", "уп", 69, "pantry", V("", "800 г")),
+        _b("Макароны спагетти", "🍝", "уп", 95, "pantry", V("", "450 г")),
+        _b("Макароны перья", "🍝", "уп", 89, "pantry", V("", "450 г")),
+        _b(
+            "Мука пшеничная",
+            "🌾",
+            "уп",
+            119,
+            "pantry",
+            V("высший сорт", "2 кг"),
+            V("высший сорт", "1 кг", 0.55),
+        ),
+        _b("Сахар-песок", "🍬", "уп", 89, "pantry", V("", "1 кг")),
+        _b(
+            "Соль",
+            "🧂",
+            "уп",
+            39,
+            "pantry",
+            V("поваренная йодированная", "1 кг"),
+            V("морская мелкая", "500 г", 1.8),
+        ),
+        _b(
+            "Масло подсолнечное",
+            "🌻",
+            "шт",
+            149,
+            "pantry",
+            V("рафинированное", "1 л", 1.0, "л"),
+            V("нерафинированное", "1 л", 1.05, "л"),
+        ),
+        _b("Масло оливковое", "🫒", "шт", 899, "pantry", V("первого холодного отжима", "500 мл")),
+        _b("Мёд цветочный", "🍯", "шт", 449, "pantry", V("", "500 г")),
+        _b("Мёд гречишный", "🍯", "шт", 339, "pantry", V("", "250 г")),
+        _b("Кофе молотый", "☕", "уп", 549, "pantry", V("арабика", "250 г")),
+        _b("Кофе в зёрнах", "☕", "уп", 1290, "pantry", V("арабика", "1 кг")),
+        _b(
+            "Чай чёрный",
+            "🍵",
+            "уп",
+            169,
+            "pantry",
+            V("листовой", "100 г"),
+            V("в пакетиках", "25 шт", 0.9),
+        ),
+        _b("Чай зелёный", "🍵", "уп", 199, "pantry", V("с жасмином", "100 г")),
+        _b("Фасоль красная", "🫘", "шт", 119, "pantry", V("консервированная", "400 г")),
+        _b("Горошек зелёный", "🥫", "шт", 99, "pantry", V("консервированный", "400 г")),
+        _b("Кукуруза сладкая", "🥫", "шт", 109, "pantry", V("консервированная", "340 г")),
+        _b("Томатная паста", "🥫", "шт", 89, "pantry", V("", "270 г")),
+        _b("Шоколад горький", "🍫", "шт", 139, "pantry", V("72%", "90 г"), V("85%", "90 г", 1.1)),
+        _b("Шоколад молочный", "🍫", "шт", 119, "pantry", V("с фундуком", "90 г")),
+        _b("Арахис жареный", "🥜", "уп", 99, "pantry", V("солёный", "150 г")),
+        _b("Варенье клубничное", "🍓", "шт", 229, "pantry", V("", "350 г")),
+        _b("Сок яблочный", "🧃", "шт", 189, "pantry", V("прямого отжима", "1 л", 1.0, "л")),
+    ],
+}
+
+# Look-alikes that are always in the catalog: same base and producer, differing
+# only in fat percentage or pack size, so a task prompt must be read precisely.
+# Each entry: (base name, producer, variant text, weight).
+LOOKALIKES: list[tuple[str, str | None, str, str]] = [
+    ("Молоко", "Берёзовый хутор", "пастеризованное 2,5%", "930 мл"),
+    ("Молоко", "Берёзовый хутор", "пастеризованное 3,2%", "930 мл"),
+    ("Молоко", "Берёзовый хутор", "пастеризованное 3,2%", "1,4 л"),
+    ("Кефир", "Три ракиты", "1%", "900 г"),
+    ("Кефир", "Три ракиты", "3,2%", "900 г"),
+    ("Крупа гречневая ядрица", "Крупяной ряд", "", "900 г"),
+    ("Крупа гречневая ядрица", "Крупяной ряд", "", "450 г"),
+    ("Шоколад горький", "Сытый скворец", "72%", "90 г"),
+    ("Шоколад горький", "Сытый скворец", "85%", "90 г"),
+    ("Филе куриное", "Рябиновый посад", "охлаждённое", "500 г"),
+    ("Филе куриное", "Рябиновый посад", "охлаждённое", "1 кг"),
+    ("Киви", None, "", "1 кг"),
+    ("Киви", None, "", "6 шт"),
+]
+
+# Showcase ("Витрина") products per category: 12 in all, one base each.
+SHOWCASE_PER_CATEGORY: dict[str, int] = {
+    "produce": 3,
+    "dairy": 3,
+    "bakery": 2,
+    "meat": 2,
+    "pantry": 2,
+}
+
+PRODUCT_KEYS = (
+    "id",
+    "title",
+    "category",
+    "price",
+    "unit",
+    "weight",
+    "stock",
+    "showcase",
+    "color",
+    "emoji",
+)
+
+
+@dataclass(frozen=True)
+class _Pick:
+    base: Base
+    producer: str | None
+    variant: Variant
+
+    @property
+    def key(self) -> tuple[str, str | None, str, str]:
+        return (self.base.name, self.producer, self.variant.text, self.variant.weight)
+
+
+def _candidates(cat_id: str) -> list[_Pick]:
+    return [
+        _Pick(base, producer, variant)
+        for base in BASES[cat_id]
+        for variant in base.variants
+        for producer in PRODUCERS[base.group]
+    ]
+
+
+def _select(rng: random.Random, cat_id: str) -> list[_Pick]:
+    """Choose TARGETS[cat_id] products: forced look-alikes, one per base, then random fill."""
+    cands = _candidates(cat_id)
+    by_key = {c.key: c for c in cands}
+    chosen: dict[tuple[str, str | None, str, str], _Pick] = {}
+    for key in LOOKALIKES:
+        if key[0] in {b.name for b in BASES[cat_id]}:
+            chosen[key] = by_key[key]  # KeyError here means a typo in LOOKALIKES
+    for base in BASES[cat_id]:
+        if not any(p.base.name == base.name for p in chosen.values()):
+            pick = rng.choice([c for c in cands if c.base.name == base.name])
+            chosen[pick.key] = pick
+    rest = [c for c in cands if c.key not in chosen]
+    rng.shuffle(rest)
+    need = TARGETS[cat_id] - len(chosen)
+    if need < 0 or need > len(rest):
+        raise ValueError(f"cannot pick {TARGETS[cat_id]} products for {cat_id!r}")
+    for pick in rest[:need]:
+        chosen[pick.key] = pick
+    return list(chosen.values())
+
+
+def _title(pick: _Pick, with_weight: bool) -> str:
+    parts = [pick.base.name]
+    if pick.producer:
+        parts.append(f"«{pick.producer}»")
+    if pick.variant.text:
+        parts.append(pick.variant.text)
+    title = " ".join(parts)
+    if with_weight:
+        title += f", {pick.variant.weight}"
+    return title
+
+
+def _nice_price(value: float) -> int:
+    price = round(value / 10.0) * 10
+    if value < 1000:
+        price -= 1  # 129, 349, 989…; four-digit prices end in 0 (1260)
+    return max(PRICE_MIN, min(PRICE_MAX, price))
+
+
+def _pastel(rng: random.Random) -> str:
+    hue = rng.random()
+    light = rng.uniform(0.85, 0.91)
+    sat = rng.uniform(0.45, 0.7)
+    r, g, b = colorsys.hls_to_rgb(hue, light, sat)
+    return "#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (r, g, b)))
+
+
+def build_catalog() -> dict[str, Any]:
+    """Return the whole catalog as plain JSON-ready data. Pure and deterministic."""
+    rng = random.Random(SEED)
+
+    producer_factor: dict[str | None, float] = {}
+    for group in PRODUCERS.values():
+        for producer in group:
+            if producer not in producer_factor:
+                producer_factor[producer] = round(rng.uniform(0.9, 1.15), 3)
+
+    picks: list[tuple[str, _Pick]] = []
+    for cat in CATEGORIES:
+        picks.extend((cat["id"], p) for p in _select(rng, cat["id"]))
+
+    # Same base, producer and variant in two pack sizes: put the weight in both titles.
+    stems: dict[tuple[str, str | None, str], int] = {}
+    for _, p in picks:
+        stem = (p.base.name, p.producer, p.variant.text)
+        stems[stem] = stems.get(stem, 0) + 1
+
+    rows: list[dict[str, Any]] = []
+    for cat_id, p in picks:
+        with_weight = stems[(p.base.name, p.producer, p.variant.text)] > 1
+        price = p.base.price * p.variant.factor * producer_factor[p.producer]
+        price *= rng.uniform(0.97, 1.03)
+        rows.append(
+            {
+                "title": _title(p, with_weight),
+                "category": cat_id,
+                "price": _nice_price(price),
+                "unit": p.variant.unit or p.base.unit,
+                "weight": p.variant.weight,
+                "stock": rng.randint(STOCK_MIN, STOCK_MAX),
+                "showcase": False,
+                "color": _pastel(rng),
+                "emoji": p.base.emoji,
+                "_base": p.base.name,
+            }
+        )
+
+    titles = [r["title"].casefold() for r in rows]
+    if len(set(titles)) != len(titles):
+        raise ValueError("duplicate product titles")
+
+    # Showcase: a few products per category, each with a distinct base product.
+    for cat in CATEGORIES:
+        in_cat = [r for r in rows if r["category"] == cat["id"]]
+        bases = sorted({r["_base"] for r in in_cat})
+        for base in rng.sample(bases, SHOWCASE_PER_CATEGORY[cat["id"]]):
+            rng.choice([r for r in in_cat if r["_base"] == base])["showcase"] = True
+
+    # Stable ids that do not follow the menu order.
+    rng.shuffle(rows)
+    products = []
+    for n, row in enumerate(rows, start=1):
+        row["id"] = f"g-{n:04d}"
+        products.append({k: row[k] for k in PRODUCT_KEYS})
+
+    return {"categories": [dict(c) for c in CATEGORIES], "products": products}
+
+
+def dumps(catalog: dict[str, Any]) -> str:
+    return json.dumps(catalog, ensure_ascii=False, indent=1) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    text = dumps(build_catalog())
+    if "--check" in args:
+        try:
+            current = CATALOG_PATH.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            current = None
+        if current != text:
+            print(
+                f"{CATALOG_PATH} is out of date; run: python -m services.grocery.generate",
+                file=sys.stderr,
+            )
+            return 1
+        print(f"{CATALOG_PATH} is up to date")
+        return 0
+    CATALOG_PATH.parent.mkdir(parents=True, exist_ok=True)
+    CATALOG_PATH.write_text(text, encoding="utf-8")
+    print(f"wrote {CATALOG_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,142 @@
+"""The NATS connection: JetStream stream for events, key-value buckets for state."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+import nats
+from nats.aio.client import Client
+from nats.js import JetStreamContext
+from nats.js.api import KeyValueConfig, StorageType, StreamConfig
+from nats.js.errors import (
+    BadRequestError,
+    KeyNotFoundError,
+    KeyWrongLastSequenceError,
+    NotFoundError,
+)
+from nats.js.kv import KeyValue
+
+log = logging.getLogger("wpb.bus")
+
+EVENTS_STREAM = "WPB_EVENTS"
+EVENTS_SUBJECT = "wpb.events"
+TRAJECTORIES_BUCKET = "wpb_trajectories"
+STATE_BUCKET = "wpb_site_state"
+# JetStream drops a re-published message with the same id inside this window.
+DEDUP_WINDOW_S = 600.0
+
+
+def event_subject(trajectory_id: str) -> str:
+    return f"{EVENTS_SUBJECT}.{trajectory_id}"
+
+
+class Bus:
+    """One NATS connection with reconnect, shared by a service's handlers."""
+
+    def __init__(self, url: str, name: str) -> None:
+        self.url = url
+        self.name = name
+        self.nc: Client | None = None
+        self.js: JetStreamContext | None = None
+        self._kv: dict[str, KeyValue] = {}
+
+    @property
+    def connected(self) -> bool:
+        return self.nc is not None and self.nc.is_connected
+
+    async def connect(self, attempts: int = 60) -> None:
+        async def on_disconnect() -> None:
+            log.warning("NATS disconnected")
+
+        async def on_reconnect() -> None:
+            log.info("NATS reconnected")
+
+        for attempt in range(attempts):
+            try:
+                self.nc = await nats.connect(
+                    servers=[self.url],
+                    name=self.name,
+                    max_reconnect_attempts=-1,
+                    reconnect_time_wait=0.25,
+                    disconnected_cb=on_disconnect,
+                    reconnected_cb=on_reconnect,
+                    connect_timeout=2,
+                )
+                break
+            except Exception as exc:  # the server may still be starting
+                if attempt == attempts - 1:
+                    raise
+                log.info("waiting for NATS at %s (%s)", self.url, exc)
+                await asyncio.sleep(0.25)
+        assert self.nc is not None
+        self.js = self.nc.jetstream()
+        await self._ensure_layout()
+
+    async def _ensure_layout(self) -> None:
+        assert self.js is not None
+        config = StreamConfig(
+            name=EVENTS_STREAM,
+            subjects=[f"{EVENTS_SUBJECT}.>"],
+            storage=StorageType.FILE,
+            duplicate_window=DEDUP_WINDOW_S,
+        )
+        try:
+            await self.js.add_stream(config)
+        except BadRequestError:
+            await self.js.update_stream(config)
+        for bucket in (TRAJECTORIES_BUCKET, STATE_BUCKET):
+            self._kv[bucket] = await self.js.create_key_value(
+                KeyValueConfig(bucket=bucket, history=1, storage=StorageType.FILE)
+            )
+
+    def kv(self, bucket: str) -> KeyValue:
+        return self._kv[bucket]
+
+    async def close(self) -> None:
+        if self.nc is not None and not self.nc.is_closed:
+            await self.nc.drain()
+
+    async def publish_event(self, event: dict[str, Any]) -> int:
+        """Publish one stored-form event; returns its stream sequence once JetStream acked it."""
+        assert self.js is not None
+        ack = await self.js.publish(
+            event_subject(event["trajectory_id"]),
+            json.dumps(event, ensure_ascii=False).encode(),
+            headers={"Nats-Msg-Id": f"{event['trajectory_id']}:{event['id']}"},
+        )
+        return ack.seq
+
+    async def last_event_seq(self, trajectory_id: str) -> int:
+        """Stream sequence of the trajectory's last event, 0 when it has none."""
+        assert self.js is not None
+        try:
+            msg = await self.js.get_last_msg(EVENTS_STREAM, event_subject(trajectory_id))
+        except NotFoundError:
+            return 0
+        return int(msg.seq or 0)
+
+    async def get_json(self, bucket: str, key: str) -> tuple[dict[str, Any] | None, int]:
+        """A JSON value and its revision; (None, 0) when absent."""
+        try:
+            entry = await self.kv(bucket).get(key)
+        except KeyNotFoundError:
+            return None, 0
+        if entry.value is None:
+            return None, 0
+        return json.loads(entry.value), int(entry.revision or 0)
+
+    async def put_json(self, bucket: str, key: str, value: Any, revision: int | None = None) -> int:
+        """Write a JSON value; with `revision`, only if nobody wrote since (0 means create)."""
+        data = json.dumps(value, ensure_ascii=False).encode()
+        kv = self.kv(bucket)
+        if revision is None:
+            return await kv.put(key, data)
+        if revision == 0:
+            return await kv.create(key, data)
+        return await kv.update(key, data, last=revision)
+
+
+__all__ = ["Bus", "KeyWrongLastSequenceError", "event_subject"]

@@ -1,0 +1,257 @@
+"""The event contract: every event type, its parameters, and how an incoming event is checked.
+
+Names are fixed by DESIGN §3; other tools and task files depend on them. A type's schema
+forbids unknown parameters, except `widget` (the implementation that wrote the event),
+which any event may carry.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+Source = Literal["page", "server"]
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=False)
+
+    widget: str | None = Field(default=None, max_length=64)
+
+
+class IsoDate(Params):
+    date: str
+
+    @field_validator("date")
+    @classmethod
+    def _iso(cls, value: str) -> str:
+        date.fromisoformat(value)
+        if len(value) != 10:
+            raise ValueError("expected YYYY-MM-DD")
+        return value
+
+
+# -- screens and navigation -------------------------------------------------------------
+
+
+class StateChanged(Params):
+    new_state: str = Field(min_length=1, max_length=80)
+    # Optional context of the screen: the category, item or query it shows.
+    category: str | None = None
+    item_id: str | None = None
+
+
+class DialogOpened(Params):
+    dialog: str = Field(min_length=1, max_length=80)
+
+
+# -- commerce ---------------------------------------------------------------------------
+
+
+class SubmitSearch(Params):
+    value: str | None = Field(default=None, max_length=500)
+    city_from: str | None = None
+    city_to: str | None = None
+    date_departure: str | None = None
+    passengers_amount: int | None = Field(default=None, ge=0, le=20)
+
+
+class Basket(Params):
+    item_id: str
+    amount: int = Field(ge=0)
+    title: str
+    price: int | float = Field(ge=0)
+
+
+class Favorites(Params):
+    item_id: str
+    title: str
+
+
+class ApplyFilter(Params):
+    filter_type: str
+    value: str | int | float | bool | None
+
+
+class ApplySort(Params):
+    sort: str
+
+
+class PayMethod(Params):
+    method: str
+
+
+class SubmitPayment(Params):
+    method: str | None = None
+    result: str
+    amount: float = Field(ge=0)
+
+
+# -- rail -------------------------------------------------------------------------------
+
+
+class SelectCity(Params):
+    field: Literal["from", "to"]
+    name: str
+
+
+class SelectDate(IsoDate):
+    direction: Literal["departure", "return"]
+
+
+class SelectTrain(Params):
+    train_name: str
+    from_station: str
+    to_station: str
+
+
+class SelectTariff(Params):
+    tarif_name: str  # spelled so in the contract
+    direction: Literal["departure", "return"] = "departure"
+
+
+class SelectSeat(Params):
+    seats_amount: int = Field(ge=0)
+    near_window: bool | None = None
+    lower_berth: bool | None = None
+
+
+class SelectPassenger(Params):
+    passenger_index: int = Field(ge=0)
+
+
+# -- hotels -----------------------------------------------------------------------------
+
+
+class HotelCity(Params):
+    cityId: str
+    label: str
+    cityName: str
+    countryName: str
+
+
+class Room(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    adults: int = Field(ge=1, le=6)
+    kids: list[int] = Field(default_factory=list)
+
+    @field_validator("kids")
+    @classmethod
+    def _ages(cls, value: list[int]) -> list[int]:
+        if any(age < 0 or age > 17 for age in value):
+            raise ValueError("a child's age is 0..17")
+        return value
+
+
+class HotelGuests(Params):
+    rooms: list[Room] = Field(min_length=1, max_length=6)
+    roomsCount: int = Field(ge=1, le=6)
+    guestsCount: int = Field(ge=1, le=36)
+
+
+class HotelSelect(Params):
+    hotelId: str
+    name: str
+
+
+class HotelRoom(Params):
+    roomType: str
+    price: int | float = Field(ge=0)
+
+
+# -- files ------------------------------------------------------------------------------
+
+
+class FilesCollection(Params):
+    collection: str
+
+
+class FilesYear(Params):
+    year: int | str
+
+
+class FilesDownload(Params):
+    file_name: str
+
+
+# -- low-level tracking (never used in conditions) --------------------------------------
+
+
+class Click(Params):
+    x: float | None = None
+    y: float | None = None
+    target: str | None = Field(default=None, max_length=200)
+
+
+class KeyPress(Params):
+    key: str = Field(max_length=40)
+    target: str | None = Field(default=None, max_length=200)
+
+
+class Scroll(Params):
+    x: float | None = None
+    y: float | None = None
+
+
+EVENT_TYPES: dict[str, type[Params]] = {
+    "state_changed": StateChanged,
+    "dialog_opened": DialogOpened,
+    "submit_search": SubmitSearch,
+    "basket_add": Basket,
+    "basket_remove": Basket,
+    "add_favorites": Favorites,
+    "remove_favorites": Favorites,
+    "apply_filter": ApplyFilter,
+    "apply_sort": ApplySort,
+    "select_pay_method": PayMethod,
+    "submit_payment": SubmitPayment,
+    "select_city": SelectCity,
+    "select_date": SelectDate,
+    "select_train": SelectTrain,
+    "select_tariff": SelectTariff,
+    "select_seat": SelectSeat,
+    "select_passenger": SelectPassenger,
+    "bench_hotel_select_city": HotelCity,
+    "bench_hotel_select_start_date": IsoDate,
+    "bench_hotel_select_end_date": IsoDate,
+    "bench_hotel_select_guests": HotelGuests,
+    "bench_hotel_select_hotel": HotelSelect,
+    "bench_hotel_select_room": HotelRoom,
+    "bench_files_select_collection": FilesCollection,
+    "bench_files_select_year": FilesYear,
+    "bench_files_download": FilesDownload,
+    "click": Click,
+    "keypress": KeyPress,
+    "scroll": Scroll,
+}
+
+# Types the passive tracker writes; every page may send them.
+TRACKING_TYPES = frozenset({"click", "keypress", "scroll"})
+
+
+class ContractError(ValueError):
+    """An event that breaks the contract; `field` names where."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def validate_params(event_type: str, params: Any, where: str = "") -> dict[str, Any]:
+    """The event's parameters as the contract defines them, or ContractError naming the field."""
+    prefix = f"{where}." if where else ""
+    schema = EVENT_TYPES.get(event_type)
+    if schema is None:
+        raise ContractError(f"{prefix}type", f"unknown event type {event_type!r}")
+    if not isinstance(params, dict):
+        raise ContractError(f"{prefix}params", "must be an object")
+    try:
+        model = schema.model_validate(params)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(part) for part in first["loc"])
+        raise ContractError(f"{prefix}params.{loc}", first["msg"]) from None
+    return model.model_dump(exclude_none=True, exclude_unset=True, mode="json")

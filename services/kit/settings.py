@@ -1,0 +1,68 @@
+"""Configuration shared by every service: one typed object, read from `WPB_*` variables."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from pydantic import field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Base settings; each service extends it with its own few fields."""
+
+    model_config = SettingsConfigDict(env_prefix="WPB_", env_file=".env", extra="ignore")
+
+    nats_url: str = "nats://127.0.0.1:4222"
+    home: Path = Path(".wpb")
+    log_json: bool = False
+    log_level: str = "INFO"
+    # The stand's today; frozen for reproducible runs, the real date when unset.
+    today: date | None = None
+    # Largest request body a service accepts, in bytes.
+    max_body_bytes: int = 256 * 1024
+
+    def stand_today(self) -> date:
+        return self.today or date.today()
+
+
+class SiteSettings(Settings):
+    """Settings of a site service."""
+
+    # Data directory override (generated catalog); the site's own data/ by default.
+    data_dir: Path | None = None
+
+
+class HubSettings(Settings):
+    admin_token: str = ""
+    hub_port: int = 8000
+    # The address agents use; `%HOST%` in a prompt becomes `{public_url}/t/{tid}/`.
+    public_url: str = "http://127.0.0.1:8000"
+    events_url: str = "http://127.0.0.1:8001"
+    verifier_url: str = "http://127.0.0.1:8002"
+    # domain -> base URL of the site service, e.g. {"grocery": "http://127.0.0.1:8103"}
+    sites: dict[str, str] = {}
+    tasks_dir: Path = Path("tasks")
+
+    @field_validator("admin_token")
+    @classmethod
+    def _refuse_placeholder(cls, value: str) -> str:
+        if value.strip() in {"", "changeme", "change-me", "secret", "token"} or len(value) < 16:
+            raise ValueError(
+                "WPB_ADMIN_TOKEN must be set to a random value of 16+ characters "
+                "(`runner up` generates one into $WPB_HOME/admin-token)"
+            )
+        return value
+
+
+class EventsSettings(Settings):
+    db_path: Path | None = None  # $WPB_HOME/events.sqlite3 by default
+    batch_size: int = 256
+
+    def database(self) -> Path:
+        return self.db_path or self.home / "events.sqlite3"
+
+
+class VerifierSettings(Settings):
+    events_url: str = "http://127.0.0.1:8001"

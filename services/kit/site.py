@@ -1,0 +1,261 @@
+"""The shape every site shares: trajectory-scoped routes, events, state, pages.
+
+A site builds a router of handlers under `/t/{tid}/{domain}` and hands it to
+`create_site_app`; a handler takes `TrajectoryDep`, `EmitDep`, `StateDep` as it needs
+them, changes state, emits one event and renders a page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import jinja2
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
+from services.kit.contract import EVENT_TYPES, TRACKING_TYPES, ContractError, validate_params
+from services.kit.settings import SiteSettings
+from services.kit.trajectory import Trajectory, load_trajectory
+from services.kit.variants import DOMAINS
+from services.kit.web import create_service_app
+
+KIT_TEMPLATES = Path(__file__).parent / "templates"
+EVENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+MAX_BATCH = 200
+
+T = TypeVar("T")
+
+
+@dataclass
+class SiteSpec:
+    """What makes one site different from its siblings."""
+
+    domain: str
+    root: Path  # the site's folder: templates/, static/, data/
+    # Semantic types the page may write through `_events` (widget selections); the rest
+    # of the contract is written by server handlers only.
+    page_event_types: frozenset[str] = frozenset()
+    # Checks a page event against the catalog; raises ContractError naming the field.
+    check_page_event: Callable[[str, dict[str, Any]], None] | None = None
+    ready: Callable[[], bool] = field(default=lambda: True)
+
+
+def site_prefix(domain: str) -> str:
+    return f"/t/{{tid}}/{domain}"
+
+
+# -- dependencies ----------------------------------------------------------------------
+
+
+async def current_trajectory(request: Request, tid: str) -> Trajectory:
+    trajectory = await load_trajectory(request.app.state.bus, tid)
+    if trajectory is None:
+        raise HTTPException(404, "trajectory: unknown trajectory id")
+    return trajectory
+
+
+TrajectoryDep = Annotated[Trajectory, Depends(current_trajectory)]
+
+
+class Emitter:
+    """Writes events of one trajectory on one site; refuses once the trajectory is closed."""
+
+    def __init__(self, bus: Bus, site: str, trajectory: Trajectory) -> None:
+        self.bus = bus
+        self.site = site
+        self.trajectory = trajectory
+
+    def build(
+        self,
+        event_type: str,
+        params: dict[str, Any],
+        source: str = "server",
+        event_id: str | None = None,
+        where: str = "",
+    ) -> dict[str, Any]:
+        return {
+            "id": event_id or uuid.uuid4().hex,
+            "trajectory_id": self.trajectory.id,
+            "ts": time.time(),
+            "site": self.site,
+            "source": source,
+            "type": event_type,
+            "params": validate_params(event_type, params, where),
+        }
+
+    async def publish(self, events: list[dict[str, Any]]) -> None:
+        if not self.trajectory.is_open:
+            raise HTTPException(409, "trajectory: closed, no more events accepted")
+        await asyncio.gather(*(self.bus.publish_event(event) for event in events))
+
+    async def __call__(self, event_type: str, **params: Any) -> dict[str, Any]:
+        event = self.build(event_type, params)
+        await self.publish([event])
+        return event
+
+    async def screen(self, state: str, **context: Any) -> dict[str, Any]:
+        """The `state_changed` a served screen writes."""
+        return await self("state_changed", new_state=state, **context)
+
+
+def _emitter(request: Request, trajectory: TrajectoryDep) -> Emitter:
+    return Emitter(request.app.state.bus, request.app.state.spec.domain, trajectory)
+
+
+EmitDep = Annotated[Emitter, Depends(_emitter)]
+
+
+class SiteState:
+    """Per-trajectory state of one site (cart, favourites, selections) in the KV bucket."""
+
+    def __init__(self, bus: Bus, domain: str, trajectory: Trajectory) -> None:
+        self.bus = bus
+        self.prefix = f"{domain}.{trajectory.id}"
+        self.trajectory = trajectory
+
+    async def get(self, name: str) -> dict[str, Any]:
+        value, _ = await self.bus.get_json(STATE_BUCKET, f"{self.prefix}.{name}")
+        return value or {}
+
+    async def update(self, name: str, change: Callable[[dict[str, Any]], T]) -> T:
+        """Apply `change` to the value in place and store it; retried on a concurrent write."""
+        if not self.trajectory.is_open:
+            raise HTTPException(409, "trajectory: closed, its state is frozen")
+        key = f"{self.prefix}.{name}"
+        for _ in range(20):
+            value, revision = await self.bus.get_json(STATE_BUCKET, key)
+            value = value or {}
+            result = change(value)
+            try:
+                await self.bus.put_json(STATE_BUCKET, key, value, revision=revision)
+                return result
+            except KeyWrongLastSequenceError:
+                continue
+        raise HTTPException(503, f"state: too many concurrent writes to {name}")
+
+
+def _state(request: Request, trajectory: TrajectoryDep) -> SiteState:
+    return SiteState(request.app.state.bus, request.app.state.spec.domain, trajectory)
+
+
+StateDep = Annotated[SiteState, Depends(_state)]
+
+
+# -- pages -----------------------------------------------------------------------------
+
+
+class Pages:
+    """Jinja2 templates: the service's own first, then the kit's shell and widgets."""
+
+    def __init__(self, templates: Path, domain: str) -> None:
+        self.domain = domain
+        self.env = jinja2.Environment(
+            loader=jinja2.ChoiceLoader(
+                [jinja2.FileSystemLoader(templates), jinja2.FileSystemLoader(KIT_TEMPLATES)]
+            ),
+            autoescape=True,
+        )
+        self.env.globals["DOMAINS"] = DOMAINS
+
+    def render(
+        self,
+        trajectory: Trajectory,
+        template: str,
+        status_code: int = 200,
+        theme: str | None = None,
+        **context: Any,
+    ) -> HTMLResponse:
+        domain = self.domain
+        html = self.env.get_template(template).render(
+            domain=domain,
+            base=f"/t/{trajectory.id}/{domain}",
+            hub=f"/t/{trajectory.id}",
+            static=f"/_site/{domain}",
+            theme=theme or trajectory.variant(domain, "theme") or "light",
+            variants=trajectory.variants(domain),
+            **context,
+        )
+        return HTMLResponse(html, status_code=status_code)
+
+
+def pages(request: Request) -> Pages:
+    return request.app.state.pages  # type: ignore[no-any-return]
+
+
+PagesDep = Annotated[Pages, Depends(pages)]
+
+
+# -- the app ---------------------------------------------------------------------------
+
+
+def parse_page_events(body: bytes, spec: SiteSpec, emitter: Emitter) -> list[dict[str, Any]]:
+    """Events a page posted, in stored form; all-or-nothing, errors name the field."""
+    try:
+        payload = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ContractError("body", f"invalid JSON ({exc})") from None
+    items = payload if isinstance(payload, list) else [payload]
+    if not items or len(items) > MAX_BATCH:
+        raise ContractError("body", f"send 1..{MAX_BATCH} events")
+    allowed = TRACKING_TYPES | spec.page_event_types
+    events = []
+    for index, item in enumerate(items):
+        where = f"events[{index}]"
+        if not isinstance(item, dict):
+            raise ContractError(where, "must be an object with type and params")
+        event_type = item.get("type")
+        if not isinstance(event_type, str):
+            raise ContractError(f"{where}.type", "missing")
+        event_id = item.get("id")
+        if event_id is not None and (not isinstance(event_id, str) or not EVENT_ID.match(event_id)):
+            raise ContractError(f"{where}.id", "8..64 characters of [A-Za-z0-9_-]")
+        if event_type not in allowed and event_type in EVENT_TYPES:
+            raise ContractError(
+                f"{where}.type", f"{event_type!r} is written by the server, not by a page"
+            )
+        event = emitter.build(event_type, item.get("params", {}), "page", event_id, where)
+        if spec.check_page_event and event_type not in TRACKING_TYPES:
+            spec.check_page_event(event_type, event["params"])
+        events.append(event)
+    return events
+
+
+def create_site_app(
+    spec: SiteSpec, settings: SiteSettings, router: APIRouter, assets: APIRouter | None = None
+) -> FastAPI:
+    """The site's app: its trajectory routes, `_events`, and its assets under `/_site/{domain}`.
+
+    `assets` holds generated assets (images) that are not per trajectory and can be cached.
+    """
+    app = create_service_app(spec.domain, settings, ready=lambda _: spec.ready())
+    app.state.spec = spec
+    app.state.pages = Pages(spec.root / "templates", spec.domain)
+
+    events_router = APIRouter(prefix=site_prefix(spec.domain))
+
+    @events_router.post("/_events")
+    async def page_events(request: Request, emit: EmitDep) -> dict[str, Any]:
+        if not emit.trajectory.is_open:
+            raise HTTPException(409, "trajectory: closed, no more events accepted")
+        events = parse_page_events(await request.body(), spec, emit)
+        await emit.publish(events)
+        return {"accepted": len(events), "ids": [event["id"] for event in events]}
+
+    app.include_router(events_router)
+    app.include_router(router)
+    if assets is not None:
+        app.include_router(assets, prefix=f"/_site/{spec.domain}")
+    static = spec.root / "static"
+    if static.is_dir():
+        app.mount(f"/_site/{spec.domain}", StaticFiles(directory=static), name="site-static")
+    return app

@@ -1,0 +1,44 @@
+// Posts events of this page to its trajectory's `_events`, retrying until acknowledged.
+const base = document.querySelector('meta[name="wpb-base"]')?.content ?? "";
+const endpoint = `${base}/_events`;
+
+function newId() {
+  return crypto.randomUUID().replaceAll("-", "");
+}
+
+async function post(batch) {
+  const body = JSON.stringify(batch);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const response = await fetch(endpoint, {
+        method: "POST", body, keepalive: body.length < 60000,
+        headers: { "Content-Type": "application/json" },
+      });
+      if (response.ok) return await response.json();
+      // The request itself is wrong (or the trajectory is closed): retrying cannot help.
+      if (response.status >= 400 && response.status < 500 && response.status !== 429) {
+        console.warn("wpb: events refused", response.status, await response.text());
+        return null;
+      }
+    } catch (error) {
+      // Network hiccup: retry below with the same ids, the server drops duplicates.
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
+  }
+}
+
+/** Emit one event, or a list of `{type, params}`; resolves once the server stored it. */
+export function emit(type, params = {}) {
+  const batch = Array.isArray(type)
+    ? type.map((event) => ({ id: newId(), ...event }))
+    : [{ id: newId(), type, params }];
+  return post(batch);
+}
+
+/** Best-effort send while the page unloads. */
+export function beacon(events) {
+  const batch = events.map((event) => ({ id: newId(), ...event }));
+  return navigator.sendBeacon(endpoint, new Blob([JSON.stringify(batch)], { type: "application/json" }));
+}
+
+window.wpb = { emit, beacon };

@@ -1,0 +1,141 @@
+"""What every service app has: lifespan with the NATS connection, health, metrics, limits."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_latest
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from services.kit.bus import Bus
+from services.kit.contract import ContractError
+from services.kit.logs import setup_logging
+from services.kit.settings import Settings
+from services.kit.variants import VariantError
+
+KIT_STATIC = Path(__file__).parent / "static"
+
+REQUESTS = Counter("wpb_http_requests_total", "HTTP requests", ["service", "method", "status"])
+LATENCY = Histogram("wpb_http_request_seconds", "HTTP request latency", ["service"])
+
+Hook = Callable[[FastAPI], Awaitable[None]]
+
+
+class BodyLimit:
+    """Refuses bodies over `limit` bytes with 413, whether announced or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await self._refuse(send)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        await JSONResponse({"detail": f"body: larger than {self.limit} bytes"}, status_code=413)(
+            {"type": "http"}, _no_receive, send
+        )
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
+
+
+def create_service_app(
+    service: str,
+    settings: Settings,
+    *,
+    startup: Hook | None = None,
+    shutdown: Hook | None = None,
+    ready: Callable[[FastAPI], bool] | None = None,
+    **fastapi_args: Any,
+) -> FastAPI:
+    """A FastAPI app that owns one NATS connection for its lifetime.
+
+    `/alive` answers while the process runs; `/ready` answers 503 until NATS is connected
+    and `ready(app)` (the service's own condition, e.g. catalog loaded) holds.
+    """
+    setup_logging(service, settings.log_json, settings.log_level)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with AsyncExitStack() as stack:
+            bus = Bus(settings.nats_url, service)
+            await bus.connect()
+            stack.push_async_callback(bus.close)
+            app.state.bus = bus
+            if startup:
+                await startup(app)
+            if shutdown:
+                stack.push_async_callback(shutdown, app)
+            yield
+
+    app = FastAPI(title=f"WebPageBench {service}", lifespan=lifespan, **fastapi_args)
+    app.state.settings = settings
+    app.state.service = service
+
+    @app.middleware("http")
+    async def metrics_middleware(request: Request, call_next: Any) -> Response:
+        started = time.perf_counter()
+        response: Response = await call_next(request)
+        LATENCY.labels(service).observe(time.perf_counter() - started)
+        REQUESTS.labels(service, request.method, str(response.status_code)).inc()
+        return response
+
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+
+    @app.exception_handler(ContractError)
+    @app.exception_handler(VariantError)
+    async def contract_error(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"detail": str(exc), "field": getattr(exc, "field", None)}, 422)
+
+    @app.get("/alive", include_in_schema=False)
+    async def alive() -> dict[str, str]:
+        return {"status": "alive", "service": service}
+
+    @app.get("/ready", include_in_schema=False)
+    async def is_ready() -> JSONResponse:
+        bus: Bus | None = getattr(app.state, "bus", None)
+        ok = bool(bus and bus.connected) and (ready is None or ready(app))
+        return JSONResponse(
+            {"status": "ready" if ok else "starting", "service": service},
+            status_code=200 if ok else 503,
+        )
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> PlainTextResponse:
+        return PlainTextResponse(generate_latest().decode(), media_type=CONTENT_TYPE_LATEST)
+
+    app.mount("/_kit", StaticFiles(directory=KIT_STATIC), name="kit-static")
+    return app

@@ -1,0 +1,69 @@
+"""The verifier: conditions × events → verdict, per trajectory or stateless."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import JSONResponse
+
+from services.kit.settings import VerifierSettings
+from services.kit.trajectory import load_trajectory
+from services.kit.web import create_service_app
+from services.verifier.matching import ConditionError, check, validate_conditions
+
+
+def create_app(settings: VerifierSettings | None = None) -> FastAPI:
+    settings = settings or VerifierSettings()
+
+    async def startup(app: FastAPI) -> None:
+        app.state.http = httpx.AsyncClient(base_url=settings.events_url, timeout=40)
+
+    async def shutdown(app: FastAPI) -> None:
+        await app.state.http.aclose()
+
+    app = create_service_app("verifier", settings, startup=startup, shutdown=shutdown)
+
+    @app.exception_handler(ConditionError)
+    async def condition_error(_: Request, exc: ConditionError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+
+    @app.post("/check")
+    async def check_stateless(request: Request) -> dict[str, Any]:
+        body = await _json_object(request)
+        conditions = validate_conditions(body.get("conditions"))
+        events = body.get("events")
+        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+            raise HTTPException(422, "events: must be a list of event objects")
+        for index, event in enumerate(events):
+            if not isinstance(event.get("type"), str) or not isinstance(
+                event.get("params", {}), dict
+            ):
+                raise HTTPException(422, f"events[{index}]: needs a string type and object params")
+            event.setdefault("params", {})
+            event.setdefault("seq", index + 1)
+        return check(conditions, events)
+
+    @app.get("/trajectories/{tid}/check")
+    async def check_trajectory(request: Request, tid: str) -> dict[str, Any]:
+        trajectory = await load_trajectory(request.app.state.bus, tid)
+        if trajectory is None:
+            raise HTTPException(404, "trajectory: unknown trajectory id")
+        response = await request.app.state.http.get(f"/trajectories/{tid}/events")
+        if response.status_code != 200:
+            raise HTTPException(503, f"events: collector answered {response.status_code}")
+        verdict = check(trajectory.meta["conditions"], response.json()["events"])
+        return {"trajectory_id": tid, **verdict}
+
+    return app
+
+
+async def _json_object(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError as exc:
+        raise HTTPException(422, f"body: invalid JSON ({exc})") from None
+    if not isinstance(body, dict):
+        raise HTTPException(422, "body: must be an object")
+    return body

@@ -1,0 +1,347 @@
+"""Match a trajectory's event log against a task's success conditions.
+
+A condition holds when some event of its type carries every named parameter
+(log order is ignored), except for quantity conditions, which are judged on the
+last event of their family only. Conditions sharing a ``group`` are
+alternatives. The exact match score (EMS) is 1 when every unit holds.
+
+Events are taken in the order given, which must be log order (ascending seq).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+__all__ = [
+    "OPERATORS",
+    "ConditionError",
+    "check",
+    "event_matches",
+    "validate_conditions",
+    "value_matches",
+]
+
+OPERATORS: frozenset[str] = frozenset(
+    {"equal", "greater_than", "greater_than_or_equal", "less_than", "less_than_or_equal"}
+)
+ORDERING_OPERATORS: frozenset[str] = OPERATORS - {"equal"}
+MATCH_MODES: frozenset[str] = frozenset({"any", "last"})
+
+BASKET_FAMILY: frozenset[str] = frozenset({"basket_add", "basket_remove"})
+# event_name -> parameter names that put a condition under the last-event rule
+QUANTITY_PARAMS: dict[str, frozenset[str]] = {
+    "basket_add": frozenset({"amount"}),
+    "basket_remove": frozenset({"amount"}),
+    "select_seat": frozenset({"seats_amount"}),
+    "bench_hotel_select_guests": frozenset({"guestsCount", "roomsCount"}),
+}
+
+_MISSING = object()
+_OPERATOR_KEYS = frozenset({"value", "condition"})
+
+Event = dict[str, Any]
+Condition = dict[str, Any]
+
+
+class ConditionError(ValueError):
+    """A task's conditions are malformed; the message names the offending field."""
+
+
+# --- value comparison -------------------------------------------------------
+
+
+def _is_number(value: object) -> bool:
+    """True for int/float but not bool."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _to_number(value: object) -> int | float | None:
+    """Read a number or a numeric string; None when it is neither (bools included)."""
+    if _is_number(value):
+        return value  # type: ignore[return-value]
+    if not isinstance(value, str) or "_" in value:
+        return None
+    text = value.strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _normalize(text: str) -> str:
+    """Whitespace-trimmed, case-folded text."""
+    return text.strip().casefold()
+
+
+def _wildcard_matches(pattern: str, actual: object) -> bool:
+    """Match a ``*`` pattern against a whole string (or a number's str())."""
+    if _is_number(actual):
+        actual = str(actual)
+    if not isinstance(actual, str):
+        return False
+    regex = "".join(".*" if char == "*" else re.escape(char) for char in _normalize(pattern))
+    return re.fullmatch(regex, _normalize(actual), flags=re.DOTALL) is not None
+
+
+def _string_equal(expected: str, actual: object) -> bool:
+    """Compare an expected string: wildcard, normalized text, or numeric string."""
+    if "*" in expected:
+        return _wildcard_matches(expected, actual)
+    if isinstance(actual, str):
+        return _normalize(expected) == _normalize(actual)
+    if _is_number(actual):
+        return _to_number(expected) == actual
+    return False
+
+
+def _list_equal(expected: list[Any], actual: object) -> bool:
+    """Same length and pairwise equal, in order."""
+    if not isinstance(actual, list) or len(actual) != len(expected):
+        return False
+    return all(_plain_equal(e, a) for e, a in zip(expected, actual, strict=True))
+
+
+def _dict_equal(expected: dict[Any, Any], actual: object) -> bool:
+    """Same key set and equal values per key."""
+    if not isinstance(actual, dict) or set(actual) != set(expected):
+        return False
+    return all(_plain_equal(value, actual[key]) for key, value in expected.items())
+
+
+def _plain_equal(expected: object, actual: object) -> bool:
+    """Loose equality of an expected value and an event value (see module rules)."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
+    if isinstance(expected, str):
+        return _string_equal(expected, actual)
+    if _is_number(expected):
+        number = _to_number(actual)
+        return number is not None and number == expected
+    if isinstance(expected, list):
+        return _list_equal(expected, actual)
+    if isinstance(expected, dict):
+        return _dict_equal(expected, actual)
+    return expected == actual
+
+
+def _ordered(op: str, expected: object, actual: object) -> bool:
+    """Numeric ordering comparison; a non-numeric side never matches."""
+    left, right = _to_number(actual), _to_number(expected)
+    if left is None or right is None:
+        return False
+    if op == "greater_than":
+        return left > right
+    if op == "greater_than_or_equal":
+        return left >= right
+    if op == "less_than":
+        return left < right
+    return left <= right
+
+
+def _is_operator(expected: object) -> bool:
+    """True for a ``{"value": v, "condition": op}`` parameter."""
+    return (
+        isinstance(expected, dict) and "condition" in expected and set(expected) <= _OPERATOR_KEYS
+    )
+
+
+def _unknown_operator(path: str, op: object) -> ConditionError:
+    """Error for an operator outside OPERATORS."""
+    allowed = ", ".join(sorted(OPERATORS))
+    return ConditionError(f"{path}: unknown operator {op!r}, expected one of {allowed}")
+
+
+def value_matches(expected: object, actual: object) -> bool:
+    """Does one event value satisfy one expected parameter (plain or operator dict)?"""
+    if not _is_operator(expected):
+        return _plain_equal(expected, actual)
+    assert isinstance(expected, dict)
+    op = expected["condition"]
+    if op not in OPERATORS:
+        raise _unknown_operator("condition", op)
+    value = expected.get("value", _MISSING)
+    if value is _MISSING:
+        return False
+    if op == "equal":
+        return _plain_equal(value, actual)
+    return _ordered(op, value, actual)
+
+
+# --- event matching ---------------------------------------------------------
+
+
+def _params(mapping: dict[str, Any], key: str) -> dict[str, Any]:
+    """The parameter dict under ``key``, or an empty one."""
+    params = mapping.get(key)
+    return params if isinstance(params, dict) else {}
+
+
+def _params_match(expected: dict[str, Any], actual: dict[str, Any]) -> bool:
+    """Every named parameter is present in ``actual`` and matches."""
+    return all(
+        name in actual and value_matches(value, actual[name]) for name, value in expected.items()
+    )
+
+
+def event_matches(condition: dict, event: dict) -> bool:
+    """The event has the condition's type and every named parameter."""
+    if event.get("type") != condition.get("event_name"):
+        return False
+    return _params_match(_params(condition, "parameters"), _params(event, "params"))
+
+
+def _last_event_family(condition: Condition) -> frozenset[str] | None:
+    """Event types judged by the last-event rule for this condition, or None."""
+    mode = condition.get("match")
+    if mode == "any":
+        return None
+    name = condition["event_name"]
+    family = BASKET_FAMILY if name in BASKET_FAMILY else frozenset({name})
+    if mode == "last":
+        return family
+    named = set(_params(condition, "parameters"))
+    return family if named & QUANTITY_PARAMS.get(name, frozenset()) else None
+
+
+def _in_family(condition: Condition, family: frozenset[str], event: Event) -> bool:
+    """Event is of a family type and, when the condition names item_id, of that item."""
+    if event.get("type") not in family:
+        return False
+    parameters = _params(condition, "parameters")
+    if "item_id" not in parameters:
+        return True
+    params = _params(event, "params")
+    return "item_id" in params and value_matches(parameters["item_id"], params["item_id"])
+
+
+def _match_last(condition: Condition, family: frozenset[str], events: list[Event]) -> Event | None:
+    """The last family event when its params satisfy the condition, else None."""
+    members = [event for event in events if _in_family(condition, family, event)]
+    if not members:
+        return None
+    last = members[-1]
+    ok = _params_match(_params(condition, "parameters"), _params(last, "params"))
+    return last if ok else None
+
+
+def _match_any(condition: Condition, events: list[Event]) -> Event | None:
+    """The first event matching the condition, or None."""
+    return next((event for event in events if event_matches(condition, event)), None)
+
+
+def _find_match(condition: Condition, events: list[Event]) -> Event | None:
+    """The event that makes the condition hold, or None."""
+    family = _last_event_family(condition)
+    if family is None:
+        return _match_any(condition, events)
+    return _match_last(condition, family, events)
+
+
+# --- validation -------------------------------------------------------------
+
+
+def _validate_parameter(path: str, value: object) -> None:
+    """Reject malformed operator dicts."""
+    if not _is_operator(value):
+        return
+    assert isinstance(value, dict)
+    op = value["condition"]
+    if op not in OPERATORS:
+        raise _unknown_operator(f"{path}.condition", op)
+    if "value" not in value:
+        raise ConditionError(f"{path}.value: missing for operator {op!r}")
+    if op in ORDERING_OPERATORS and _to_number(value["value"]) is None:
+        raise ConditionError(
+            f"{path}.value: operator {op!r} needs a number, got {value['value']!r}"
+        )
+
+
+def _validate_condition(path: str, condition: object) -> None:
+    """Reject one malformed condition."""
+    if not isinstance(condition, dict):
+        raise ConditionError(f"{path}: expected an object, got {type(condition).__name__}")
+    name = condition.get("event_name")
+    if not isinstance(name, str) or not name.strip():
+        raise ConditionError(f"{path}.event_name: expected a non-blank string, got {name!r}")
+    parameters = condition.get("parameters", {})
+    if not isinstance(parameters, dict):
+        raise ConditionError(
+            f"{path}.parameters: expected an object, got {type(parameters).__name__}"
+        )
+    for key, value in parameters.items():
+        _validate_parameter(f"{path}.parameters.{key}", value)
+    if "match" in condition and condition["match"] not in MATCH_MODES:
+        raise ConditionError(f"{path}.match: expected 'any' or 'last', got {condition['match']!r}")
+    group = condition.get("group", "")
+    if isinstance(group, bool) or not isinstance(group, str | int):
+        raise ConditionError(f"{path}.group: expected a string or integer, got {group!r}")
+
+
+def validate_conditions(conditions: object) -> list[dict]:
+    """Check the shape of a conditions list; return it or raise ConditionError."""
+    if not isinstance(conditions, list):
+        raise ConditionError(f"conditions: expected a list, got {type(conditions).__name__}")
+    for index, condition in enumerate(conditions):
+        _validate_condition(f"conditions[{index}]", condition)
+    return conditions
+
+
+# --- scoring ----------------------------------------------------------------
+
+
+def _event_summary(event: Event | None) -> dict[str, Any] | None:
+    """The reported view of a matched event."""
+    if event is None:
+        return None
+    return {"seq": event.get("seq"), "type": event.get("type"), "params": _params(event, "params")}
+
+
+def _condition_result(condition: Condition, matched: Event | None) -> dict[str, Any]:
+    """One entry of check()'s ``conditions`` list."""
+    result: dict[str, Any] = {
+        "event_name": condition["event_name"],
+        "parameters": _params(condition, "parameters"),
+    }
+    if "group" in condition:
+        result["group"] = condition["group"]
+    result["success"] = matched is not None
+    result["matched_event"] = _event_summary(matched)
+    return result
+
+
+def _unit_key(index: int, condition: Condition) -> tuple[str, object]:
+    """Scoring unit: the group if any, else the condition itself."""
+    if "group" in condition:
+        return ("group", condition["group"])
+    return ("condition", index)
+
+
+def _units(conditions: list[Condition], results: list[dict[str, Any]]) -> dict[Any, bool]:
+    """Whether each unit holds (a group holds when any member does)."""
+    units: dict[Any, bool] = {}
+    for index, (condition, result) in enumerate(zip(conditions, results, strict=True)):
+        key = _unit_key(index, condition)
+        units[key] = units.get(key, False) or result["success"]
+    return units
+
+
+def check(conditions: list[dict], events: list[dict]) -> dict:
+    """Score an event log against conditions: EMS plus a per-condition report."""
+    validate_conditions(conditions)
+    results = [_condition_result(c, _find_match(c, events)) for c in conditions]
+    units = _units(conditions, results)
+    passed = sum(units.values())
+    total = len(units)
+    return {
+        "ems": int(total > 0 and passed == total),
+        "passed": passed,
+        "total": total,
+        "conditions": results,
+    }

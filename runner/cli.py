@@ -20,6 +20,8 @@ app = typer.Typer(
     add_completion=False,
 )
 console = Console()
+if not console.is_terminal:  # CI logs and pipes: wide enough for the task names
+    console = Console(width=140)
 
 
 def home() -> Path:
@@ -86,3 +88,73 @@ def status() -> None:
         console.print(f"{name:16} {mark}  {item['url']}")
     if answer["status"] != "ready":
         raise typer.Exit(1)
+
+
+@app.command("eval")
+def eval_(
+    harness: Annotated[str, typer.Option(help="harness name: oracle, noop, or a plug-in")],
+    model: Annotated[str | None, typer.Option(help="model name passed to the harness")] = None,
+    tasks: Annotated[str | None, typer.Option(help="comma-separated sites, names or globs")] = None,
+    max_tasks: Annotated[int | None, typer.Option(min=1, help="at most this many tasks")] = None,
+    workers: Annotated[int, typer.Option(min=1, max=32, help="tasks run at once")] = 1,
+    time_limit: Annotated[float, typer.Option(min=1, help="seconds per task")] = 180,
+    today: Annotated[str | None, typer.Option(help="stand's today for an ephemeral stack")] = None,
+) -> None:
+    """Run a harness on tasks; write $WPB_HOME/runs/<UTC timestamp>-<harness>/ and print a table."""
+    import asyncio
+
+    from runner.evaluate import evaluate, select_tasks
+    from runner.harness import get_harness
+    from runner.report import print_run
+    from runner.stack import TASKS_DIR, admin_token
+
+    try:
+        chosen = get_harness(harness)
+    except KeyError as exc:
+        fail(str(exc.args[0]))
+    refs = select_tasks(TASKS_DIR, tasks, max_tasks)
+    if not refs:
+        fail(f"no task matches {tasks!r} under {TASKS_DIR}")
+    state = running_stack(home())
+    stack = None
+    if state is None:
+        stack = Stack(home(), today=today)
+        with console.status("no stack running: starting one for this evaluation…"):
+            try:
+                stack.start()
+            except StackError as exc:
+                fail(str(exc))
+        hub_url = stack.hub_url
+    else:
+        hub_url = state["hub_url"]
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    out_dir = home() / "runs" / f"{stamp}-{harness}"
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    try:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+        ) as progress:
+            bar = progress.add_task(f"{harness} on {len(refs)} tasks", total=len(refs))
+            result = asyncio.run(
+                evaluate(
+                    hub_url,
+                    admin_token(home()),
+                    chosen,
+                    refs,
+                    out_dir,
+                    workers,
+                    time_limit,
+                    model,
+                    lambda _: progress.advance(bar),
+                    today,
+                )
+            )
+    finally:
+        if stack is not None:
+            stack.stop()
+    print_run(console, result, out_dir)

@@ -265,15 +265,17 @@ def _theme(trajectory: Trajectory) -> str:
 
 
 def _task_from_body(body: dict[str, Any], tasks_dir: Path) -> dict[str, Any]:
-    if ("task" in body) == ("task_id" in body):
-        raise HTTPException(422, "task: give exactly one of task (an object) or task_id")
-    if "task_id" in body:
-        stem = body["task_id"]
+    """The task object of the body, or the file `task_id` names (then only a label)."""
+    try:
+        if "task" in body:
+            return check_task(body["task"])
+        stem = body.get("task_id")
+        if stem is None:
+            raise HTTPException(422, "task: give a task object or a task_id")
         path = find_task(tasks_dir, stem) if isinstance(stem, str) else None
         if path is None:
             raise HTTPException(404, f"task_id: no task file named {stem!r}")
-    try:
-        return load_task(path) if "task_id" in body else check_task(body["task"])
+        return load_task(path)
     except TaskError as exc:
         raise HTTPException(422, str(exc)) from None
 

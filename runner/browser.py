@@ -1,0 +1,44 @@
+"""Chromium for harnesses: Playwright's own build where installed, Debian's otherwise."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from playwright.async_api import Browser, BrowserContext, Playwright
+
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+VIEWPORT = {"width": 1280, "height": 800}
+LOCALE = "ru-RU"
+TIMEZONE = "Europe/Moscow"
+SYSTEM_CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+
+
+def chromium_path(playwright: Playwright) -> str | None:
+    """WPB_CHROMIUM, else Playwright's download if present, else the system Chromium."""
+    if os.environ.get("WPB_CHROMIUM"):
+        return os.environ["WPB_CHROMIUM"]
+    bundled = Path(playwright.chromium.executable_path)
+    if bundled.exists():
+        return None
+    return next((path for path in SYSTEM_CHROMIUM if Path(path).exists()), None)
+
+
+async def launch(playwright: Playwright) -> Browser:
+    return await playwright.chromium.launch(
+        executable_path=chromium_path(playwright), args=ARGS, headless=True
+    )
+
+
+async def new_context(browser: Browser, downloads: bool = True) -> BrowserContext:
+    return await browser.new_context(
+        viewport=VIEWPORT, locale=LOCALE, timezone_id=TIMEZONE, accept_downloads=downloads
+    )

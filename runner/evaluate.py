@@ -1,0 +1,342 @@
+"""`runner eval`: one trajectory per task, the harness in between, check(), a run directory."""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import hashlib
+import json
+import platform
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.async_api import Browser, async_playwright
+
+from runner import browser as chromium
+from runner.harness import Episode, Harness, InfraError
+from services.kit.tasks import load_task, task_files
+
+RETRIES = 2  # extra attempts after an infrastructure failure
+UNSCORED = ("infra_error", "task_error")  # neither is the agent's failure
+
+
+@dataclass
+class TaskRef:
+    name: str
+    path: Path
+    task: dict[str, Any]
+
+    @property
+    def site(self) -> str:
+        return str(self.task["test_data"].get("bench_first_domain") or "?")
+
+    @property
+    def profile(self) -> str | None:
+        return self.task["test_data"].get("ui_variant_profile")
+
+    @property
+    def is_variant(self) -> bool:
+        return "__" in self.name
+
+    @property
+    def donor(self) -> str:
+        return self.name.split("__", 1)[0]
+
+    @property
+    def ui_primary(self) -> str:
+        return str((self.task["test_data"].get("ui_taxonomy") or {}).get("primary", "?"))
+
+
+def select_tasks(tasks_dir: Path, pattern: str | None, limit: int | None) -> list[TaskRef]:
+    """Tasks whose name or site matches any comma-separated pattern (substring or glob)."""
+    refs = [TaskRef(p.stem, p, load_task(p)) for p in task_files(tasks_dir)]
+    if pattern:
+        parts = [part.strip() for part in pattern.split(",") if part.strip()]
+
+        def wanted(ref: TaskRef) -> bool:
+            return any(
+                fnmatch.fnmatch(ref.name, part)
+                if "*" in part or "?" in part
+                else part == ref.site or part in ref.name
+                for part in parts
+            )
+
+        refs = [ref for ref in refs if wanted(ref)]
+    return refs[:limit] if limit else refs
+
+
+def task_set_hash(refs: list[TaskRef]) -> str:
+    digest = hashlib.sha256()
+    for ref in refs:
+        digest.update(ref.name.encode() + b"\0" + ref.path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class Hub:
+    """The runner's side of the trajectory API."""
+
+    def __init__(self, url: str, token: str) -> None:
+        self.client = httpx.AsyncClient(
+            base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=60
+        )
+
+    async def call(self, method: str, path: str, **kwargs: Any) -> Any:
+        try:
+            answer = await self.client.request(method, path, **kwargs)
+        except httpx.TransportError as exc:
+            raise InfraError(f"hub unreachable: {exc}") from exc
+        if answer.status_code >= 500:
+            raise InfraError(f"hub {method} {path}: {answer.status_code} {answer.text[:200]}")
+        if answer.status_code >= 400:
+            raise ValueError(f"hub {method} {path}: {answer.status_code} {answer.text[:500]}")
+        return answer.json()
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+
+async def run_one(
+    hub: Hub,
+    harness: Harness,
+    ref: TaskRef,
+    browser: Browser | None,
+    time_limit: float,
+    model: str | None,
+) -> dict[str, Any]:
+    created = await hub.call(
+        "POST", "/api/trajectories", json={"task": ref.task, "task_id": ref.name}
+    )
+    tid = created["trajectory_id"]
+    meta = await hub.call("GET", f"/api/trajectories/{tid}")
+    episode = Episode(
+        task_id=ref.name,
+        prompt=created["prompt"],
+        url=created["url"],
+        first_domain=meta.get("first_domain"),
+        time_limit_s=time_limit,
+        browser=browser,
+        conditions=meta["conditions"],
+        model=model,
+    )
+    started = time.monotonic()
+    status, error = "ok", None
+    try:
+        outcome = await asyncio.wait_for(harness.run(episode), time_limit)
+    except TimeoutError:
+        outcome, status, error = None, "timeout", f"no answer within {time_limit:.0f}s"
+    except InfraError:
+        raise
+    except Exception as exc:  # the agent's (or solver's) own failure: scored as such
+        outcome, status, error = None, "agent_error", f"{type(exc).__name__}: {exc}"
+    seconds = time.monotonic() - started
+    completion = bool(outcome and outcome.completion)
+    await hub.call(
+        "POST",
+        f"/api/trajectories/{tid}/close",
+        json={
+            "completion": completion,
+            "final_message": outcome.final_message if outcome else "",
+        },
+    )
+    verdict = await hub.call("GET", f"/api/trajectories/{tid}/check")
+    ems = int(verdict["ems"])
+    return {
+        "task": ref.name,
+        "site": ref.site,
+        "ui_primary": ref.ui_primary,
+        "variant": ref.is_variant,
+        "donor": ref.donor,
+        "profile": ref.profile,
+        "trajectory_id": tid,
+        "date_shift_days": created["date_shift_days"],
+        "ems": ems,
+        "completion": int(completion),
+        "done_and_pass": int(completion and ems == 1),
+        "passed": verdict["passed"],
+        "total": verdict["total"],
+        "conditions": verdict["conditions"],
+        "status": status,
+        "error": error,
+        "final_message": outcome.final_message if outcome else "",
+        "steps": outcome.steps if outcome else 0,
+        "seconds": round(seconds, 3),
+        "tokens": outcome.tokens if outcome else 0,
+        "cost": outcome.cost if outcome else 0.0,
+    }
+
+
+async def run_with_retries(
+    hub: Hub,
+    harness: Harness,
+    ref: TaskRef,
+    browser: Browser | None,
+    time_limit: float,
+    model: str | None,
+) -> dict[str, Any]:
+    status, last_error = "infra_error", ""
+    for attempt in range(1 + RETRIES):
+        try:
+            record = await run_one(hub, harness, ref, browser, time_limit, model)
+            record["attempts"] = attempt + 1
+            return record
+        except InfraError as exc:
+            status, last_error = "infra_error", str(exc)
+            await asyncio.sleep(1 + attempt)
+        except ValueError as exc:  # the stand refused the task itself
+            status, last_error = "task_error", str(exc)
+            break
+    return {
+        "task": ref.name,
+        "site": ref.site,
+        "ui_primary": ref.ui_primary,
+        "variant": ref.is_variant,
+        "donor": ref.donor,
+        "profile": ref.profile,
+        "status": status,
+        "error": last_error,
+        "attempts": attempt + 1,
+        "ems": None,
+        "completion": None,
+        "done_and_pass": None,
+        "conditions": [],
+        "steps": 0,
+        "seconds": 0.0,
+        "tokens": 0,
+        "cost": 0.0,
+        "final_message": "",
+    }
+
+
+def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Means over scored records (infrastructure failures excluded), overall and by facet."""
+
+    def block(rows: list[dict[str, Any]]) -> dict[str, Any]:
+        scored = [r for r in rows if r["status"] not in UNSCORED]
+        n = len(scored)
+
+        def mean(key: str) -> float | None:
+            return round(sum(r[key] for r in scored) / n, 4) if n else None
+
+        return {
+            "tasks": len(rows),
+            "scored": n,
+            "unscored": len(rows) - n,
+            "ems": mean("ems"),
+            "completion": mean("completion"),
+            "done_and_pass": mean("done_and_pass"),
+            "steps": mean("steps"),
+            "seconds": mean("seconds"),
+        }
+
+    def by(key: Callable[[dict[str, Any]], str]) -> dict[str, Any]:
+        groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for record in records:
+            groups[key(record)].append(record)
+        return {name: block(rows) for name, rows in sorted(groups.items())}
+
+    summary = {
+        "overall": block(records),
+        "by_site": by(lambda r: r["site"]),
+        "by_ui_primary": by(lambda r: r["ui_primary"]),
+        "canonical_vs_variant": by(lambda r: "variant" if r["variant"] else "canonical"),
+    }
+    summary["paired_variants"] = paired(records)
+    return summary
+
+
+def paired(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each variant against its donor in the same run: where the widget, not the task, fails."""
+    donors = {r["task"]: r for r in records if not r["variant"] and r["status"] not in UNSCORED}
+    pairs = [
+        (donors[r["donor"]], r)
+        for r in records
+        if r["variant"] and r["status"] not in UNSCORED and r["donor"] in donors
+    ]
+    if not pairs:
+        return {"pairs": 0}
+    return {
+        "pairs": len(pairs),
+        "donor_ems": round(sum(d["ems"] for d, _ in pairs) / len(pairs), 4),
+        "variant_ems": round(sum(v["ems"] for _, v in pairs) / len(pairs), 4),
+        "donor_pass_variant_fail": sorted(v["task"] for d, v in pairs if d["ems"] and not v["ems"]),
+        "donor_fail_variant_pass": sorted(v["task"] for d, v in pairs if v["ems"] and not d["ems"]),
+    }
+
+
+async def evaluate(
+    hub_url: str,
+    token: str,
+    harness: Harness,
+    refs: list[TaskRef],
+    out_dir: Path,
+    workers: int,
+    time_limit: float,
+    model: str | None,
+    on_record: Callable[[dict[str, Any]], None],
+    today: str | None,
+) -> dict[str, Any]:
+    hub = Hub(hub_url, token)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    records: list[dict[str, Any]] = []
+    async with async_playwright() as playwright:
+        browser = await chromium.launch(playwright) if harness.needs_browser else None
+        manifest = {
+            "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "harness": harness.name,
+            "model": model,
+            "tasks": len(refs),
+            "task_set_hash": task_set_hash(refs),
+            "task_names": [r.name for r in refs],
+            "browser": f"chromium {browser.version}" if browser else None,
+            "viewport": chromium.VIEWPORT,
+            "locale": chromium.LOCALE,
+            "timezone": chromium.TIMEZONE,
+            "today": today,
+            "workers": workers,
+            "time_limit_s": time_limit,
+            "hub": hub_url,
+            "versions": {
+                "webpagebench": _version(),
+                "python": platform.python_version(),
+                "playwright": _version("playwright"),
+            },
+        }
+        (out_dir / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1))
+        queue: asyncio.Queue[TaskRef] = asyncio.Queue()
+        for ref in refs:
+            queue.put_nowait(ref)
+        with (out_dir / "records.jsonl").open("w", encoding="utf-8") as sink:
+
+            async def worker() -> None:
+                while not queue.empty():
+                    ref = queue.get_nowait()
+                    record = await run_with_retries(hub, harness, ref, browser, time_limit, model)
+                    records.append(record)
+                    sink.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    sink.flush()
+                    on_record(record)
+
+            await asyncio.gather(*(worker() for _ in range(max(1, workers))))
+        if browser:
+            await browser.close()
+    await hub.close()
+    order = {ref.name: i for i, ref in enumerate(refs)}
+    records.sort(key=lambda r: order[r["task"]])
+    summary = summarize(records)
+    (out_dir / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=1))
+    return {"manifest": manifest, "records": records, "summary": summary}
+
+
+def _version(package: str = "webpagebench") -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "unknown"

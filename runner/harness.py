@@ -1,0 +1,80 @@
+"""The harness interface and registry: adapters between an agent and a trajectory.
+
+A harness registers by name here (`@register("name")`) or from another package through
+the entry-point group `webpagebench.harnesses` (an object with the same `run`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any, Protocol
+
+from playwright.async_api import Browser
+
+ENTRY_POINT_GROUP = "webpagebench.harnesses"
+
+
+class InfraError(RuntimeError):
+    """The stand or the browser failed, not the agent; the run is retried, never scored."""
+
+
+@dataclass
+class Episode:
+    """What a harness receives for one task."""
+
+    task_id: str
+    prompt: str
+    url: str
+    first_domain: str | None
+    time_limit_s: float
+    browser: Browser | None
+    # The shifted success conditions: for reference solvers only; an agent harness that
+    # reads them is not measuring an agent.
+    conditions: list[dict[str, Any]] = field(default_factory=list)
+    model: str | None = None
+
+
+@dataclass
+class Outcome:
+    completion: bool
+    final_message: str = ""
+    steps: int = 0
+    tokens: int = 0
+    cost: float = 0.0
+
+
+class Harness(Protocol):
+    name: str
+    needs_browser: bool
+
+    async def run(self, episode: Episode) -> Outcome: ...
+
+
+REGISTRY: dict[str, Callable[[], Harness]] = {}
+
+
+def register(name: str) -> Callable[[Callable[[], Harness]], Callable[[], Harness]]:
+    def add(factory: Callable[[], Harness]) -> Callable[[], Harness]:
+        REGISTRY[name] = factory
+        return factory
+
+    return add
+
+
+def available() -> dict[str, Callable[[], Harness]]:
+    """Built-in harnesses plus those other packages declare as entry points."""
+    import runner.harnesses  # noqa: F401 - registers the built-ins
+
+    found = dict(REGISTRY)
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(entry.name, entry.load())
+    return found
+
+
+def get_harness(name: str) -> Harness:
+    harnesses = available()
+    if name not in harnesses:
+        raise KeyError(f"unknown harness {name!r}; available: {', '.join(sorted(harnesses))}")
+    return harnesses[name]()

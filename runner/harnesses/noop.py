@@ -1,0 +1,14 @@
+"""`noop`: declares the task done at once; its EMS is the floor a real agent must beat."""
+
+from __future__ import annotations
+
+from runner.harness import Episode, Outcome, register
+
+
+@register("noop")
+class NoopHarness:
+    name = "noop"
+    needs_browser = False
+
+    async def run(self, episode: Episode) -> Outcome:
+        return Outcome(completion=True, final_message="Готово.", steps=0)

@@ -1,0 +1,51 @@
+"""`oracle`: the reference solver. It reads a task's conditions and satisfies them through
+the real UI, clicking and typing as an agent would; it never posts events itself.
+
+Each site has a solver module with `async def solve(ui: UI, conditions) -> None`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from runner.browser import new_context
+from runner.harness import Episode, InfraError, Outcome, register
+from runner.harnesses.oracle import grocery
+from runner.harnesses.oracle.ui import UI
+
+Solver = Callable[[UI, list[dict[str, Any]]], Awaitable[None]]
+SOLVERS: dict[str, Solver] = {"grocery": grocery.solve}
+
+
+class OracleFailed(RuntimeError):
+    """The oracle could not solve the task: a broken task or a broken screen."""
+
+
+@register("oracle")
+class OracleHarness:
+    name = "oracle"
+    needs_browser = True
+
+    async def run(self, episode: Episode) -> Outcome:
+        if episode.browser is None or not episode.browser.is_connected():
+            raise InfraError("the browser is not running")
+        solver = SOLVERS.get(episode.first_domain or "")
+        if solver is None:
+            raise OracleFailed(f"no oracle solver for domain {episode.first_domain!r}")
+        context = await new_context(episode.browser)
+        try:
+            page = await context.new_page()
+            page.set_default_timeout(min(15_000, episode.time_limit_s * 1000))
+            ui = UI(page, episode.first_domain or "")
+            await ui.open(episode.url)
+            await solver(ui, episode.conditions)
+            return Outcome(completion=True, final_message="Готово.", steps=ui.steps)
+        except PlaywrightError as exc:
+            if not episode.browser.is_connected():
+                raise InfraError(f"the browser went away: {exc}") from exc
+            raise
+        finally:
+            await context.close()

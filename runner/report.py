@@ -1,0 +1,69 @@
+"""Tables for a finished run: one row per task, then the summary by facet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+
+def _fmt(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def print_run(console: Console, result: dict[str, Any], out_dir: Path) -> None:
+    manifest, records, summary = result["manifest"], result["records"], result["summary"]
+    table = Table(title=f"{manifest['harness']} · {len(records)} tasks")
+    for column in ("Task", "Site", "EMS", "Completion", "Done&pass", "Steps", "Seconds", "Status"):
+        table.add_column(
+            column, justify="left" if column in ("Task", "Site", "Status") else "right"
+        )
+    for r in records:
+        scored = r["ems"] is not None
+        table.add_row(
+            r["task"],
+            r["site"],
+            str(r["ems"]) if scored else "—",
+            str(r["completion"]) if scored else "—",
+            str(r["done_and_pass"]) if scored else "—",
+            str(r["steps"]),
+            f"{r['seconds']:.1f}",
+            r["status"] if r["status"] == "ok" else f"[yellow]{r['status']}[/yellow]",
+        )
+    overall = summary["overall"]
+    table.add_section()
+    table.add_row(
+        "all",
+        "",
+        _fmt(overall["ems"]),
+        _fmt(overall["completion"]),
+        _fmt(overall["done_and_pass"]),
+        _fmt(overall["steps"]),
+        _fmt(overall["seconds"]),
+        f"{overall['scored']}/{overall['tasks']} scored",
+    )
+    console.print(table)
+    facets = Table(title="Summary")
+    for column in ("Facet", "Group", "Tasks", "EMS", "Completion", "Done&pass"):
+        facets.add_column(column)
+    for facet in ("by_site", "by_ui_primary", "canonical_vs_variant"):
+        for group, block in summary[facet].items():
+            facets.add_row(
+                facet,
+                group,
+                str(block["scored"]),
+                _fmt(block["ems"]),
+                _fmt(block["completion"]),
+                _fmt(block["done_and_pass"]),
+            )
+    console.print(facets)
+    pairs = summary["paired_variants"]
+    if pairs.get("pairs"):
+        console.print(
+            f"paired variants: {pairs['pairs']} · donor EMS {pairs['donor_ems']:.3f} · "
+            f"variant EMS {pairs['variant_ems']:.3f} · widget-only failures: "
+            f"{', '.join(pairs['donor_pass_variant_fail']) or 'none'}"
+        )
+    console.print(f"EMS {_fmt(overall['ems'])} · run directory {out_dir}")

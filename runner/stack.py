@@ -251,8 +251,11 @@ class Stack:
         with contextlib.suppress(ProcessLookupError):
             os.kill(process.pid, sig)
         if process.popen is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
+            try:
                 process.popen.wait(15)
+            except subprocess.TimeoutExpired:  # did not drain in time
+                process.popen.kill()
+                process.popen.wait()
         process.pid = None
 
     def restart(self, name: str, timeout: float = 60) -> None:

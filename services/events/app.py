@@ -43,8 +43,10 @@ class Collector:
             f"{EVENTS_SUBJECT}.>",
             durable=DURABLE,
             stream=EVENTS_STREAM,
+            # A batch takes milliseconds; what a crashed collector held comes back within
+            # ack_wait, inside check()'s wait.
             config=ConsumerConfig(
-                ack_policy=AckPolicy.EXPLICIT, ack_wait=30, max_ack_pending=20_000
+                ack_policy=AckPolicy.EXPLICIT, ack_wait=3, max_ack_pending=20_000
             ),
         )
         self._task = asyncio.create_task(self._run())
@@ -55,6 +57,7 @@ class Collector:
         self._stop.set()
         if self._task:
             await self._task
+        await self.sub.unsubscribe()
         self.running = False
 
     async def _run(self) -> None:
@@ -84,11 +87,11 @@ class Collector:
 
     async def query(self, trajectory_id: str, after: int, wait_s: float) -> list[dict]:
         """Events of a trajectory, once every event JetStream acknowledged is persisted."""
-        last = await self.bus.last_event_seq(trajectory_id)
-        if last:
+        held = await self.bus.event_count(trajectory_id)
+        if held:
             async with self.persisted:
                 ok = await _wait_for(
-                    self.persisted, lambda: self.store.has(trajectory_id, last), wait_s
+                    self.persisted, lambda: self.store.count_for(trajectory_id) >= held, wait_s
                 )
             if not ok:
                 raise HTTPException(503, "events: the collector has not caught up yet; retry")
@@ -129,7 +132,7 @@ def create_app(settings: EventsSettings | None = None) -> FastAPI:
         request: Request,
         tid: str,
         after: int = Query(0, ge=0, description="return events with seq greater than this"),
-        wait: float = Query(5.0, ge=0, le=30, description="seconds to wait for the collector"),
+        wait: float = Query(10.0, ge=0, le=30, description="seconds to wait for the collector"),
     ) -> dict[str, Any]:
         if not TID_PATTERN.match(tid):
             raise HTTPException(404, "trajectory: unknown trajectory id")

@@ -68,12 +68,11 @@ class EventStore:
             raise
         return stored
 
-    def has(self, trajectory_id: str, stream_seq: int) -> bool:
+    def count_for(self, trajectory_id: str) -> int:
         row = self.reader.execute(
-            "SELECT 1 FROM events WHERE trajectory_id = ? AND stream_seq >= ? LIMIT 1",
-            (trajectory_id, stream_seq),
+            "SELECT COUNT(*) FROM events WHERE trajectory_id = ?", (trajectory_id,)
         ).fetchone()
-        return row is not None
+        return int(row[0])
 
     def events(self, trajectory_id: str, after: int = 0, limit: int = 100_000) -> list[dict]:
         """The trajectory's events in stream order; `seq` counts from 1 within the trajectory."""

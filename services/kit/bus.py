@@ -11,12 +11,7 @@ import nats
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType, StreamConfig
-from nats.js.errors import (
-    BadRequestError,
-    KeyNotFoundError,
-    KeyWrongLastSequenceError,
-    NotFoundError,
-)
+from nats.js.errors import BadRequestError, KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
 log = logging.getLogger("wpb.bus")
@@ -64,6 +59,7 @@ class Bus:
                     disconnected_cb=on_disconnect,
                     reconnected_cb=on_reconnect,
                     connect_timeout=2,
+                    drain_timeout=5,
                 )
                 break
             except Exception as exc:  # the server may still be starting
@@ -109,14 +105,12 @@ class Bus:
         )
         return ack.seq
 
-    async def last_event_seq(self, trajectory_id: str) -> int:
-        """Stream sequence of the trajectory's last event, 0 when it has none."""
+    async def event_count(self, trajectory_id: str) -> int:
+        """How many events of the trajectory JetStream holds (acknowledged to their writers)."""
         assert self.js is not None
-        try:
-            msg = await self.js.get_last_msg(EVENTS_STREAM, event_subject(trajectory_id))
-        except NotFoundError:
-            return 0
-        return int(msg.seq or 0)
+        subject = event_subject(trajectory_id)
+        info = await self.js.stream_info(EVENTS_STREAM, subjects_filter=subject)
+        return int((info.state.subjects or {}).get(subject, 0))
 
     async def get_json(self, bucket: str, key: str) -> tuple[dict[str, Any] | None, int]:
         """A JSON value and its revision; (None, 0) when absent."""

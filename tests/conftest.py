@@ -1,0 +1,61 @@
+"""Shared fixtures: one real embedded stack (nats-server + every service) per test session,
+and one real Chromium. Nothing of our own is mocked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from helpers import TODAY
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from runner.browser import ARGS, LOCALE, TIMEZONE, VIEWPORT, chromium_path
+from runner.stack import Stack, free_port
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    home = tmp_path_factory.mktemp("wpb-home")
+    running = Stack(home, hub_port=free_port(), today=TODAY)
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def hub(stack: Stack) -> Iterator[httpx.Client]:
+    """The runner's view: the hub with the admin token."""
+    with httpx.Client(
+        base_url=stack.hub_url, timeout=30, headers={"Authorization": f"Bearer {stack.token}"}
+    ) as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+def agent(stack: Stack) -> Iterator[httpx.Client]:
+    """The agent's view: the hub without any token."""
+    with httpx.Client(base_url=stack.hub_url, timeout=30) as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path(playwright), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(
+        viewport=VIEWPORT, locale=LOCALE, timezone_id=TIMEZONE, accept_downloads=True
+    )
+    opened = context.new_page()
+    opened.set_default_timeout(15_000)
+    yield opened
+    context.close()

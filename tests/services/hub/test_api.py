@@ -1,0 +1,225 @@
+"""The trajectory API of DESIGN §2 against the real stack: contract shape and bad input."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from helpers import TODAY, create, load, make_task
+
+pytestmark = pytest.mark.slow
+
+
+def test_create_answers_the_contract(hub: httpx.Client, stack) -> None:
+    created = create(hub, load("grocery_category_kefir"), task_id="grocery_category_kefir")
+    assert set(created) == {"trajectory_id", "url", "prompt", "date_shift_days", "ui_variants"}
+    tid = created["trajectory_id"]
+    assert len(tid) == 32 and int(tid, 16) >= 0  # 128 random bits, hex
+    assert created["url"] == f"{stack.hub_url}/t/{tid}/"
+    assert created["url"] in created["prompt"] and "%HOST%" not in created["prompt"]
+    assert created["ui_variants"]["grocery"] == {"theme": "light"}
+    meta = hub.get(f"/api/trajectories/{tid}").json()
+    assert meta["status"] == "open" and meta["today"] == TODAY
+    assert meta["task_id"] == "grocery_category_kefir"
+
+
+def test_create_by_task_id_reads_the_file(hub: httpx.Client) -> None:
+    answer = hub.post("/api/trajectories", json={"task_id": "grocery_nav_bakery"})
+    assert answer.status_code == 201
+    assert "Хлеб и выпечка" in answer.json()["prompt"]
+
+
+def test_dates_shift_in_prompt_and_conditions(hub: httpx.Client) -> None:
+    task = make_task(
+        [{"event_name": "bench_hotel_select_start_date", "parameters": {"date": "2026-09-15"}}],
+        prompt="На %HOST% выбери заезд 15.09.2026 (15 сентября 2026).",
+        domain="hotels",
+    )
+    created = create(hub, task)
+    assert created["date_shift_days"] == 84  # whole weeks, at least a week after today
+    assert "08.12.2026 (8 декабря 2026)" in created["prompt"]
+    meta = hub.get(f"/api/trajectories/{created['trajectory_id']}").json()
+    assert meta["conditions"][0]["parameters"]["date"] == "2026-12-08"
+    frozen = create(hub, task, today="2026-01-01")
+    assert frozen["date_shift_days"] == 0 and "15.09.2026" in frozen["prompt"]
+
+
+def test_ui_variants_resolve_and_override(hub: httpx.Client) -> None:
+    task = make_task([{"event_name": "basket_add"}], ui_variants={"theme": "dark"})
+    task["domain_configs"] = {"hotels": {"ui_variants": {"counter_guests": "pill_buttons"}}}
+    created = create(hub, task)
+    assert created["ui_variants"]["grocery"]["theme"] == "dark"
+    assert created["ui_variants"]["hotels"]["counter_guests"] == "pill_buttons"
+    overridden = create(hub, task, ui_variants={"theme": "light"})
+    assert overridden["ui_variants"]["shop"]["theme"] == "light"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "field"),
+    [
+        ({"task": {"test_data": {"task": "x", "conditions": []}}}, 422, "conditions"),
+        (
+            {"task": {"test_data": {"task": "x", "conditions": [{"event_name": "fly"}]}}},
+            422,
+            "event_name",
+        ),
+        (
+            {
+                "task": make_task(
+                    [
+                        {
+                            "event_name": "basket_add",
+                            "parameters": {"price": {"value": 1, "condition": "big"}},
+                        }
+                    ]
+                )
+            },
+            422,
+            "price.condition",
+        ),
+        (
+            {"task": make_task([{"event_name": "basket_add"}]), "ui_variants": {"theme": "neon"}},
+            422,
+            "ui_variants.theme",
+        ),
+        ({"task": make_task([{"event_name": "basket_add"}]), "today": "31.12.2026"}, 422, "today"),
+        ({"task_id": "no_such_task"}, 404, "task_id"),
+        ({"task_id": "../../etc/passwd"}, 404, "task_id"),
+        ({}, 422, "task"),
+    ],
+    ids=[
+        "no-conditions",
+        "unknown-event",
+        "unknown-operator",
+        "unknown-variant",
+        "bad-today",
+        "unknown-task-id",
+        "traversal-task-id",
+        "empty-body",
+    ],
+)
+def test_create_refuses_bad_input(hub: httpx.Client, body: dict, status: int, field: str) -> None:
+    answer = hub.post("/api/trajectories", json=body)
+    assert answer.status_code == status, answer.text
+    assert field in answer.json()["detail"]
+
+
+def test_malformed_json_is_422(hub: httpx.Client) -> None:
+    answer = hub.post(
+        "/api/trajectories", content=b'{"task": ', headers={"Content-Type": "application/json"}
+    )
+    assert answer.status_code == 422 and "body" in answer.json()["detail"]
+
+
+def test_admin_api_needs_the_token(agent: httpx.Client, hub: httpx.Client) -> None:
+    tid = create(hub)["trajectory_id"]
+    for method, path in [
+        ("POST", "/api/trajectories"),
+        ("GET", f"/api/trajectories/{tid}"),
+        ("GET", f"/api/trajectories/{tid}/events"),
+        ("GET", f"/api/trajectories/{tid}/check"),
+        ("POST", "/api/check"),
+        ("POST", f"/api/trajectories/{tid}/close"),
+    ]:
+        assert agent.request(method, path, json={}).status_code == 401, path
+        wrong = {"Authorization": "Bearer " + "x" * 43}
+        assert agent.request(method, path, json={}, headers=wrong).status_code == 401, path
+
+
+def test_unknown_trajectory_is_404(hub: httpx.Client, agent: httpx.Client) -> None:
+    ghost = "0" * 32
+    assert hub.get(f"/api/trajectories/{ghost}").status_code == 404
+    assert hub.get(f"/api/trajectories/{ghost}/check").status_code == 404
+    assert hub.post(f"/api/trajectories/{ghost}/close").status_code == 404
+    assert agent.get(f"/t/{ghost}/grocery/").status_code == 404
+    assert agent.post(f"/t/{ghost}/grocery/_events", json={"type": "click"}).status_code == 404
+    assert agent.get("/t/not-a-tid/").status_code == 404
+
+
+def test_page_events_validated_and_closed_is_409(hub: httpx.Client, agent: httpx.Client) -> None:
+    tid = create(hub)["trajectory_id"]
+    url = f"/t/{tid}/grocery/_events"
+    ok = agent.post(
+        url,
+        json=[
+            {"type": "click", "params": {"x": 1, "y": 2}},
+            {"type": "scroll", "params": {"y": 300}},
+        ],
+    )
+    assert ok.status_code == 200 and ok.json()["accepted"] == 2
+    cases = [
+        (b"{not json", "body"),
+        (b'{"type": "teleport", "params": {}}', "events[0].type"),
+        (b'{"type": "click", "params": {"x": "left"}}', "events[0].params.x"),
+        (b'[{"type": "click"}, {"type": "keypress", "params": {}}]', "events[1].params.key"),
+        (
+            b'{"type": "basket_add", "params": {"item_id": "g-0001", "amount": 1, '
+            b'"title": "x", "price": 1}}',
+            "events[0].type",
+        ),  # server-written: a page cannot
+        (b'{"type": "click", "id": "../x", "params": {}}', "events[0].id"),
+    ]
+    for body, field in cases:
+        answer = agent.post(url, content=body)
+        assert answer.status_code == 422, (body, answer.text)
+        assert answer.json()["field"].startswith(field) or field in answer.json()["detail"]
+    big = agent.post(
+        url, content=b'{"type": "click", "params": {"target": "' + b"x" * 300_000 + b'"}}'
+    )
+    assert big.status_code == 413
+    events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
+    assert [e["type"] for e in events] == ["click", "scroll"]  # nothing refused was stored
+    assert all(e["source"] == "page" for e in events)
+    closed = hub.post(f"/api/trajectories/{tid}/close", json={"completion": True})
+    assert closed.status_code == 200 and closed.json()["status"] == "closed"
+    assert agent.post(url, json={"type": "click", "params": {}}).status_code == 409
+    assert agent.post(f"/t/{tid}/grocery/cart/g-0001", data={"op": "add"}).status_code == 409
+    assert hub.post(f"/api/trajectories/{tid}/close").status_code == 409
+    assert len(hub.get(f"/api/trajectories/{tid}/events").json()["events"]) == 2
+
+
+def test_stateless_check(hub: httpx.Client) -> None:
+    events = [
+        {"type": "basket_add", "params": {"item_id": "a", "amount": 2}},
+        {"type": "basket_add", "params": {"item_id": "a", "amount": 3}},
+    ]
+    answer = hub.post(
+        "/api/check",
+        json={
+            "conditions": [{"event_name": "basket_add", "parameters": {"amount": 2}}],
+            "events": events,
+        },
+    )
+    assert answer.status_code == 200 and answer.json()["ems"] == 0  # added two, then one more
+    bad = hub.post("/api/check", json={"conditions": "x", "events": []})
+    assert bad.status_code == 422 and "conditions" in bad.json()["detail"]
+
+
+def test_status_reports_every_service(agent: httpx.Client) -> None:
+    answer = agent.get("/api/status")
+    assert answer.status_code == 200
+    services = answer.json()["services"]
+    assert {"hub", "nats", "events", "verifier", "site:grocery"} <= set(services)
+    assert all(item["ready"] for item in services.values())
+
+
+def test_tabs_of_sites_not_built_say_so(hub: httpx.Client, agent: httpx.Client, stack) -> None:
+    tid = create(hub)["trajectory_id"]
+    hub_page = agent.get(f"/t/{tid}/")
+    assert hub_page.status_code == 200
+    for caption in ("Маркет", "Книги", "Продукты", "Поезда", "Отели", "Файлы"):
+        assert caption in hub_page.text
+    missing = [d for d in ("shop", "books", "rail", "hotels", "files") if d not in stack.sites]
+    for domain in missing:
+        answer = agent.get(f"/t/{tid}/{domain}/")
+        assert answer.status_code == 404 and "пока не открыт" in answer.text
+    assert agent.get(f"/t/{tid}/casino/").status_code == 404
+
+
+def test_health_and_metrics(stack) -> None:
+    for name, process in stack.processes.items():
+        if name == "nats":
+            continue
+        assert httpx.get(f"{process.url}/alive").status_code == 200
+        assert httpx.get(f"{process.url}/ready").status_code == 200
+        metrics = httpx.get(f"{process.url}/metrics").text
+        assert "wpb_http_requests_total" in metrics

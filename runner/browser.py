@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+from typing import Any
 
-from playwright.async_api import Browser, BrowserContext, Playwright
+from playwright.async_api import Browser, BrowserContext, Playwright, ViewportSize
+
+from runner.settings import RunnerSettings
 
 ARGS = [
     "--no-sandbox",
@@ -16,16 +18,17 @@ ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-VIEWPORT = {"width": 1280, "height": 800}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 LOCALE = "ru-RU"
 TIMEZONE = "Europe/Moscow"
 SYSTEM_CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 
 
-def chromium_path(playwright: Playwright) -> str | None:
+def chromium_path(playwright: Any) -> str | None:
     """WPB_CHROMIUM, else Playwright's download if present, else the system Chromium."""
-    if os.environ.get("WPB_CHROMIUM"):
-        return os.environ["WPB_CHROMIUM"]
+    configured = RunnerSettings().chromium
+    if configured:
+        return configured
     bundled = Path(playwright.chromium.executable_path)
     if bundled.exists():
         return None

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-import os
+import asyncio
 import signal
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import httpx
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from runner.stack import Stack, StackError, running_stack, stop_recorded
+from runner.evaluate import evaluate, select_tasks
+from runner.harness import get_harness
+from runner.report import print_run
+from runner.settings import RunnerSettings
+from runner.stack import TASKS_DIR, Stack, StackError, admin_token, running_stack, stop_recorded
 
 app = typer.Typer(
     help="WebPageBench: instrumented mock sites, typed events, a verifier.",
@@ -25,10 +30,10 @@ if not console.is_terminal:  # CI logs and pipes: wide enough for the task names
 
 
 def home() -> Path:
-    return Path(os.environ.get("WPB_HOME", ".wpb")).resolve()
+    return RunnerSettings().home.resolve()
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     console.print(f"[red]error:[/red] {message}")
     raise typer.Exit(2)
 
@@ -101,13 +106,6 @@ def eval_(
     today: Annotated[str | None, typer.Option(help="stand's today for an ephemeral stack")] = None,
 ) -> None:
     """Run a harness on tasks; write $WPB_HOME/runs/<UTC timestamp>-<harness>/ and print a table."""
-    import asyncio
-
-    from runner.evaluate import evaluate, select_tasks
-    from runner.harness import get_harness
-    from runner.report import print_run
-    from runner.stack import TASKS_DIR, admin_token
-
     try:
         chosen = get_harness(harness)
     except KeyError as exc:
@@ -129,8 +127,6 @@ def eval_(
         hub_url = state["hub_url"]
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     out_dir = home() / "runs" / f"{stamp}-{harness}"
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     try:
         with Progress(
             TextColumn("{task.description}"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import secrets
@@ -17,12 +18,19 @@ from pathlib import Path
 
 import httpx
 
+from runner.settings import RunnerSettings
+
 REPO = Path(__file__).resolve().parent.parent
 TASKS_DIR = REPO / "tasks"
 
-# domain -> module with create_app(); the hub proxies each domain to its site.
-SITES: dict[str, str] = {
-    "grocery": "services.grocery.app",
+# domain -> the package of its site service; a site is started when its package exists.
+SITE_PACKAGES: dict[str, str] = {
+    "shop": "market",
+    "books": "books",
+    "grocery": "grocery",
+    "rail": "rail",
+    "hotels": "hotels",
+    "files": "files",
 }
 CORE: dict[str, str] = {
     "events": "services.events.app",
@@ -57,10 +65,26 @@ def nats_server_binary() -> str:
     return found
 
 
+def built_sites(only: str | None = None) -> dict[str, str]:
+    """domain -> app module of every site built in this checkout (or of those `only` names)."""
+    wanted = [d.strip() for d in only.split(",")] if only else list(SITE_PACKAGES)
+    unknown = [d for d in wanted if d not in SITE_PACKAGES]
+    if unknown:
+        raise StackError(
+            f"WPB_STACK_SITES: unknown domains {unknown}; known: {list(SITE_PACKAGES)}"
+        )
+    return {
+        d: f"services.{SITE_PACKAGES[d]}.app"
+        for d in wanted
+        if importlib.util.find_spec(f"services.{SITE_PACKAGES[d]}") is not None
+    }
+
+
 def admin_token(home: Path) -> str:
     """WPB_ADMIN_TOKEN, or the token kept in $WPB_HOME/admin-token (made on first use, 0600)."""
-    if os.environ.get("WPB_ADMIN_TOKEN"):
-        return os.environ["WPB_ADMIN_TOKEN"]
+    configured = RunnerSettings().admin_token
+    if configured:
+        return configured
     path = home / "admin-token"
     if not path.exists():
         home.mkdir(parents=True, exist_ok=True)
@@ -95,12 +119,12 @@ class Stack:
         sites: dict[str, str] | None = None,
         tasks_dir: Path = TASKS_DIR,
     ) -> None:
+        settings = RunnerSettings()
         self.home = home.resolve()
-        self.hub_port = (
-            hub_port if hub_port is not None else int(os.environ.get("WPB_HUB_PORT", 8000))
-        )
-        self.today = today or os.environ.get("WPB_TODAY")
-        self.sites = SITES if sites is None else sites
+        self.hub_port = hub_port if hub_port is not None else settings.hub_port
+        self.today = today or settings.today
+        self.public_url = settings.public_url
+        self.sites = built_sites(settings.stack_sites) if sites is None else sites
         self.tasks_dir = tasks_dir
         self.processes: dict[str, Process] = {}
         self.token = admin_token(self.home)
@@ -145,7 +169,7 @@ class Stack:
             self.processes[name] = self._service(name, module, free_port(), common)
         events, verifier = self.processes["events"], self.processes["verifier"]
         self.processes["verifier"].env["WPB_EVENTS_URL"] = events.url
-        public = os.environ.get("WPB_PUBLIC_URL", f"http://127.0.0.1:{self.hub_port}")
+        public = self.public_url or f"http://127.0.0.1:{self.hub_port}"
         self.processes["hub"] = self._service(
             "hub",
             "services.hub.app",

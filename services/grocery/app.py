@@ -26,8 +26,11 @@ CART_OPS = ("add", "inc", "dec", "remove")
 
 
 def cart_view(catalog: Catalog, cart: dict[str, int]) -> dict[str, Any]:
-    lines = [(catalog.product(item_id), amount) for item_id, amount in cart.items() if amount]
-    lines = [(product, amount) for product, amount in lines if product is not None]
+    lines = [
+        (product, amount)
+        for item_id, amount in cart.items()
+        if amount and (product := catalog.product(item_id)) is not None
+    ]
     return {
         "lines": lines,
         "count": sum(amount for _, amount in lines),

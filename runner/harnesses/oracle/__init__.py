@@ -1,11 +1,13 @@
 """`oracle`: the reference solver. It reads a task's conditions and satisfies them through
 the real UI, clicking and typing as an agent would; it never posts events itself.
 
-Each site has a solver module with `async def solve(ui: UI, conditions) -> None`.
+Each site has a solver module named after its domain (`oracle/grocery.py`, `oracle/shop.py`)
+with `async def solve(ui: UI, conditions) -> None`.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -13,11 +15,17 @@ from playwright.async_api import Error as PlaywrightError
 
 from runner.browser import new_context
 from runner.harness import Episode, InfraError, Outcome, register
-from runner.harnesses.oracle import grocery
 from runner.harnesses.oracle.ui import UI
 
 Solver = Callable[[UI, list[dict[str, Any]]], Awaitable[None]]
-SOLVERS: dict[str, Solver] = {"grocery": grocery.solve}
+
+
+def solver_for(domain: str) -> Solver | None:
+    try:
+        module = importlib.import_module(f"runner.harnesses.oracle.{domain}")
+    except ModuleNotFoundError:
+        return None
+    return module.solve  # type: ignore[no-any-return]
 
 
 class OracleFailed(RuntimeError):
@@ -32,7 +40,7 @@ class OracleHarness:
     async def run(self, episode: Episode) -> Outcome:
         if episode.browser is None or not episode.browser.is_connected():
             raise InfraError("the browser is not running")
-        solver = SOLVERS.get(episode.first_domain or "")
+        solver = solver_for(episode.first_domain or "")
         if solver is None:
             raise OracleFailed(f"no oracle solver for domain {episode.first_domain!r}")
         context = await new_context(episode.browser)

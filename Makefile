@@ -1,0 +1,46 @@
+# The two doors: `make demo` (stack + evaluation + summary) and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+export WPB_HOME ?= $(CURDIR)/.wpb
+
+.PHONY: setup chromium demo test lint bench clean
+
+setup: $(BIN)/runner chromium
+
+$(BIN)/runner: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+# Playwright's own Chromium where it can be downloaded; Debian's where it cannot.
+chromium: $(BIN)/runner
+	@if [ -x /usr/bin/chromium ] || [ -n "$$WPB_CHROMIUM" ]; then \
+	  echo "chromium: $${WPB_CHROMIUM:-/usr/bin/chromium}"; \
+	elif command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	else \
+	  $(BIN)/playwright install chromium; \
+	fi
+
+demo: setup
+	$(BIN)/runner up --detach
+	$(BIN)/runner eval --harness oracle --workers 2 || { $(BIN)/runner down; exit 1; }
+	$(BIN)/runner eval --harness noop || { $(BIN)/runner down; exit 1; }
+	$(BIN)/runner down
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest
+
+bench: setup
+	$(BIN)/python -m bench
+
+clean:
+	-$(BIN)/runner down
+	rm -rf $(VENV) .wpb test-artifacts

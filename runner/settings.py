@@ -1,0 +1,21 @@
+"""The runner's configuration, from `WPB_*` variables like every service's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class RunnerSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="WPB_", env_file=".env", extra="ignore")
+
+    home: Path = Path(".wpb")
+    hub_port: int = 8000
+    # The address agents are given; the hub's own address by default.
+    public_url: str | None = None
+    today: str | None = None
+    admin_token: str | None = None
+    # Which sites the embedded stack starts (comma-separated domains); all built ones if unset.
+    stack_sites: str | None = None
+    chromium: str | None = None

@@ -1,0 +1,74 @@
+"""`runner eval` end to end: the oracle solves every grocery task through Chromium; noop
+declares done and passes none. The run directory holds what DESIGN §7 lists."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from runner.evaluate import evaluate, select_tasks
+from runner.harness import get_harness
+from runner.stack import TASKS_DIR
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def run(stack, tmp_path, harness: str, pattern: str, workers: int = 2) -> dict:
+    refs = select_tasks(TASKS_DIR, pattern, None)
+    return asyncio.run(
+        evaluate(
+            stack.hub_url,
+            stack.token,
+            get_harness(harness),
+            refs,
+            tmp_path / harness,
+            workers,
+            90,
+            None,
+            lambda _: None,
+            None,
+        )
+    )
+
+
+def test_oracle_solves_every_grocery_task(stack, tmp_path) -> None:
+    result = run(stack, tmp_path, "oracle", "grocery")
+    records = result["records"]
+    assert len(records) == 8
+    failed = {
+        r["task"]: (r["status"], r["error"], r["conditions"]) for r in records if r["ems"] != 1
+    }
+    assert not failed
+    assert all(r["completion"] == 1 and r["done_and_pass"] == 1 and r["steps"] > 0 for r in records)
+    assert result["summary"]["overall"]["ems"] == 1.0
+    out = tmp_path / "oracle"
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["harness"] == "oracle" and manifest["browser"].startswith("chromium")
+    assert len(manifest["task_set_hash"]) == 16 and manifest["locale"] == "ru-RU"
+    lines = (out / "records.jsonl").read_text().splitlines()
+    assert len(lines) == 8 and all(json.loads(line)["ems"] == 1 for line in lines)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["by_site"]["grocery"]["ems"] == 1.0
+
+
+def test_noop_completes_and_fails_every_task(stack, tmp_path) -> None:
+    result = run(stack, tmp_path, "noop", "grocery")
+    overall = result["summary"]["overall"]
+    assert overall["tasks"] == 8 and overall["ems"] == 0.0 and overall["completion"] == 1.0
+    assert overall["done_and_pass"] == 0.0
+
+
+def test_task_filter_and_limit() -> None:
+    assert [r.name for r in select_tasks(TASKS_DIR, "grocery_showcase_*", None)] == [
+        "grocery_showcase_ryazhenka",
+        "grocery_showcase_tea",
+    ]
+    assert len(select_tasks(TASKS_DIR, "grocery", 3)) == 3
+    assert select_tasks(TASKS_DIR, "nothing-like-this", None) == []
+
+
+def test_unknown_harness_is_refused() -> None:
+    with pytest.raises(KeyError, match=r"available: .*noop.*oracle"):
+        get_harness("gpt-magic")

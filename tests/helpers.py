@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import json
 from typing import Any
 
@@ -41,3 +43,10 @@ def create(hub: httpx.Client, task: dict[str, Any] | None = None, **body: Any) -
     )
     assert answer.status_code == 201, answer.text
     return answer.json()
+
+
+def run_async(coroutine: Any) -> Any:
+    """Run a coroutine to the end from a test, even one whose thread already runs a loop
+    (sync Playwright keeps one)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

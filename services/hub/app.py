@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from services.hub.dateshift import shift_task
 from services.hub.proxy import forward
+from services.hub.runs import list_runs, load_run
 from services.kit.bus import TRAJECTORIES_BUCKET, KeyWrongLastSequenceError
 from services.kit.settings import HubSettings
 from services.kit.site import (
@@ -193,6 +194,18 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
         response = RedirectResponse(target, status_code=303)
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
         return response
+
+    @app.get("/view/", dependencies=[Admin])
+    async def runs_page(request: Request) -> HTMLResponse:
+        return pages.render_plain("runs.html", runs=list_runs(settings.home / "runs"))
+
+    @app.get("/view/runs/{name}", dependencies=[Admin])
+    async def run_page(name: str, failed: bool = False) -> HTMLResponse:
+        run = load_run(settings.home / "runs", name)
+        if run is None:
+            raise HTTPException(404, f"run: no run named {name!r}")
+        records = [r for r in run["records"] if not failed or r.get("ems") != 1]
+        return pages.render_plain("run.html", run=run, records=records, failed=failed)
 
     @app.get("/view/trajectories/{tid}", dependencies=[Admin])
     async def trajectory_page(trajectory: TrajectoryDep) -> HTMLResponse:

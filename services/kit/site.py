@@ -167,6 +167,10 @@ class Pages:
         )
         self.env.globals["DOMAINS"] = DOMAINS
 
+    def render_plain(self, template: str, **context: Any) -> HTMLResponse:
+        """A page outside any trajectory (pages for people)."""
+        return HTMLResponse(self.env.get_template(template).render(**context))
+
     def render(
         self,
         trajectory: Trajectory,

@@ -1,0 +1,67 @@
+"""Pages for people: the runs list, a run's failures, a trajectory's live verdict."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from helpers import create, load, run_async
+from playwright.sync_api import Page, expect
+
+from runner.evaluate import evaluate, select_tasks
+from runner.harness import get_harness
+from runner.stack import TASKS_DIR
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def login(page: Page, stack) -> None:
+    page.goto(f"{stack.hub_url}/view/login?token={stack.token}")
+
+
+def test_view_needs_the_token(agent: httpx.Client, stack) -> None:
+    assert agent.get("/view/").status_code == 401
+    assert agent.get("/view/login?token=wrong").status_code == 401
+
+
+def test_run_page_shows_why_each_task_failed(page: Page, stack) -> None:
+    refs = select_tasks(TASKS_DIR, "grocery_nav_bakery,grocery_several_units", None)
+    result = run_async(
+        evaluate(
+            stack.hub_url,
+            stack.token,
+            get_harness("noop"),
+            refs,
+            stack.home / "runs" / "20990101T000000Z-noop",
+            1,
+            30,
+            None,
+            lambda _: None,
+            None,
+        )
+    )
+    assert result["summary"]["overall"]["ems"] == 0
+    login(page, stack)
+    expect(page.get_by_role("heading", name="Прогоны")).to_be_visible()
+    page.get_by_role("link", name="20990101T000000Z-noop").click()
+    row = page.locator("tr", has_text="grocery_several_units")
+    expect(row).to_contain_text("basket_add")
+    expect(row).to_contain_text('"amount": 3')
+    row.get_by_role("link", name="grocery_several_units").click()
+    expect(page.locator("#conditions .fail")).to_have_count(1)
+    assert page.goto(f"{stack.hub_url}/view/runs/..%2F..%2Fetc").status == 404
+
+
+def test_trajectory_page_refreshes_live(page: Page, hub: httpx.Client, stack) -> None:
+    created = create(hub, load("grocery_showcase_ryazhenka"))
+    tid = created["trajectory_id"]
+    login(page, stack)
+    page.goto(f"{stack.hub_url}/view/trajectories/{tid}")
+    expect(page.locator("#ems")).to_have_text("EMS 0 · 0/1")
+    httpx.post(f"{created['url']}grocery/cart/g-0219", data={"op": "add"})
+    expect(page.locator("#ems")).to_have_text("EMS 1 · 1/1", timeout=10_000)
+    expect(page.locator("#conditions .ok")).to_have_count(1)
+    expect(page.locator("#events")).to_contain_text("basket_add")
+    before = len(hub.get(f"/api/trajectories/{tid}/events").json()["events"])
+    page.locator("h1").click()  # a person's clicks on this page are not the agent's events
+    page.wait_for_timeout(1500)
+    assert len(hub.get(f"/api/trajectories/{tid}/events").json()["events"]) == before

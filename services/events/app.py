@@ -2,6 +2,12 @@
 
 A batch is committed to SQLite before its messages are acked, so a crash loses nothing
 that was acked and a redelivery is dropped by the (trajectory, id) key.
+
+Consistency: every message of the stream passes through this one consumer, and stream
+sequences have no gaps, so the collector keeps a watermark — the highest sequence N such
+that every message 1..N is committed. A query waits until the watermark reaches the
+stream sequence of the trajectory's last event: then nothing a site was acknowledged for
+is missing.
 """
 
 from __future__ import annotations
@@ -10,9 +16,9 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import Any
 
 from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.responses import Response
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig
 
@@ -31,7 +37,9 @@ class Collector:
         self.bus = bus
         self.store = store
         self.batch_size = batch_size
-        self.persisted = asyncio.Condition()
+        self.watermark = 0
+        self._above: set[int] = set()  # committed sequences beyond the watermark
+        self.advanced = asyncio.Condition()
         self.running = False
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -44,11 +52,14 @@ class Collector:
             durable=DURABLE,
             stream=EVENTS_STREAM,
             # A batch takes milliseconds; what a crashed collector held comes back within
-            # ack_wait, inside check()'s wait.
+            # ack_wait, inside a query's wait.
             config=ConsumerConfig(
                 ack_policy=AckPolicy.EXPLICIT, ack_wait=3, max_ack_pending=20_000
             ),
         )
+        # Everything at or below the ack floor was committed before it was acked.
+        info = await self.sub.consumer_info()
+        self.watermark = int(info.ack_floor.stream_seq or 0) if info.ack_floor else 0
         self._task = asyncio.create_task(self._run())
         self.running = True
 
@@ -72,7 +83,7 @@ class Collector:
                 continue
             await self._persist(msgs)
 
-    async def _persist(self, msgs: list[Any]) -> None:
+    async def _persist(self, msgs: list) -> None:
         rows = []
         for msg in msgs:
             try:
@@ -82,28 +93,27 @@ class Collector:
                 await msg.term()
         await asyncio.to_thread(self.store.insert, rows)
         await asyncio.gather(*(msg.ack() for msg in msgs))
-        async with self.persisted:
-            self.persisted.notify_all()
+        async with self.advanced:
+            self._above.update(msg.metadata.sequence.stream for msg in msgs)
+            while self.watermark + 1 in self._above:
+                self.watermark += 1
+                self._above.discard(self.watermark)
+            self._above = {seq for seq in self._above if seq > self.watermark}
+            self.advanced.notify_all()
 
-    async def query(self, trajectory_id: str, after: int, wait_s: float) -> list[dict]:
-        """Events of a trajectory, once every event JetStream acknowledged is persisted."""
-        held = await self.bus.event_count(trajectory_id)
-        if held:
-            async with self.persisted:
-                ok = await _wait_for(
-                    self.persisted, lambda: self.store.count_for(trajectory_id) >= held, wait_s
-                )
-            if not ok:
+    async def query(self, trajectory_id: str, after: int, wait_s: float) -> str:
+        """A trajectory's events as a JSON array, once all it has in JetStream is stored."""
+        last = await self.bus.last_event_seq(trajectory_id)
+        if last > self.watermark:
+            async with self.advanced:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(
+                        self.advanced.wait_for(lambda: self.watermark >= last), wait_s
+                    )
+            if self.watermark < last:
                 raise HTTPException(503, "events: the collector has not caught up yet; retry")
         async with self._read_lock:
-            return await asyncio.to_thread(self.store.events, trajectory_id, after)
-
-
-async def _wait_for(condition: asyncio.Condition, predicate: Any, timeout: float) -> bool:
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(condition.wait_for(predicate), timeout)
-        return True
-    return bool(predicate())
+            return await asyncio.to_thread(self.store.events_json, trajectory_id, after)
 
 
 def create_app(settings: EventsSettings | None = None) -> FastAPI:
@@ -133,10 +143,11 @@ def create_app(settings: EventsSettings | None = None) -> FastAPI:
         tid: str,
         after: int = Query(0, ge=0, description="return events with seq greater than this"),
         wait: float = Query(10.0, ge=0, le=30, description="seconds to wait for the collector"),
-    ) -> dict[str, Any]:
+    ) -> Response:
         if not TID_PATTERN.match(tid):
             raise HTTPException(404, "trajectory: unknown trajectory id")
         events = await request.app.state.collector.query(tid, after, wait)
-        return {"trajectory_id": tid, "events": events}
+        body = f'{{"trajectory_id":"{tid}","events":{events}}}'
+        return Response(body.encode(), media_type="application/json")
 
     return app

@@ -68,33 +68,17 @@ class EventStore:
             raise
         return stored
 
-    def count_for(self, trajectory_id: str) -> int:
-        row = self.reader.execute(
-            "SELECT COUNT(*) FROM events WHERE trajectory_id = ?", (trajectory_id,)
-        ).fetchone()
-        return int(row[0])
-
-    def events(self, trajectory_id: str, after: int = 0, limit: int = 100_000) -> list[dict]:
-        """The trajectory's events in stream order; `seq` counts from 1 within the trajectory."""
+    def events_json(self, trajectory_id: str, after: int = 0, limit: int = 100_000) -> str:
+        """The trajectory's events in stream order as a JSON array, built by SQLite;
+        `seq` counts from 1 within the trajectory."""
         rows = self.reader.execute(
-            "SELECT * FROM (SELECT ROW_NUMBER() OVER (ORDER BY stream_seq) AS seq, id, "
-            "trajectory_id, ts, site, source, type, params FROM events WHERE trajectory_id = ?) "
-            "WHERE seq > ? ORDER BY seq LIMIT ?",
+            "SELECT json_object('id', id, 'trajectory_id', trajectory_id, 'seq', seq, "
+            "'ts', ts, 'site', site, 'source', source, 'type', type, 'params', json(params)) "
+            "FROM (SELECT ROW_NUMBER() OVER (ORDER BY stream_seq) AS seq, * FROM events "
+            "WHERE trajectory_id = ?) WHERE seq > ? ORDER BY seq LIMIT ?",
             (trajectory_id, after, limit),
         ).fetchall()
-        return [
-            {
-                "id": r[1],
-                "trajectory_id": r[2],
-                "seq": r[0],
-                "ts": r[3],
-                "site": r[4],
-                "source": r[5],
-                "type": r[6],
-                "params": json.loads(r[7]),
-            }
-            for r in rows
-        ]
+        return "[" + ",".join(row[0] for row in rows) + "]"
 
     def count(self) -> int:
         return int(self.reader.execute("SELECT COUNT(*) FROM events").fetchone()[0])

@@ -62,12 +62,13 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
 
     Admin = Depends(admin)
 
-    async def upstream_json(method: str, url: str, **kwargs: Any) -> JSONResponse:
+    async def upstream_json(method: str, url: str, **kwargs: Any) -> Response:
+        """The JSON answer of the events or verifier service, passed through as it is."""
         try:
             answer = await app.state.http.request(method, url, **kwargs)
         except httpx.TransportError as exc:
             raise HTTPException(503, f"upstream: {url} unreachable ({exc})") from None
-        return JSONResponse(answer.json(), status_code=answer.status_code)
+        return Response(answer.content, answer.status_code, media_type="application/json")
 
     # -- the trajectory API (runner, token) ----------------------------------------------
 
@@ -118,19 +119,19 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
         return trajectory.meta
 
     @app.get("/api/trajectories/{tid}/events", dependencies=[Admin])
-    async def get_events(trajectory: TrajectoryDep) -> JSONResponse:
+    async def get_events(trajectory: TrajectoryDep) -> Response:
         return await upstream_json(
             "GET", f"{settings.events_url}/trajectories/{trajectory.id}/events"
         )
 
     @app.get("/api/trajectories/{tid}/check", dependencies=[Admin])
-    async def get_check(trajectory: TrajectoryDep) -> JSONResponse:
+    async def get_check(trajectory: TrajectoryDep) -> Response:
         return await upstream_json(
             "GET", f"{settings.verifier_url}/trajectories/{trajectory.id}/check"
         )
 
     @app.post("/api/check", dependencies=[Admin])
-    async def stateless_check(request: Request) -> JSONResponse:
+    async def stateless_check(request: Request) -> Response:
         body = await _json_object(request)
         return await upstream_json("POST", f"{settings.verifier_url}/check", json=body)
 

@@ -11,7 +11,12 @@ import nats
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType, StreamConfig
-from nats.js.errors import BadRequestError, KeyNotFoundError, KeyWrongLastSequenceError
+from nats.js.errors import (
+    BadRequestError,
+    KeyNotFoundError,
+    KeyWrongLastSequenceError,
+    NotFoundError,
+)
 from nats.js.kv import KeyValue
 
 log = logging.getLogger("wpb.bus")
@@ -105,12 +110,14 @@ class Bus:
         )
         return ack.seq
 
-    async def event_count(self, trajectory_id: str) -> int:
-        """How many events of the trajectory JetStream holds (acknowledged to their writers)."""
+    async def last_event_seq(self, trajectory_id: str) -> int:
+        """Stream sequence of the trajectory's last event, 0 when it has none."""
         assert self.js is not None
-        subject = event_subject(trajectory_id)
-        info = await self.js.stream_info(EVENTS_STREAM, subjects_filter=subject)
-        return int((info.state.subjects or {}).get(subject, 0))
+        try:
+            msg = await self.js.get_last_msg(EVENTS_STREAM, event_subject(trajectory_id))
+        except NotFoundError:
+            return 0
+        return int(msg.seq or 0)
 
     async def get_json(self, bucket: str, key: str) -> tuple[dict[str, Any] | None, int]:
         """A JSON value and its revision; (None, 0) when absent."""

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_latest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -64,6 +64,33 @@ class BodyLimit:
         )
 
 
+class Metrics:
+    """Request count by method and status, and latency, for `/metrics`."""
+
+    def __init__(self, app: ASGIApp, service: str) -> None:
+        self.app = app
+        self.service = service
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def observed(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, observed)
+        finally:
+            LATENCY.labels(self.service).observe(time.perf_counter() - started)
+            REQUESTS.labels(self.service, scope["method"], str(status)).inc()
+
+
 class _TooLarge(Exception):
     pass
 
@@ -105,14 +132,7 @@ def create_service_app(
     app.state.settings = settings
     app.state.service = service
 
-    @app.middleware("http")
-    async def metrics_middleware(request: Request, call_next: Any) -> Response:
-        started = time.perf_counter()
-        response: Response = await call_next(request)
-        LATENCY.labels(service).observe(time.perf_counter() - started)
-        REQUESTS.labels(service, request.method, str(response.status_code)).inc()
-        return response
-
+    app.add_middleware(Metrics, service=service)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
 
     @app.exception_handler(ContractError)

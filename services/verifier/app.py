@@ -30,7 +30,7 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
     @app.post("/check")
-    async def check_stateless(request: Request) -> dict[str, Any]:
+    async def check_stateless(request: Request) -> JSONResponse:
         body = await _json_object(request)
         conditions = validate_conditions(body.get("conditions"))
         events = body.get("events")
@@ -43,10 +43,10 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
                 raise HTTPException(422, f"events[{index}]: needs a string type and object params")
             event.setdefault("params", {})
             event.setdefault("seq", index + 1)
-        return check(conditions, events)
+        return JSONResponse(check(conditions, events))
 
     @app.get("/trajectories/{tid}/check")
-    async def check_trajectory(request: Request, tid: str) -> dict[str, Any]:
+    async def check_trajectory(request: Request, tid: str) -> JSONResponse:
         trajectory = await load_trajectory(request.app.state.bus, tid)
         if trajectory is None:
             raise HTTPException(404, "trajectory: unknown trajectory id")
@@ -54,7 +54,7 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
         if response.status_code != 200:
             raise HTTPException(503, f"events: collector answered {response.status_code}")
         verdict = check(trajectory.meta["conditions"], response.json()["events"])
-        return {"trajectory_id": tid, **verdict}
+        return JSONResponse({"trajectory_id": tid, **verdict})
 
     return app
 

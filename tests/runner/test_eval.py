@@ -3,10 +3,10 @@ declares done and passes none. The run directory holds what DESIGN §7 lists."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
+from helpers import run_async
 
 from runner.evaluate import evaluate, select_tasks
 from runner.harness import get_harness
@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 def run(stack, tmp_path, harness: str, pattern: str, workers: int = 2) -> dict:
     refs = select_tasks(TASKS_DIR, pattern, None)
-    return asyncio.run(
+    return run_async(
         evaluate(
             stack.hub_url,
             stack.token,

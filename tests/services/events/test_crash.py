@@ -7,7 +7,7 @@ import signal
 
 import httpx
 import pytest
-from helpers import create
+from helpers import create, run_async
 
 pytestmark = pytest.mark.slow
 
@@ -43,7 +43,7 @@ def test_kill_collector_mid_stream(hub: httpx.Client, stack) -> None:
             stop.set()
             await writer
 
-    asyncio.run(scenario())
+    run_async(scenario())
     assert len(acked) > 50
     events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
     ids = [e["id"] for e in events]

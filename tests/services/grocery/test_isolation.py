@@ -6,7 +6,7 @@ import asyncio
 
 import httpx
 import pytest
-from helpers import create
+from helpers import create, run_async
 
 pytestmark = pytest.mark.slow
 
@@ -29,7 +29,7 @@ def test_parallel_carts_are_isolated(hub: httpx.Client, stack) -> None:
             for _ in range(5):  # interleave many requests of both
                 await asyncio.gather(fill(client, a), fill(client, b))
 
-    asyncio.run(both())
+    run_async(both())
     for tid, other in ((a, b), (b, a)):
         page = httpx.get(f"{stack.hub_url}/t/{tid}/grocery/cart").text
         mine = set(plan[tid])

@@ -1,0 +1,7 @@
+"""Every benchmark, one after another: `make bench`."""
+
+import asyncio
+
+from bench import platform
+
+asyncio.run(platform.main())

@@ -101,7 +101,9 @@ class Collector:
             self._above = {seq for seq in self._above if seq > self.watermark}
             self.advanced.notify_all()
 
-    async def query(self, trajectory_id: str, after: int, wait_s: float) -> str:
+    async def query(
+        self, trajectory_id: str, after: int, wait_s: float, types: list[str] | None = None
+    ) -> str:
         """A trajectory's events as a JSON array, once all it has in JetStream is stored."""
         last = await self.bus.last_event_seq(trajectory_id)
         if last > self.watermark:
@@ -113,7 +115,7 @@ class Collector:
             if self.watermark < last:
                 raise HTTPException(503, "events: the collector has not caught up yet; retry")
         async with self._read_lock:
-            return await asyncio.to_thread(self.store.events_json, trajectory_id, after)
+            return await asyncio.to_thread(self.store.events_json, trajectory_id, after, types)
 
 
 def create_app(settings: EventsSettings | None = None) -> FastAPI:
@@ -143,10 +145,12 @@ def create_app(settings: EventsSettings | None = None) -> FastAPI:
         tid: str,
         after: int = Query(0, ge=0, description="return events with seq greater than this"),
         wait: float = Query(10.0, ge=0, le=30, description="seconds to wait for the collector"),
+        types: str | None = Query(None, description="only these types (comma-separated)"),
     ) -> Response:
         if not TID_PATTERN.match(tid):
             raise HTTPException(404, "trajectory: unknown trajectory id")
-        events = await request.app.state.collector.query(tid, after, wait)
+        wanted = [t for t in types.split(",") if t] if types else None
+        events = await request.app.state.collector.query(tid, after, wait, wanted)
         body = f'{{"trajectory_id":"{tid}","events":{events}}}'
         return Response(body.encode(), media_type="application/json")
 

@@ -16,7 +16,8 @@ CREATE TABLE IF NOT EXISTS events (
     site TEXT NOT NULL,
     source TEXT NOT NULL,
     type TEXT NOT NULL,
-    params TEXT NOT NULL,
+    -- the stored event as JSON, less its seq: queries answer with it as it is
+    doc TEXT NOT NULL,
     PRIMARY KEY (trajectory_id, id)
 );
 CREATE INDEX IF NOT EXISTS events_by_trajectory ON events (trajectory_id, stream_seq);
@@ -56,7 +57,7 @@ class EventStore:
                         event["site"],
                         event["source"],
                         event["type"],
-                        json.dumps(event["params"], ensure_ascii=False),
+                        json.dumps(event, ensure_ascii=False),
                     )
                     for event, stream_seq in rows
                 ],
@@ -68,15 +69,17 @@ class EventStore:
             raise
         return stored
 
-    def events_json(self, trajectory_id: str, after: int = 0, limit: int = 100_000) -> str:
-        """The trajectory's events in stream order as a JSON array, built by SQLite;
-        `seq` counts from 1 within the trajectory."""
+    def events_json(
+        self, trajectory_id: str, after: int = 0, types: list[str] | None = None
+    ) -> str:
+        """The trajectory's events in stream order as a JSON array; `seq` counts from 1
+        within the trajectory (over all its events, also when `types` selects some)."""
+        where = f"AND type IN ({','.join('?' * len(types))})" if types else ""
         rows = self.reader.execute(
-            "SELECT json_object('id', id, 'trajectory_id', trajectory_id, 'seq', seq, "
-            "'ts', ts, 'site', site, 'source', source, 'type', type, 'params', json(params)) "
-            "FROM (SELECT ROW_NUMBER() OVER (ORDER BY stream_seq) AS seq, * FROM events "
-            "WHERE trajectory_id = ?) WHERE seq > ? ORDER BY seq LIMIT ?",
-            (trajectory_id, after, limit),
+            "SELECT '{\"seq\":' || seq || ',' || substr(doc, 2) FROM ("
+            "SELECT ROW_NUMBER() OVER (ORDER BY stream_seq) AS seq, type, doc FROM events "
+            f"WHERE trajectory_id = ?) WHERE seq > ? {where} ORDER BY seq",
+            (trajectory_id, after, *(types or [])),
         ).fetchall()
         return "[" + ",".join(row[0] for row in rows) + "]"
 

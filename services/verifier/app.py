@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from services.kit.settings import VerifierSettings
 from services.kit.trajectory import load_trajectory
 from services.kit.web import create_service_app
-from services.verifier.matching import ConditionError, check, validate_conditions
+from services.verifier.matching import ConditionError, check, event_types, validate_conditions
 
 
 def create_app(settings: VerifierSettings | None = None) -> FastAPI:
@@ -50,10 +50,13 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
         trajectory = await load_trajectory(request.app.state.bus, tid)
         if trajectory is None:
             raise HTTPException(404, "trajectory: unknown trajectory id")
-        response = await request.app.state.http.get(f"/trajectories/{tid}/events")
+        conditions = trajectory.meta["conditions"]
+        response = await request.app.state.http.get(
+            f"/trajectories/{tid}/events", params={"types": ",".join(event_types(conditions))}
+        )
         if response.status_code != 200:
             raise HTTPException(503, f"events: collector answered {response.status_code}")
-        verdict = check(trajectory.meta["conditions"], response.json()["events"])
+        verdict = check(conditions, response.json()["events"])
         return JSONResponse({"trajectory_id": tid, **verdict})
 
     return app

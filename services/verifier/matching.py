@@ -19,6 +19,7 @@ __all__ = [
     "ConditionError",
     "check",
     "event_matches",
+    "event_types",
     "validate_conditions",
     "value_matches",
 ]
@@ -345,3 +346,12 @@ def check(conditions: list[dict], events: list[dict]) -> dict:
         "total": total,
         "conditions": results,
     }
+
+
+def event_types(conditions: list[dict[str, Any]]) -> list[str]:
+    """Every event type `check` may look at for these conditions: their names, and the
+    basket twin of a basket condition (one quantity family)."""
+    names = {condition["event_name"] for condition in conditions}
+    if names & BASKET_FAMILY:
+        names |= BASKET_FAMILY
+    return sorted(names)

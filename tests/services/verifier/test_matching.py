@@ -494,3 +494,14 @@ def test_operators_constant() -> None:
         )
         == OPERATORS
     )
+
+
+def test_event_types_cover_the_basket_family() -> None:
+    from services.verifier.matching import event_types
+
+    assert event_types([{"event_name": "basket_add"}, {"event_name": "state_changed"}]) == [
+        "basket_add",
+        "basket_remove",
+        "state_changed",
+    ]
+    assert event_types([{"event_name": "select_seat"}]) == ["select_seat"]

@@ -18,6 +18,7 @@ from services.hub.dateshift import shift_task
 from services.hub.proxy import forward
 from services.hub.runs import list_runs, load_run
 from services.kit.bus import TRAJECTORIES_BUCKET, KeyWrongLastSequenceError
+from services.kit.contract import TRACKING_TYPES
 from services.kit.settings import HubSettings
 from services.kit.site import (
     Emitter,
@@ -219,14 +220,19 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
         await Emitter(app.state.bus, "hub", trajectory).screen("bench_hub_main")
         return pages.render(trajectory, "hub.html", theme=_theme(trajectory), built=settings.sites)
 
-    hub_spec = SiteSpec(domain="hub", root=HERE)
-
-    @app.post("/t/{tid}/hub/_events")
-    async def hub_events(request: Request, trajectory: TrajectoryDep) -> dict[str, Any]:
-        emit = Emitter(app.state.bus, "hub", trajectory)
-        events = parse_page_events(await request.body(), hub_spec, emit)
+    @app.post("/t/{tid}/{domain}/_events")
+    async def page_events(request: Request, tid: str, domain: str) -> Response:
+        """Tracking events (click, keypress, scroll) are stored here, one hop shorter;
+        widget selections go on to the site, which checks them against its catalog."""
+        if domain != "hub" and domain not in DOMAINS:
+            raise HTTPException(404, f"domain: unknown domain {domain!r}")
+        body = await request.body()
+        if domain != "hub" and not _tracking_only(body):
+            return await site(request, tid, domain)
+        emit = Emitter(app.state.bus, domain, await current_trajectory(request, tid))
+        events = parse_page_events(body, SiteSpec(domain=domain, root=HERE), emit)
         await emit.publish(events)
-        return {"accepted": len(events), "ids": [event["id"] for event in events]}
+        return JSONResponse({"accepted": len(events), "ids": [event["id"] for event in events]})
 
     @app.get("/t/{tid}")
     async def hub_page_slash(tid: str) -> RedirectResponse:
@@ -271,6 +277,16 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
             raise HTTPException(502, f"site {domain} unreachable") from None
 
     return app
+
+
+def _tracking_only(body: bytes) -> bool:
+    """Whether a page's `_events` body is valid JSON holding tracking events only."""
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        return True  # refused here with the parse error
+    items = payload if isinstance(payload, list) else [payload]
+    return all(isinstance(item, dict) and item.get("type") in TRACKING_TYPES for item in items)
 
 
 def _theme(trajectory: Trajectory) -> str:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import time
+from datetime import date
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -12,12 +14,16 @@ import httpx
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from runner.evaluate import evaluate, select_tasks
 from runner.harness import get_harness
 from runner.report import print_run
 from runner.settings import RunnerSettings
 from runner.stack import TASKS_DIR, Stack, StackError, admin_token, running_stack, stop_recorded
+from runner.tasks import build as build_variants
+from runner.tasks import counts, shown_prompt, validate_paths
+from services.kit.tasks import TaskError, find_task, task_files
 
 app = typer.Typer(
     help="WebPageBench: instrumented mock sites, typed events, a verifier.",
@@ -154,3 +160,94 @@ def eval_(
         if stack is not None:
             stack.stop()
     print_run(console, result, out_dir)
+
+
+tasks_app = typer.Typer(
+    help="The task suite: build variants, validate, list, show.", no_args_is_help=True
+)
+app.add_typer(tasks_app, name="tasks")
+
+
+@tasks_app.command("build")
+def tasks_build(
+    check: Annotated[bool, typer.Option(help="only check the committed files are current")] = False,
+) -> None:
+    """Write tasks/variants/ from tasks/variants.toml (or --check that they are current)."""
+    try:
+        wanted = build_variants(TASKS_DIR, write=not check)
+    except TaskError as exc:
+        fail(str(exc))
+    if check:
+        present = set(task_files(TASKS_DIR / "variants"))
+        stale = [
+            p
+            for p, text in wanted.items()
+            if not p.exists() or p.read_text(encoding="utf-8") != text
+        ]
+        extra = present - set(wanted)
+        if stale or extra:
+            fail(
+                f"variants are not current ({len(stale)} differ, {len(extra)} extra): "
+                "run `runner tasks build`"
+            )
+    total = len(task_files(TASKS_DIR))
+    console.print(f"{len(wanted)} variants; {total} tasks in all")
+
+
+@tasks_app.command("validate")
+def tasks_validate(
+    paths: Annotated[list[Path] | None, typer.Argument(help="files or folders")] = None,
+) -> None:
+    """Check task files: schema, screens, events and parameters, catalog ids, variants, dates."""
+    report = validate_paths(paths or [TASKS_DIR])
+    bad = {path: problems for path, problems in report.items() if problems}
+    for path, problems in bad.items():
+        for problem in problems:
+            console.print(f"[red]✗[/red] {path}: {problem}", soft_wrap=True)
+    console.print(f"{len(report) - len(bad)} of {len(report)} task files valid")
+    if bad or not report:
+        raise typer.Exit(1)
+
+
+@tasks_app.command("list")
+def tasks_list() -> None:
+    """Counts by site, UI class (primary and all), canonical versus variant."""
+    tally = counts(TASKS_DIR)
+    table = Table(title=f"{sum(tally['kind'].values())} tasks")
+    table.add_column("facet")
+    table.add_column("group")
+    table.add_column("tasks", justify="right")
+    for facet, label in (
+        ("kind", "kind"),
+        ("site", "site"),
+        ("primary", "UI primary"),
+        ("class", "UI class (any)"),
+    ):
+        for group, n in sorted(tally[facet].items()):
+            table.add_row(label, group, str(n))
+    console.print(table)
+
+
+@tasks_app.command("show")
+def tasks_show(
+    name: Annotated[str, typer.Argument(help="task file stem")],
+    today: Annotated[str | None, typer.Option(help="the stand's today, YYYY-MM-DD")] = None,
+) -> None:
+    """Print a task's prompt as an agent would receive it today (dates shifted)."""
+    path = find_task(TASKS_DIR, name)
+    if path is None:
+        fail(f"no task named {name!r} under {TASKS_DIR}")
+    try:
+        day = date.fromisoformat(today) if today else RunnerSettings().today_date()
+    except ValueError:
+        fail("--today: expected YYYY-MM-DD")
+    task = json.loads(path.read_text(encoding="utf-8"))
+    prompt, shift = shown_prompt(task, day, "http://127.0.0.1:8000/t/<trajectory>/")
+    data = task["test_data"]
+    console.print(
+        f"[bold]{name}[/bold] · {data.get('bench_first_domain')} · "
+        f"{(data.get('ui_taxonomy') or {}).get('primary', '?')} · "
+        f"profile {data.get('ui_variant_profile', 'canonical')} · "
+        f"dates shifted {shift} days (today {day})"
+    )
+    console.print(prompt, soft_wrap=True)

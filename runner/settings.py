@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -19,3 +20,6 @@ class RunnerSettings(BaseSettings):
     # Which sites the embedded stack starts (comma-separated domains); all built ones if unset.
     stack_sites: str | None = None
     chromium: str | None = None
+
+    def today_date(self) -> date:
+        return date.fromisoformat(self.today) if self.today else date.today()

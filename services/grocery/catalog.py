@@ -100,3 +100,18 @@ def image_svg(product: Product) -> str:
         f"{escape(product.weight)}</text>"
         "</svg>"
     )
+
+
+def vocabulary() -> dict[str, set[str]]:
+    """Condition parameter -> the values this catalog knows (for `runner tasks validate`)."""
+    catalog = load_catalog()
+    return {
+        "item_id": {p.id for p in catalog.all()},
+        "title": {p.title for p in catalog.all()},
+        "category": {c.id for c in catalog.categories},
+    }
+
+
+def states() -> set[str]:
+    """The screens this site serves (`state_changed.new_state`)."""
+    return {"bench_grocery_main", "bench_grocery_category", "bench_grocery_basket"}

@@ -1,0 +1,218 @@
+"""The task suite: variants built from a map, a static validator, listing and showing.
+
+Canonical tasks are written by hand in `tasks/canonical/<site>/`; variants are generated
+into `tasks/variants/<site>/` from `tasks/variants.toml`, never written by hand. A variant
+is a copy of its donor whose only differences are `ui_variants`, `ui_variant_profile` and
+`domain_configs`: prompt and conditions stay byte-identical.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import re
+import tomllib
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from services.hub.dateshift import shift_task
+from services.kit.contract import EVENT_TYPES
+from services.kit.tasks import TaskError, check_task, task_files
+from services.kit.variants import DOMAINS, VariantError, check_selection
+
+CANONICAL = "canonical"
+GENERATED = "variants"
+MAP_FILE = "variants.toml"
+HUB_STATES = {"bench_hub_main"}
+ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def dump(task: dict[str, Any]) -> str:
+    """The one serialisation of a task file (so a build reproduces committed files)."""
+    return json.dumps(task, ensure_ascii=False, indent=2) + "\n"
+
+
+# -- the variant map ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str  # ui_variant_profile, e.g. "hotels_date_inline_calendar"
+    domain: str
+    ui_variants: dict[str, str]
+    suffix: str  # file-name suffix after "__", e.g. "date_inline_calendar"
+
+
+def load_map(tasks_dir: Path) -> tuple[dict[str, Profile], list[tuple[str, str]]]:
+    """Profiles by name, and the (donor stem, profile name) pairs to build."""
+    raw = tomllib.loads((tasks_dir / MAP_FILE).read_text(encoding="utf-8"))
+    profiles = {}
+    for name, spec in raw["profiles"].items():
+        selection = spec["ui_variants"]
+        suffix = spec.get("suffix") or "_".join(f"{k}_{v}" for k, v in selection.items())
+        profiles[name] = Profile(name, spec["domain"], selection, suffix)
+    pairs = [
+        (donor, profile)
+        for group in raw["groups"]
+        for donor in group["donors"]
+        for profile in group["profiles"]
+    ]
+    return profiles, pairs
+
+
+def make_variant(donor: dict[str, Any], profile: Profile) -> dict[str, Any]:
+    variant = copy.deepcopy(donor)
+    data = variant["test_data"]
+    data["ui_variants"] = dict(profile.ui_variants)
+    data["ui_variant_profile"] = profile.name
+    variant["domain_configs"] = {profile.domain: {"ui_variants": dict(profile.ui_variants)}}
+    return variant
+
+
+def build(tasks_dir: Path, write: bool = True) -> dict[Path, str]:
+    """Every variant file the map asks for, as path -> text; written unless `write` is off.
+    Files under tasks/variants that the map no longer names are removed."""
+    profiles, pairs = load_map(tasks_dir)
+    donors = {p.stem: p for p in task_files(tasks_dir / CANONICAL)}
+    wanted: dict[Path, str] = {}
+    for stem, profile_name in pairs:
+        if stem not in donors:
+            raise TaskError(f"{MAP_FILE}", f"donor {stem!r} is not a canonical task")
+        if profile_name not in profiles:
+            raise TaskError(f"{MAP_FILE}", f"unknown profile {profile_name!r}")
+        profile = profiles[profile_name]
+        donor_path = donors[stem]
+        donor = json.loads(donor_path.read_text(encoding="utf-8"))
+        site = donor_path.parent.name
+        path = tasks_dir / GENERATED / site / f"{stem}__{profile.suffix}.json"
+        if path in wanted:
+            raise TaskError(f"{MAP_FILE}", f"{path.name} is built twice")
+        wanted[path] = dump(make_variant(donor, profile))
+    if write:
+        for stale in set(task_files(tasks_dir / GENERATED)) - set(wanted):
+            stale.unlink()
+        for path, text in wanted.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                path.write_text(text, encoding="utf-8")
+    return wanted
+
+
+# -- the validator -----------------------------------------------------------------------
+
+
+def site_module(domain: str) -> Any | None:
+    """The catalog module of a domain's site (its `vocabulary()`/`states()` hooks)."""
+    from runner.stack import SITE_PACKAGES
+
+    try:
+        return importlib.import_module(f"services.{SITE_PACKAGES[domain]}.catalog")
+    except ModuleNotFoundError:
+        return None
+
+
+def _norm(value: str) -> str:
+    return value.strip().casefold()
+
+
+def _plain(value: Any) -> bool:
+    """A value the validator can look up: a plain string without wildcards."""
+    return isinstance(value, str) and "*" not in value
+
+
+def validate(task: Any, name: str) -> list[str]:
+    """Every problem of one task file, each naming the file, the condition and the field."""
+    try:
+        check_task(task, name)
+    except (TaskError, VariantError) as exc:
+        return [str(exc)]
+    problems = []
+    data = task["test_data"]
+    domain = data.get("bench_first_domain")
+    if domain is None:
+        problems.append(f"{name}.test_data.bench_first_domain: missing")
+    module = site_module(domain) if domain in DOMAINS else None
+    vocabulary = module.vocabulary() if module and hasattr(module, "vocabulary") else {}
+    states = module.states() | HUB_STATES if module and hasattr(module, "states") else None
+    first_state = data.get("bench_first_state")
+    if states is not None and first_state is not None and first_state not in states:
+        problems.append(f"{name}.test_data.bench_first_state: unknown screen {first_state!r}")
+    for index, condition in enumerate(data["conditions"]):
+        where = f"{name}.test_data.conditions[{index}]"
+        schema = EVENT_TYPES[condition["event_name"]]
+        for param, expected in (condition.get("parameters") or {}).items():
+            if param not in schema.model_fields:
+                problems.append(
+                    f"{where}.parameters.{param}: not a parameter of {condition['event_name']!r}"
+                )
+                continue
+            value = expected.get("value") if isinstance(expected, dict) else expected
+            if isinstance(value, str) and ISO_DATE.match(value):
+                try:
+                    date.fromisoformat(value)
+                except ValueError:
+                    problems.append(f"{where}.parameters.{param}: {value!r} is not a date")
+            if (
+                param == "new_state"
+                and states is not None
+                and _plain(value)
+                and value not in states
+            ):
+                problems.append(f"{where}.parameters.new_state: unknown screen {value!r}")
+            known = vocabulary.get(param)
+            if known is not None and _plain(value) and _norm(value) not in map(_norm, known):
+                problems.append(
+                    f"{where}.parameters.{param}: {value!r} is not in the {domain} catalog"
+                )
+    if module and hasattr(module, "task_problems"):
+        problems.extend(f"{name}: {p}" for p in module.task_problems(data))
+    if domain in DOMAINS:
+        try:  # the task-level selection must exist on the task's own site
+            check_selection(data.get("ui_variants") or {}, f"{name}.test_data.ui_variants", domain)
+        except VariantError as exc:
+            problems.append(str(exc))
+    return problems
+
+
+def validate_paths(paths: list[Path]) -> dict[Path, list[str]]:
+    """Problems per file; a folder means every task file under it."""
+    files = [f for p in paths for f in (task_files(p) if p.is_dir() else [p])]
+    report = {}
+    for path in files:
+        try:
+            task = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            report[path] = [f"{path.stem}: cannot read ({exc})"]
+            continue
+        report[path] = validate(task, path.stem)
+    return report
+
+
+# -- listing -----------------------------------------------------------------------------
+
+
+def counts(tasks_dir: Path) -> dict[str, Counter[str]]:
+    tally: dict[str, Counter[str]] = {
+        "site": Counter(),
+        "primary": Counter(),
+        "class": Counter(),
+        "kind": Counter(),
+    }
+    for path in task_files(tasks_dir):
+        data = json.loads(path.read_text(encoding="utf-8"))["test_data"]
+        taxonomy = data.get("ui_taxonomy") or {}
+        tally["site"][data.get("bench_first_domain", "?")] += 1
+        tally["primary"][taxonomy.get("primary", "?")] += 1
+        tally["class"].update(taxonomy.get("classes", []))
+        tally["kind"]["variant" if "__" in path.stem else "canonical"] += 1
+    return tally
+
+
+def shown_prompt(task: dict[str, Any], today: date, host: str) -> tuple[str, int]:
+    """The prompt as an agent would receive it on `today`, and the date shift."""
+    shifted, days = shift_task(task["test_data"], today)
+    return shifted["task"].replace("%HOST%", host), days

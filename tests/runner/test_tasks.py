@@ -1,0 +1,163 @@
+"""`runner tasks`: the variant build reproduces the committed files, the validator names
+every problem's file, condition and field, listing and showing work."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+from runner.stack import TASKS_DIR
+from runner.tasks import build, dump, load_map, validate, validate_paths
+from services.kit.tasks import task_files
+
+
+def test_build_reproduces_the_committed_variants() -> None:
+    wanted = build(TASKS_DIR, write=False)
+    committed = set(task_files(TASKS_DIR / "variants"))
+    assert set(wanted) == committed
+    assert all(path.read_text(encoding="utf-8") == text for path, text in wanted.items())
+
+
+def test_a_variant_differs_from_its_donor_only_by_its_profile() -> None:
+    profiles, pairs = load_map(TASKS_DIR)
+    donors = {p.stem: json.loads(p.read_text("utf-8")) for p in task_files(TASKS_DIR / "canonical")}
+    for path in task_files(TASKS_DIR / "variants"):
+        stem, suffix = path.stem.split("__")
+        variant = json.loads(path.read_text("utf-8"))
+        donor = donors[stem]
+        profile = profiles[variant["test_data"]["ui_variant_profile"]]
+        assert suffix == profile.suffix and (stem, profile.name) in pairs
+        assert variant["test_data"]["task"] == donor["test_data"]["task"]
+        assert json.dumps(variant["test_data"]["conditions"]) == json.dumps(
+            donor["test_data"]["conditions"]
+        )
+        rest = {
+            k: v
+            for k, v in variant["test_data"].items()
+            if k not in ("ui_variants", "ui_variant_profile")
+        }
+        assert rest == {
+            k: v
+            for k, v in donor["test_data"].items()
+            if k not in ("ui_variants", "ui_variant_profile")
+        }
+
+
+def test_every_task_file_is_valid() -> None:
+    report = validate_paths([TASKS_DIR])
+    assert {str(p): problems for p, problems in report.items() if problems} == {}
+
+
+KEFIR = json.loads(
+    (TASKS_DIR / "canonical" / "grocery" / "grocery_category_kefir.json").read_text("utf-8")
+)
+
+
+def broken(change) -> dict:
+    task = copy.deepcopy(KEFIR)
+    change(task["test_data"])
+    return task
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda d: d["conditions"][1].update(event_name="basket_fly"),
+            "kefir.test_data.conditions[1].event_name: unknown event type",
+        ),
+        (
+            lambda d: d["conditions"][1]["parameters"].update(colour="red"),
+            "kefir.test_data.conditions[1].parameters.colour: not a parameter of 'basket_add'",
+        ),
+        (
+            lambda d: d["conditions"][1]["parameters"].update(item_id="g-9999"),
+            "kefir.test_data.conditions[1].parameters.item_id: 'g-9999' is not in the grocery",
+        ),
+        (
+            lambda d: d["conditions"][0]["parameters"].update(new_state="bench_grocery_moon"),
+            "kefir.test_data.conditions[0].parameters.new_state: unknown screen",
+        ),
+        (
+            lambda d: d["conditions"][0]["parameters"].update(category="caviar"),
+            "kefir.test_data.conditions[0].parameters.category: 'caviar' is not in the grocery",
+        ),
+        (
+            lambda d: d.update(bench_first_state="bench_grocery_attic"),
+            "kefir.test_data.bench_first_state: unknown screen",
+        ),
+        (
+            lambda d: d.update(bench_first_domain="casino"),
+            "kefir.test_data.bench_first_domain: unknown domain",
+        ),
+        (
+            lambda d: d.update(ui_variants={"date": "inline_calendar"}),
+            "kefir.test_data.ui_variants.date: the key does not apply to domain 'grocery'",
+        ),
+        (
+            lambda d: d.update(ui_variants={"theme": "sepia"}),
+            "kefir.test_data.ui_variants.theme: unknown implementation 'sepia'",
+        ),
+        (
+            lambda d: d["conditions"].append(
+                {"event_name": "select_date", "parameters": {"date": "2026-02-31"}}
+            ),
+            "kefir.test_data.conditions[2].parameters.date: '2026-02-31' is not a date",
+        ),
+    ],
+    ids=[
+        "event",
+        "parameter",
+        "item-id",
+        "state",
+        "category",
+        "first-state",
+        "domain",
+        "variant-key",
+        "variant-impl",
+        "date",
+    ],
+)
+def test_validator_names_file_condition_and_field(change, message: str) -> None:
+    problems = validate(broken(change), "kefir")
+    assert any(message in problem for problem in problems), problems
+
+
+def test_wildcards_and_operators_are_not_looked_up() -> None:
+    task = broken(
+        lambda d: d["conditions"][1]["parameters"].update(
+            item_id="g-*", title="*кефир*", price={"value": 100, "condition": "less_than"}
+        )
+    )
+    assert validate(task, "kefir") == []
+
+
+def test_dump_is_the_committed_format() -> None:
+    path = TASKS_DIR / "canonical" / "grocery" / "grocery_nav_bakery.json"
+    assert dump(json.loads(path.read_text("utf-8"))) == path.read_text("utf-8")
+
+
+def runner(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "runner", "tasks", *args],
+        text=True,
+        capture_output=True,
+        timeout=120,
+    )
+
+
+def test_cli_list_show_validate_build(tmp_path) -> None:
+    listed = runner("list")
+    assert listed.returncode == 0 and "canonical" in listed.stdout and "grocery" in listed.stdout
+    shown = runner("show", "grocery_category_kefir", "--today", "2026-11-29")
+    assert shown.returncode == 0 and "/t/<trajectory>/" in shown.stdout
+    assert runner("show", "nope").returncode == 2
+    assert runner("build", "--check").returncode == 0
+    bad = tmp_path / "bad_task.json"
+    bad.write_text(json.dumps(broken(lambda d: d["conditions"][1].update(event_name="x"))))
+    failed = runner("validate", str(bad))
+    assert failed.returncode == 1 and "bad_task.test_data.conditions[1].event_name" in failed.stdout

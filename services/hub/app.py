@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import time
 from datetime import date
@@ -34,6 +35,7 @@ from services.kit.variants import DOMAINS, check_selection, resolve
 from services.kit.web import create_service_app
 
 HERE = Path(__file__).parent
+log = logging.getLogger("wpb.hub")
 COOKIE = "wpb_admin"
 
 
@@ -107,6 +109,12 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
             "ui_variants": ui_variants,
         }
         await app.state.bus.put_json(TRAJECTORIES_BUCKET, tid, meta, revision=0)
+        log.info(
+            "created for task %s, dates shifted %d days",
+            task_id,
+            shift,
+            extra={"trajectory_id": tid},
+        )
         return {
             "trajectory_id": tid,
             "url": url,
@@ -150,6 +158,9 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
                 meta["final_message"] = body["final_message"][:4000]
             try:
                 await app.state.bus.put_json(TRAJECTORIES_BUCKET, tid, meta, trajectory.revision)
+                log.info(
+                    "closed, completion %s", meta.get("completion"), extra={"trajectory_id": tid}
+                )
                 return meta
             except KeyWrongLastSequenceError:
                 continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import time
 import uuid
@@ -30,6 +31,7 @@ from services.kit.variants import DOMAINS
 from services.kit.web import create_service_app
 
 KIT_TEMPLATES = Path(__file__).parent / "templates"
+log = logging.getLogger("wpb.events")
 EVENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 MAX_BATCH = 200
 
@@ -97,6 +99,14 @@ class Emitter:
         if not self.trajectory.is_open:
             raise HTTPException(409, "trajectory: closed, no more events accepted")
         await asyncio.gather(*(self.bus.publish_event(event) for event in events))
+        for event in events:
+            log.debug(
+                "%s %s %s",
+                event["site"],
+                event["type"],
+                event["params"],
+                extra={"trajectory_id": event["trajectory_id"]},
+            )
 
     async def __call__(self, event_type: str, **params: Any) -> dict[str, Any]:
         event = self.build(event_type, params)

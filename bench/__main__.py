@@ -2,6 +2,7 @@
 
 import asyncio
 
-from bench import platform
+from bench import platform, suite
 
 asyncio.run(platform.main())
+suite.main()

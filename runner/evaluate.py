@@ -109,11 +109,13 @@ async def run_one(
     time_limit: float,
     model: str | None,
 ) -> dict[str, Any]:
+    clock = time.monotonic()
     created = await hub.call(
         "POST", "/api/trajectories", json={"task": ref.task, "task_id": ref.name}
     )
     tid = created["trajectory_id"]
     meta = await hub.call("GET", f"/api/trajectories/{tid}")
+    phases = {"create": time.monotonic() - clock}
     episode = Episode(
         task_id=ref.name,
         prompt=created["prompt"],
@@ -135,7 +137,9 @@ async def run_one(
     except Exception as exc:  # the agent's (or solver's) own failure: scored as such
         outcome, status, error = None, "agent_error", f"{type(exc).__name__}: {exc}"
     seconds = time.monotonic() - started
+    phases["agent"] = seconds
     completion = bool(outcome and outcome.completion)
+    clock = time.monotonic()
     await hub.call(
         "POST",
         f"/api/trajectories/{tid}/close",
@@ -144,7 +148,10 @@ async def run_one(
             "final_message": outcome.final_message if outcome else "",
         },
     )
+    phases["close"] = time.monotonic() - clock
+    clock = time.monotonic()
     verdict = await hub.call("GET", f"/api/trajectories/{tid}/check")
+    phases["check"] = time.monotonic() - clock
     ems = int(verdict["ems"])
     return {
         "task": ref.name,
@@ -166,6 +173,7 @@ async def run_one(
         "final_message": outcome.final_message if outcome else "",
         "steps": outcome.steps if outcome else 0,
         "seconds": round(seconds, 3),
+        "phases": {name: round(value, 4) for name, value in phases.items()},
         "tokens": outcome.tokens if outcome else 0,
         "cost": outcome.cost if outcome else 0.0,
     }

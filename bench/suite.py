@@ -1,0 +1,146 @@
+"""The oracle on the suite at 1, 2 and 4 workers: wall time, tasks per minute, memory peak,
+and where a task's time goes (browser, pages, events, check).
+
+    .venv/bin/python -m bench.suite [--tasks FILTER] [--workers 1,2,4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+from bench.common import fresh_stack, table
+from runner.evaluate import evaluate, select_tasks
+from runner.harness import get_harness
+from runner.stack import TASKS_DIR, Stack
+
+
+def memory_used_mib() -> float:
+    """Memory in use on the machine (MemTotal - MemAvailable)."""
+    info = dict(line.split(":", 1) for line in Path("/proc/meminfo").read_text().splitlines())
+    return (int(info["MemTotal"].split()[0]) - int(info["MemAvailable"].split()[0])) / 1024
+
+
+class PeakMemory:
+    """Samples memory in use every 0.2 s; `peak` is the highest minus the baseline."""
+
+    def __init__(self) -> None:
+        self.baseline = memory_used_mib()
+        self.peak = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.2):
+            self.peak = max(self.peak, memory_used_mib() - self.baseline)
+
+    def __enter__(self) -> PeakMemory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def server_seconds(stack: Stack) -> dict[str, float]:
+    """Seconds each service spent answering requests so far (Prometheus histogram sums)."""
+    spent = {}
+    for name, process in stack.processes.items():
+        if name == "nats":
+            continue
+        text = httpx.get(f"{process.url}/metrics").text
+        match = re.search(r'^wpb_http_request_seconds_sum\{service="[^"]+"\} (\S+)$', text, re.M)
+        spent[name] = float(match.group(1)) if match else 0.0
+    return spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tasks", default=None)
+    parser.add_argument("--workers", default="1,2,4")
+    args = parser.parse_args()
+    refs = select_tasks(TASKS_DIR, args.tasks, None)
+    rows, phases_rows = [], []
+    for workers in [int(w) for w in args.workers.split(",")]:
+        with fresh_stack() as stack, tempfile.TemporaryDirectory() as out:
+            before = server_seconds(stack)
+            with PeakMemory() as memory:
+                started = time.monotonic()
+                result = asyncio.run(
+                    evaluate(
+                        stack.hub_url,
+                        stack.token,
+                        get_harness("oracle"),
+                        refs,
+                        Path(out),
+                        workers,
+                        180,
+                        None,
+                        lambda _: None,
+                        "2026-11-29",
+                    )
+                )
+                wall = time.monotonic() - started
+            after = server_seconds(stack)
+        records = [r for r in result["records"] if r["status"] == "ok"]
+        passed = sum(r["ems"] == 1 for r in records)
+        rows.append(
+            [
+                str(workers),
+                str(len(refs)),
+                f"{passed}/{len(refs)}",
+                f"{wall:.1f}",
+                f"{len(refs) / wall * 60:.1f}",
+                f"{memory.peak:.0f}",
+            ]
+        )
+        n = max(1, len(records))
+        spent = {name: (after[name] - before.get(name, 0)) / n for name in after}
+        pages = sum(v for k, v in spent.items() if k.startswith("site-"))
+        agent = statistics.fmean(r["phases"]["agent"] for r in records) if records else 0
+        check = statistics.fmean(r["phases"]["check"] for r in records) if records else 0
+        create = statistics.fmean(r["phases"]["create"] for r in records) if records else 0
+        phases_rows.append(
+            [
+                str(workers),
+                f"{agent:.2f}",
+                f"{pages:.3f}",
+                f"{spent.get('hub', 0):.3f}",
+                f"{spent.get('events', 0):.3f}",
+                f"{check:.3f}",
+                f"{create:.3f}",
+                f"{max(0.0, agent - spent.get('hub', 0)):.2f}",
+            ]
+        )
+    table(
+        "Oracle on the suite",
+        ["workers", "tasks", "EMS 1", "wall s", "tasks/min", "memory peak MiB"],
+        rows,
+    )
+    table(
+        "Where a task's time goes (mean seconds per task)",
+        [
+            "workers",
+            "agent",
+            "site pages",
+            "hub (proxy, API)",
+            "collector",
+            "check()",
+            "create",
+            "browser and oracle (agent - hub)",
+        ],
+        phases_rows,
+    )
+
+
+if __name__ == "__main__":
+    main()

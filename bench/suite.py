@@ -114,11 +114,10 @@ def main() -> None:
                 str(workers),
                 f"{agent:.2f}",
                 f"{pages:.3f}",
-                f"{spent.get('hub', 0):.3f}",
+                f"{max(0.0, agent - pages):.2f}",
                 f"{spent.get('events', 0):.3f}",
                 f"{check:.3f}",
                 f"{create:.3f}",
-                f"{max(0.0, agent - spent.get('hub', 0)):.2f}",
             ]
         )
     table(
@@ -131,12 +130,11 @@ def main() -> None:
         [
             "workers",
             "agent",
-            "site pages",
-            "hub (proxy, API)",
+            "site pages (server)",
+            "browser, proxy, oracle (the rest)",
             "collector",
             "check()",
             "create",
-            "browser and oracle (agent - hub)",
         ],
         phases_rows,
     )

@@ -14,7 +14,8 @@ $(BIN)/runner: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-# Playwright's own Chromium where it can be downloaded; Debian's where it cannot.
+# Playwright's own Chromium where it can be downloaded; Debian's where it cannot. The DejaVu
+# fonts (Cyrillic) are what the generated PDFs embed.
 chromium: $(BIN)/runner
 	@if [ -x /usr/bin/chromium ] || [ -n "$$WPB_CHROMIUM" ]; then \
 	  echo "chromium: $${WPB_CHROMIUM:-/usr/bin/chromium}"; \
@@ -22,6 +23,10 @@ chromium: $(BIN)/runner
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
 	else \
 	  $(BIN)/playwright install chromium; \
+	fi
+	@if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && command -v apt-get >/dev/null \
+	    && [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core >/dev/null; \
 	fi
 
 demo: setup

@@ -54,18 +54,23 @@ class TaskRef:
 
 
 def select_tasks(tasks_dir: Path, pattern: str | None, limit: int | None) -> list[TaskRef]:
-    """Tasks whose name or site matches any comma-separated pattern (substring or glob)."""
+    """Tasks matching any comma-separated part: a task's exact name selects that task, a
+    site name its tasks, a glob (`*`, `?`) the names it matches, anything else the names
+    that contain it."""
     refs = [TaskRef(p.stem, p, load_task(p)) for p in task_files(tasks_dir)]
     if pattern:
         parts = [part.strip() for part in pattern.split(",") if part.strip()]
+        names = {ref.name for ref in refs}
+
+        def matches(ref: TaskRef, part: str) -> bool:
+            if part in names:
+                return ref.name == part
+            if "*" in part or "?" in part:
+                return fnmatch.fnmatch(ref.name, part)
+            return part == ref.site or part in ref.name
 
         def wanted(ref: TaskRef) -> bool:
-            return any(
-                fnmatch.fnmatch(ref.name, part)
-                if "*" in part or "?" in part
-                else part == ref.site or part in ref.name
-                for part in parts
-            )
+            return any(matches(ref, part) for part in parts)
 
         refs = [ref for ref in refs if wanted(ref)]
     return refs[:limit] if limit else refs

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from services.hub.dateshift import shift_task
 from services.kit.contract import EVENT_TYPES
@@ -119,7 +119,7 @@ def _norm(value: str) -> str:
     return value.strip().casefold()
 
 
-def _plain(value: Any) -> bool:
+def _plain(value: Any) -> TypeGuard[str]:
     """A value the validator can look up: a plain string without wildcards."""
     return isinstance(value, str) and "*" not in value
 

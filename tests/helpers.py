@@ -50,3 +50,36 @@ def run_async(coroutine: Any) -> Any:
     (sync Playwright keeps one)."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
+
+
+def evaluate_site(
+    stack: Any, out: Any, harness: str, site: str, variants: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """`runner eval` over a site's canonical tasks, each rendered through `variants` (set as
+    the task's domain_configs, as a variant task file would) — for oracle runs per profile."""
+    import asyncio
+    import copy
+    from concurrent.futures import ThreadPoolExecutor
+
+    from runner.evaluate import evaluate, select_tasks
+    from runner.harness import get_harness
+
+    refs = [ref for ref in select_tasks(TASKS_DIR, site, None) if "__" not in ref.name]
+    for ref in refs:
+        ref.task = copy.deepcopy(ref.task)
+        ref.task["domain_configs"] = {site: {"ui_variants": variants or {}}}
+    run = evaluate(
+        stack.hub_url,
+        stack.token,
+        get_harness(harness),
+        refs,
+        out,
+        2,
+        90,
+        None,
+        lambda _: None,
+        None,
+    )
+    # A thread of its own: the sync Playwright fixtures keep an event loop in this one.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, run).result()  # type: ignore[no-any-return]

@@ -7,6 +7,7 @@ from fastapi import Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.background import BackgroundTask
 
+# Headers not passed on as they are: hop-by-hop ones, and those the hub's server sets itself.
 HOP_BY_HOP = frozenset(
     {
         "connection",
@@ -18,6 +19,8 @@ HOP_BY_HOP = frozenset(
         "transfer-encoding",
         "upgrade",
         "host",
+        "date",
+        "server",
     }
 )
 

@@ -41,6 +41,8 @@ class StateChanged(Params):
     # Optional context of the screen: the category, item or query it shows.
     category: str | None = None
     item_id: str | None = None
+    # files: the collection a `bench_files_collection` screen shows (its catalog id).
+    collection: str | None = None
 
 
 class DialogOpened(Params):

@@ -36,7 +36,8 @@ def run(stack, tmp_path, harness: str, pattern: str, workers: int = 2) -> dict:
 def test_oracle_solves_every_grocery_task(stack, tmp_path) -> None:
     result = run(stack, tmp_path, "oracle", "grocery")
     records = result["records"]
-    assert len(records) == 8
+    assert len(records) == len(select_tasks(TASKS_DIR, "grocery", None)) >= 8
+    assert sum(not r["variant"] for r in records) == 8  # the canonical grocery tasks
     failed = {
         r["task"]: (r["status"], r["error"], r["conditions"]) for r in records if r["ems"] != 1
     }
@@ -48,7 +49,7 @@ def test_oracle_solves_every_grocery_task(stack, tmp_path) -> None:
     assert manifest["harness"] == "oracle" and manifest["browser"].startswith("chromium")
     assert len(manifest["task_set_hash"]) == 16 and manifest["locale"] == "ru-RU"
     lines = (out / "records.jsonl").read_text().splitlines()
-    assert len(lines) == 8 and all(json.loads(line)["ems"] == 1 for line in lines)
+    assert len(lines) == len(records) and all(json.loads(line)["ems"] == 1 for line in lines)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["by_site"]["grocery"]["ems"] == 1.0
 
@@ -56,7 +57,8 @@ def test_oracle_solves_every_grocery_task(stack, tmp_path) -> None:
 def test_noop_completes_and_fails_every_task(stack, tmp_path) -> None:
     result = run(stack, tmp_path, "noop", "grocery")
     overall = result["summary"]["overall"]
-    assert overall["tasks"] == 8 and overall["ems"] == 0.0 and overall["completion"] == 1.0
+    assert overall["tasks"] == len(select_tasks(TASKS_DIR, "grocery", None))
+    assert overall["ems"] == 0.0 and overall["completion"] == 1.0
     assert overall["done_and_pass"] == 0.0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from playwright.async_api import Locator, Page
@@ -46,3 +47,136 @@ def target_amount(expected: Any) -> int:
             return 1
         return max(1, int(value + 0.999))
     return int(float(expected))
+
+
+# -- the kit's shared widgets (services/kit/static/widgets), under every implementation ----
+
+MONTHS_RU = [
+    "Январь",
+    "Февраль",
+    "Март",
+    "Апрель",
+    "Май",
+    "Июнь",
+    "Июль",
+    "Август",
+    "Сентябрь",
+    "Октябрь",
+    "Ноябрь",
+    "Декабрь",
+]
+
+
+def dotted(iso: str) -> str:
+    """2026-09-15 -> 15.09.2026"""
+    year, month, day = iso.split("-")
+    return f"{day}.{month}.{year}"
+
+
+async def choose_option(ui: UI, root: Locator, label: str) -> None:
+    """Choose `label` in a kit combobox (`autocomplete`/`typeahead`) or its `native_select`."""
+    if await root.get_attribute("data-impl") == "native_select":
+        await root.locator("select").select_option(label=label)
+        ui.steps += 1
+        return
+    field = root.get_by_role("combobox")
+    await ui.fill(field, label.split(",")[0])
+    quoted = json.dumps(label, ensure_ascii=False)
+    await ui.click(root.get_by_role("option").and_(root.locator(f"[data-label={quoted}]")))
+
+
+async def _grid_pick(ui: UI, scope: Locator, iso: str) -> None:
+    """Turn a month grid to the target's month and press the day."""
+    year, month = int(iso[:4]), int(iso[5:7])
+    title = f"{MONTHS_RU[month - 1]} {year}"
+    for _ in range(36):
+        shown = (await scope.locator(".wpb-cal-title").first.inner_text()).strip()
+        if shown == title:
+            break
+        name, number = shown.split()
+        later = (year, month) > (int(number), MONTHS_RU.index(name) + 1)
+        await ui.click(scope.locator(".wpb-cal-next" if later else ".wpb-cal-prev").first)
+    await ui.click(scope.locator(f'button[data-date="{iso}"]'))
+
+
+async def pick_date(ui: UI, root: Locator, slot: int, iso: str) -> None:
+    """Set slot `slot` of a kit date field to `iso` through the implementation on the page."""
+    impl = await root.get_attribute("data-impl")
+    if impl in ("text_input", "native_input"):
+        field = root.locator(".wpb-date-input").nth(slot)
+        await ui.fill(field, dotted(iso) if impl == "text_input" else iso)
+        await field.press("Enter")
+        ui.steps += 1
+        return
+    if impl == "inline_calendar":
+        await _grid_pick(ui, root, iso)
+        return
+    if impl == "single_popup":
+        trigger = root.locator(".wpb-date-trigger")
+        popup = root.locator(".wpb-date-popup")
+    else:  # split_popup, popup_grid: a button and a popup per slot
+        trigger = root.locator(".wpb-date-trigger").nth(slot)
+        popup = root.locator(".wpb-date-popup").nth(slot)
+    if await trigger.get_attribute("aria-expanded") != "true":
+        await ui.click(trigger)
+    await _grid_pick(ui, popup, iso)
+
+
+async def _set_counter(ui: UI, root: Locator, what: str, room: int | None, value: int) -> None:
+    selector = f'[data-counter="{what}"][data-room="{"" if room is None else room}"]'
+    control = root.locator(selector)
+    tag = await control.evaluate("el => el.tagName")
+    if tag == "SELECT":
+        await control.select_option(str(value))
+        ui.steps += 1
+        return
+    if await control.get_attribute("role") == "radiogroup":
+        low = 0 if what == "kids" else 1
+        await ui.click(control.get_by_role("radio").nth(value - low))
+        return
+    for _ in range(12):
+        current = int(await control.get_attribute("data-value") or 0)
+        if current == value:
+            return
+        step = "1" if current < value else "-1"
+        await ui.click(control.locator(f'button[data-step="{step}"]'))
+    raise LookupError(f"the {what} counter does not reach {value}")
+
+
+async def set_guests(ui: UI, root: Locator, rooms: list[dict[str, Any]]) -> None:
+    """Set the kit guests counter to `rooms` ([{"adults", "kids": [ages]}]) and confirm."""
+    impl = await root.get_attribute("data-impl")
+    if impl == "rooms_popup":
+        trigger = root.locator(".wpb-guests-trigger")
+        if await trigger.get_attribute("aria-expanded") != "true":
+            await ui.click(trigger)
+        for _ in range(12):
+            count = await root.locator("fieldset.wpb-guests-room").count()
+            if count == len(rooms):
+                break
+            if count < len(rooms):
+                await ui.click(root.get_by_role("button", name="Добавить номер"))
+            else:
+                await ui.click(root.get_by_role("button", name=f"Удалить номер {count}"))
+    else:
+        await _set_counter(ui, root, "rooms", None, len(rooms))
+    for index, room in enumerate(rooms):
+        await _set_counter(ui, root, "adults", index, int(room["adults"]))
+        kids = list(room.get("kids") or [])
+        await _set_counter(ui, root, "kids", index, len(kids))
+        for kid, age in enumerate(kids):
+            ages = root.locator(f'select[data-age][data-room="{index}"][data-kid="{kid}"]')
+            await ages.select_option(str(age))
+            ui.steps += 1
+    await ui.click(root.locator(".wpb-guests-confirm"))
+
+
+async def press(ui: UI, target: Locator, key: str, navigates: bool = False) -> None:
+    """Press a key in a field (a counted step); wait for the page it opens when `navigates`."""
+    if navigates:
+        async with ui.page.expect_navigation():
+            await target.press(key)
+    else:
+        await target.press(key)
+    ui.steps += 1
+    await ui.page.wait_for_load_state()

@@ -1,0 +1,180 @@
+"""Oracle for Книги: search, filters (format, language, author) and sort, cart, favourites.
+
+Books are reached through search: it searches for the literal query a condition names,
+else the author a filter names, else the item's title; then applies the filters and sort
+the conditions name and acts on the card whose `data-item-id` matches. Of a group of
+alternatives it satisfies the first. It fills the `text_search` field and presses Enter,
+so it works under every implementation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Locator
+
+from runner.harnesses.oracle.ui import UI, press, target_amount
+from services.verifier.matching import value_matches
+
+ITEM_EVENTS = ("basket_add", "basket_remove", "add_favorites", "remove_favorites")
+CARD = "article.b-card"
+
+
+def plan(conditions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: set[str] = set()
+    chosen = []
+    for condition in conditions:
+        group = condition.get("group")
+        if group is not None:
+            if group in seen:
+                continue
+            seen.add(group)
+        chosen.append(condition)
+    return chosen
+
+
+def literal(value: Any) -> str | None:
+    return value if isinstance(value, str) and value and "*" not in value else None
+
+
+def query_for(steps: list[dict[str, Any]]) -> str | None:
+    for c in steps:
+        if c["event_name"] == "submit_search" and literal(c["parameters"].get("value")):
+            return str(c["parameters"]["value"])
+    for c in steps:
+        p = c.get("parameters", {})
+        if c["event_name"] == "apply_filter" and p.get("filter_type") == "author":
+            return literal(p.get("value"))
+    for c in steps:
+        p = c.get("parameters", {})
+        if c["event_name"] in ITEM_EVENTS and literal(p.get("title")):
+            return str(p["title"])
+    return None
+
+
+KNOWN = (*ITEM_EVENTS, "state_changed", "submit_search", "apply_filter", "apply_sort")
+
+
+async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
+    steps = plan(conditions)
+    for c in steps:
+        if c["event_name"] not in KNOWN:
+            raise ValueError(f"the books oracle cannot satisfy {c['event_name']!r}")
+    for c in steps:
+        if c["event_name"] == "state_changed":
+            await go_to_screen(ui, c.get("parameters", {}))
+    lists = [c for c in steps if c["event_name"] in ("apply_filter", "apply_sort")]
+    items = [c for c in steps if c["event_name"] in ITEM_EVENTS]
+    needs_search = any(c["event_name"] == "submit_search" for c in steps) or lists or items
+    if needs_search:
+        query = query_for(steps)
+        if query is None:
+            raise LookupError("no query, author or title to search for")
+        await search(ui, query)
+    if lists:
+        await refine(ui, lists)
+    for c in items:
+        params = c.get("parameters", {})
+        card = await find_card(ui, params)
+        if c["event_name"] in ("basket_add", "basket_remove"):
+            await set_quantity(ui, card, params)
+        else:
+            await set_favorite(ui, card, c["event_name"] == "add_favorites")
+
+
+async def search(ui: UI, text: str) -> None:
+    field = ui.page.locator("form[data-ts] input[name=q]").first
+    await ui.fill(field, text)
+    await press(ui, field, "Enter", navigates=True)
+
+
+async def go_to_screen(ui: UI, params: dict[str, Any]) -> None:
+    links = {
+        "bench_books_main": "a.b-logo",
+        "bench_books_basket": "a.b-cart-link",
+        "bench_books_favorites": "a.b-fav-link",
+    }
+    state = str(params.get("new_state"))
+    if state in links:
+        await ui.click(ui.page.locator(links[state]))
+    elif state == "bench_books_checkout":
+        await ui.click(ui.page.locator("a.b-cart-link"))
+        await ui.click(ui.page.get_by_role("link", name="Оформить заказ"))
+    elif state in ("bench_books_search", "bench_books_item"):
+        pass  # reached by the search and the cards below
+    else:
+        raise ValueError(f"unknown books screen {state!r}")
+
+
+async def refine(ui: UI, conditions: list[dict[str, Any]]) -> None:
+    form = ui.page.locator("form.b-filters")
+    sort = None
+    for c in conditions:
+        p = c.get("parameters", {})
+        if c["event_name"] == "apply_sort":
+            sort = str(p.get("sort"))
+            continue
+        kind, value = p.get("filter_type"), p.get("value")
+        if kind == "format":
+            await ui.click(form.locator(f"input[name=format][value='{value}']"))
+        elif kind == "language":
+            await form.locator("select[name=language]").select_option(str(value))
+            ui.steps += 1
+        elif kind == "author":
+            await form.locator("select[name=author]").select_option(label=str(value))
+            ui.steps += 1
+        else:
+            raise ValueError(f"unknown books filter {kind!r}")
+    if any(c["event_name"] == "apply_filter" for c in conditions):
+        await ui.click(form.get_by_role("button", name="Применить"))
+    if sort:
+        select = ui.page.locator("form.b-filters select[name=sort]")
+        async with ui.page.expect_navigation():
+            await select.select_option(sort)
+        ui.steps += 1
+        await ui.page.wait_for_load_state()
+
+
+async def find_card(ui: UI, params: dict[str, Any]) -> Locator:
+    cards = ui.page.locator(CARD)
+    for index in range(await cards.count()):
+        card = cards.nth(index)
+        facts = {
+            "item_id": await card.get_attribute("data-item-id"),
+            "price": await card.get_attribute("data-price"),
+            "title": await card.get_attribute("data-title"),
+        }
+        if all(value_matches(params[k], facts[k]) for k in facts if k in params):
+            return card
+    raise LookupError(f"no book matches {params}")
+
+
+async def set_quantity(ui: UI, card: Locator, params: dict[str, Any]) -> None:
+    box = card.locator(".b-qty")
+    target = target_amount(params.get("amount"))
+    current = int(await box.get_attribute("data-amount") or 0)
+    while current != target:
+        if current == 0:
+            button = box.locator(".b-add button")
+        elif current < target:
+            button = box.get_by_role("button", name="Добавить ещё один")
+        else:
+            button = box.get_by_role("button", name="Убрать один экземпляр")
+        await ui.click(button)
+        current += 1 if current < target else -1
+        await ui.page.wait_for_function(
+            "([el, n]) => el.dataset.amount === String(n)",
+            arg=[await box.element_handle(), current],
+        )
+
+
+async def set_favorite(ui: UI, card: Locator, wanted: bool) -> None:
+    button = card.locator("form[data-fav] button")
+    expected = "true" if wanted else "false"
+    if await button.get_attribute("aria-pressed") == expected:
+        return
+    await ui.click(button)
+    await ui.page.wait_for_function(
+        "([el, v]) => el.getAttribute('aria-pressed') === v",
+        arg=[await button.element_handle(), expected],
+    )

@@ -1,0 +1,187 @@
+"""Oracle for Маркет: search, categories, filters and sort, cart quantities, favourites.
+
+It plans from the conditions: screens first, then the search (when one is required, it
+searches for the item's title), filters and sort on the list, then the items. Of a group of
+alternatives it satisfies the first. It reads cards from the DOM (`data-item-id`,
+`data-title`, `data-price`) and works under every `text_search` implementation: it fills
+the field and presses Enter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Locator
+
+from runner.harnesses.oracle.ui import UI, press, target_amount
+from services.verifier.matching import value_matches
+
+ITEM_EVENTS = ("basket_add", "basket_remove", "add_favorites", "remove_favorites")
+ORDER = {"state_changed": 0, "submit_search": 1, "apply_filter": 2, "apply_sort": 3}
+CARD = "article.m-card"
+
+
+def plan(conditions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One condition per group (the first), in the order a person would act."""
+    seen: set[str] = set()
+    chosen = []
+    for condition in conditions:
+        group = condition.get("group")
+        if group is not None:
+            if group in seen:
+                continue
+            seen.add(group)
+        chosen.append(condition)
+    return sorted(chosen, key=lambda c: ORDER.get(c["event_name"], 9))
+
+
+async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
+    steps = plan(conditions)
+    must_search = any(c["event_name"] == "submit_search" for c in steps)
+    searched = False
+    for condition in steps:
+        name, params = condition["event_name"], condition.get("parameters", {})
+        if name == "state_changed":
+            await go_to_screen(ui, params)
+        elif name == "submit_search":
+            value = params.get("value")
+            if isinstance(value, str) and "*" not in value:
+                await search(ui, value)
+                searched = True
+        elif name == "apply_filter":
+            await apply_filter(ui, params)
+        elif name == "apply_sort":
+            await apply_sort(ui, params)
+        elif name in ITEM_EVENTS:
+            if must_search and not searched:
+                await search(ui, search_text(params))
+                searched = True
+            card = await find_card(ui, params)
+            if name in ("basket_add", "basket_remove"):
+                await set_quantity(ui, card, params)
+            else:
+                await set_favorite(ui, card, name == "add_favorites")
+        else:
+            raise ValueError(f"the shop oracle cannot satisfy {name!r}")
+
+
+def search_text(params: dict[str, Any]) -> str:
+    title = params.get("title")
+    if isinstance(title, str) and title.strip("*"):
+        return title.replace("*", " ").strip()
+    raise LookupError(f"cannot search without a title: {params}")
+
+
+async def search(ui: UI, text: str) -> None:
+    field = ui.page.locator("form[data-ts] input[name=q]").first
+    await ui.fill(field, text)
+    await press(ui, field, "Enter", navigates=True)
+
+
+async def go_to_screen(ui: UI, params: dict[str, Any]) -> None:
+    state = params.get("new_state")
+    page = ui.page
+    if state == "bench_catalog_category":
+        menu = page.get_by_role("navigation", name="Каталог").get_by_role("link")
+        for index in range(await menu.count()):
+            link = menu.nth(index)
+            href = await link.get_attribute("href") or ""
+            if value_matches(params.get("category", "*"), href.rsplit("/", 1)[-1]):
+                await ui.click(link)
+                return
+        raise LookupError(f"no menu item for category {params.get('category')!r}")
+    if state == "bench_catalog_item":
+        card = await find_card(ui, {"item_id": params.get("item_id", "*")})
+        await ui.click(card.locator("a.m-card-link"))
+        return
+    links = {
+        "bench_catalog_main": "a.m-logo",
+        "bench_catalog_basket": "a.m-cart-link",
+        "bench_catalog_favorites": "a.m-fav-link",
+    }
+    if state in links:
+        await ui.click(page.locator(links[str(state)]))
+    elif state == "bench_catalog_checkout":
+        await ui.click(page.locator("a.m-cart-link"))
+        await ui.click(page.get_by_role("link", name="Оформить заказ"))
+    elif state == "bench_catalog_search":
+        await search(ui, str(params.get("value", "")))
+    else:
+        raise ValueError(f"unknown shop screen {state!r}")
+
+
+async def apply_filter(ui: UI, params: dict[str, Any]) -> None:
+    form = ui.page.locator("form.m-filters")
+    kind, value = params.get("filter_type"), params.get("value")
+    if isinstance(value, dict):
+        value = value["value"]
+    if kind == "brand":
+        await ui.click(form.get_by_role("checkbox", name=str(value)))
+    elif kind in ("price_min", "price_max"):
+        await ui.fill(form.locator(f"input[name={kind}]"), str(int(float(str(value)))))
+    elif kind == "rating":
+        await ui.click(form.locator(f"input[name=rating][value='{value}']"))
+    else:
+        raise ValueError(f"unknown shop filter {kind!r}")
+    await ui.click(form.get_by_role("button", name="Применить"))
+
+
+async def apply_sort(ui: UI, params: dict[str, Any]) -> None:
+    select = ui.page.locator("form.m-filters select[name=sort]")
+    async with ui.page.expect_navigation():
+        await select.select_option(str(params.get("sort")))
+    ui.steps += 1
+    await ui.page.wait_for_load_state()
+
+
+async def card_matches(card: Locator, params: dict[str, Any]) -> bool:
+    facts = {
+        "item_id": await card.get_attribute("data-item-id"),
+        "price": await card.get_attribute("data-price"),
+        "title": await card.get_attribute("data-title"),
+    }
+    return all(value_matches(params[key], facts[key]) for key in facts if key in params)
+
+
+async def find_card(ui: UI, params: dict[str, Any]) -> Locator:
+    """The first card on this page that matches, else on each category page in turn."""
+    menu = ui.page.get_by_role("navigation", name="Каталог").get_by_role("link")
+    for attempt in range(1 + await menu.count()):
+        cards = ui.page.locator(CARD)
+        for index in range(await cards.count()):
+            if await card_matches(cards.nth(index), params):
+                return cards.nth(index)
+        if attempt >= await menu.count():
+            break
+        await ui.click(menu.nth(attempt))
+    raise LookupError(f"no product matches {params}")
+
+
+async def set_quantity(ui: UI, card: Locator, params: dict[str, Any]) -> None:
+    box = card.locator(".m-qty")
+    target = target_amount(params.get("amount"))
+    current = int(await box.get_attribute("data-amount") or 0)
+    while current != target:
+        if current == 0:
+            button = box.locator(".m-add button")
+        elif current < target:
+            button = box.get_by_role("button", name="Добавить ещё одну")
+        else:
+            button = box.get_by_role("button", name="Убрать одну штуку")
+        await ui.click(button)
+        current += 1 if current < target else -1
+        await ui.page.wait_for_function(
+            "([el, n]) => el.dataset.amount === String(n)",
+            arg=[await box.element_handle(), current],
+        )
+
+
+async def set_favorite(ui: UI, card: Locator, wanted: bool) -> None:
+    button = card.locator("form[data-fav] button")
+    if (await button.get_attribute("aria-pressed")) == ("true" if wanted else "false"):
+        return
+    await ui.click(button)
+    await ui.page.wait_for_function(
+        "([el, v]) => el.getAttribute('aria-pressed') === v",
+        arg=[await button.element_handle(), "true" if wanted else "false"],
+    )

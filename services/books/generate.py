@@ -1,0 +1,413 @@
+"""Deterministic generator for the «Книги» (books) catalog.
+
+Run ``python -m services.books.generate`` to (re)write ``data/catalog.json``;
+``python -m services.books.generate --check`` exits 1 if the committed file is stale.
+
+226 items (150 works in text editions, 76 of them also as audiobooks), 75 authors and 86
+series, all synthetic. Every author carries the case forms of their name, made by
+pytrovich (``pip install pytrovich``), so a task can say «книгу Веры Рудневой». Prices of
+one author's items are all different, so "the cheapest / most expensive book by this
+author" always has one answer.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from pytrovich.enums import Case, Gender, NamePart
+from pytrovich.maker import PetrovichDeclinationMaker
+
+SEED = 20260903
+CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
+N_AUTHORS, N_SERIES, N_WORKS, N_AUDIO = 75, 86, 150, 76
+
+CASES = {
+    "gen": Case.GENITIVE,
+    "dat": Case.DATIVE,
+    "acc": Case.ACCUSATIVE,
+    "ins": Case.INSTRUMENTAL,
+    "pre": Case.PREPOSITIONAL,
+}
+MALE = [
+    "Андрей",
+    "Борис",
+    "Глеб",
+    "Денис",
+    "Егор",
+    "Захар",
+    "Игорь",
+    "Кирилл",
+    "Лев",
+    "Матвей",
+    "Никита",
+    "Олег",
+    "Павел",
+    "Роман",
+    "Семён",
+    "Тимофей",
+    "Фёдор",
+    "Юрий",
+    "Ярослав",
+    "Аркадий",
+    "Вадим",
+    "Всеволод",
+    "Степан",
+    "Илья",
+]
+FEMALE = [
+    "Вера",
+    "Алина",
+    "Дарья",
+    "Евгения",
+    "Жанна",
+    "Зоя",
+    "Инна",
+    "Ксения",
+    "Лидия",
+    "Майя",
+    "Нина",
+    "Ольга",
+    "Полина",
+    "Раиса",
+    "Светлана",
+    "Таисия",
+    "Ульяна",
+    "Юлия",
+    "Яна",
+    "Варвара",
+    "Галина",
+    "Елизавета",
+    "Мария",
+    "Софья",
+]
+# Male surname forms; the female form is derived (-ов → -ова, -ин → -ина, -ский → -ская).
+SURNAMES = [
+    "Руднев",
+    "Ковалёв",
+    "Журавлёв",
+    "Белозёров",
+    "Гладышев",
+    "Дорохов",
+    "Ермаков",
+    "Зимин",
+    "Лапин",
+    "Мельников",
+    "Осокин",
+    "Пахомов",
+    "Савин",
+    "Тарасов",
+    "Уваров",
+    "Фомин",
+    "Хромов",
+    "Шестаков",
+    "Щукин",
+    "Юдин",
+    "Яхонтов",
+    "Гусев",
+    "Дьячков",
+    "Жилин",
+    "Кречетов",
+    "Лыков",
+    "Мохов",
+    "Назаров",
+    "Огнев",
+    "Прудников",
+    "Рябинин",
+    "Ушаков",
+    "Филатов",
+    "Черемисин",
+    "Шубин",
+    "Астахов",
+    "Вишняков",
+    "Горелов",
+    "Елагин",
+    "Заречнов",
+    "Ларионов",
+    "Панкратов",
+    "Родионов",
+    "Селиверстов",
+    "Устинов",
+    "Харитонов",
+    "Цветков",
+    "Чистяков",
+    "Шилов",
+    "Широков",
+    "Загорский",
+    "Обольский",
+    "Березинский",
+    "Луговской",
+    "Ветлугин",
+    "Кандауров",
+    "Мартынов",
+    "Полозов",
+    "Суханов",
+    "Тетерин",
+    "Бочаров",
+    "Воронин",
+    "Грачёв",
+    "Демидов",
+    "Ефремов",
+    "Карташов",
+    "Латышев",
+    "Медведев",
+    "Нестеров",
+    "Овчинников",
+    "Пестов",
+    "Рожков",
+    "Сафонов",
+    "Трофимов",
+    "Федотов",
+    "Худяков",
+    "Чеботарёв",
+    "Шарапов",
+]
+# adjective: nominative m, f, n; genitive m/n, f
+ADJECTIVES = [
+    ("Тихий", "Тихая", "Тихое", "Тихого", "Тихой"),
+    ("Северный", "Северная", "Северное", "Северного", "Северной"),
+    ("Последний", "Последняя", "Последнее", "Последнего", "Последней"),
+    ("Зимний", "Зимняя", "Зимнее", "Зимнего", "Зимней"),
+    ("Серебряный", "Серебряная", "Серебряное", "Серебряного", "Серебряной"),
+    ("Долгий", "Долгая", "Долгое", "Долгого", "Долгой"),
+    ("Забытый", "Забытая", "Забытое", "Забытого", "Забытой"),
+    ("Стеклянный", "Стеклянная", "Стеклянное", "Стеклянного", "Стеклянной"),
+    ("Ночной", "Ночная", "Ночное", "Ночного", "Ночной"),
+    ("Дальний", "Дальняя", "Дальнее", "Дальнего", "Дальней"),
+    ("Медный", "Медная", "Медное", "Медного", "Медной"),
+    ("Янтарный", "Янтарная", "Янтарное", "Янтарного", "Янтарной"),
+    ("Пустой", "Пустая", "Пустое", "Пустого", "Пустой"),
+    ("Горький", "Горькая", "Горькое", "Горького", "Горькой"),
+    ("Соляной", "Соляная", "Соляное", "Соляного", "Соляной"),
+]
+# noun: nominative, genitive, gender
+NOUNS = [
+    ("сад", "сада", "m"),
+    ("маяк", "маяка", "m"),
+    ("остров", "острова", "m"),
+    ("перевал", "перевала", "m"),
+    ("город", "города", "m"),
+    ("колодец", "колодца", "m"),
+    ("вокзал", "вокзала", "m"),
+    ("берег", "берега", "m"),
+    ("дом", "дома", "m"),
+    ("ключ", "ключа", "m"),
+    ("река", "реки", "f"),
+    ("гавань", "гавани", "f"),
+    ("дорога", "дороги", "f"),
+    ("станция", "станции", "f"),
+    ("библиотека", "библиотеки", "f"),
+    ("башня", "башни", "f"),
+    ("улица", "улицы", "f"),
+    ("метель", "метели", "f"),
+    ("окно", "окна", "n"),
+    ("озеро", "озера", "n"),
+    ("зеркало", "зеркала", "n"),
+    ("поле", "поля", "n"),
+    ("лето", "лета", "n"),
+    ("эхо", "эха", "n"),
+]
+HEADS = [
+    "Тайна",
+    "Хранитель",
+    "Песня",
+    "Дневник",
+    "Карта",
+    "Письма",
+    "Часы",
+    "Тень",
+    "Голоса",
+    "Память",
+    "Хозяйка",
+    "Пленник",
+    "Свет",
+    "Сны",
+]
+SERIES_HEADS = ["Хроники", "Тайны", "Легенды", "Истории", "Записки", "Сказания"]
+GENRES = ["Детектив", "Фантастика", "Роман", "Приключения", "Исторический роман", "Фэнтези"]
+LANGUAGES = {"ru": "Русский", "en": "Английский", "fr": "Французский"}
+FORMATS = {"text": "Электронная книга", "audio": "Аудиокнига"}
+FIRST_AUTHOR = ("Вера", "Руднева", "female")  # the example of DESIGN §6
+ITEM_KEYS = ("id", "work_id", "title", "author_id", "series_id", "series_index", "format",
+             "language", "genre", "year", "price", "rating", "reviews", "pages", "duration",
+             "narrator", "color")  # fmt: skip
+
+
+def female(surname: str) -> str:
+    if surname.endswith("ский"):
+        return surname[:-4] + "ская"
+    if surname.endswith("ской"):
+        return surname[:-4] + "ская"
+    return surname + "а"
+
+
+def case_forms(first: str, last: str, gender: str) -> dict[str, str]:
+    maker = PetrovichDeclinationMaker()
+    sex = Gender.FEMALE if gender == "female" else Gender.MALE
+    return {
+        key: f"{maker.make(NamePart.FIRSTNAME, sex, case, first)} "
+        f"{maker.make(NamePart.LASTNAME, sex, case, last)}"
+        for key, case in CASES.items()
+    }
+
+
+def _color(rng: random.Random) -> str:
+    r, g, b = colorsys.hls_to_rgb(rng.random(), rng.uniform(0.32, 0.45), rng.uniform(0.35, 0.6))
+    return "#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (r, g, b)))
+
+
+def _gen_phrase(adj: tuple[str, ...], noun: tuple[str, str, str]) -> str:
+    return f"{adj[4] if noun[2] == 'f' else adj[3]} {noun[1]}"
+
+
+def _title(rng: random.Random) -> str:
+    adj, noun = rng.choice(ADJECTIVES), rng.choice(NOUNS)
+    if rng.random() < 0.4:
+        word = {"m": adj[0], "f": adj[1], "n": adj[2]}[noun[2]]
+        return f"{word} {noun[0]}"
+    return f"{rng.choice(HEADS)} {_gen_phrase(adj, noun).lower()}"
+
+
+def build_catalog() -> dict[str, Any]:
+    """The whole catalog as plain JSON-ready data. Pure and deterministic."""
+    rng = random.Random(SEED)
+    people: set[tuple[str, str]] = {FIRST_AUTHOR[:2]}
+    authors: list[dict[str, Any]] = []
+    pool = list(SURNAMES)
+    rng.shuffle(pool)
+    pool.remove("Руднев")
+    for n in range(N_AUTHORS):
+        if n == 0:
+            first, last, gender = FIRST_AUTHOR
+        else:
+            gender = rng.choice(["male", "female"])
+            first = rng.choice(MALE if gender == "male" else FEMALE)
+            surname = pool.pop()
+            last = female(surname) if gender == "female" else surname
+        people.add((first, last))
+        authors.append(
+            {
+                "id": f"a-{n + 1:02d}",
+                "first": first,
+                "last": last,
+                "name": f"{first} {last}",
+                "gender": gender,
+                "cases": case_forms(first, last, gender),
+            }
+        )
+    # series: one per author, a second one for the first few
+    series: list[dict[str, Any]] = []
+    names: set[str] = set()
+    owners = [a["id"] for a in authors] + [a["id"] for a in authors[: N_SERIES - N_AUTHORS]]
+    for n, owner in enumerate(owners):
+        while True:
+            adj, noun = rng.choice(ADJECTIVES), rng.choice(NOUNS)
+            phrase = _gen_phrase(adj, noun)
+            name = f"{rng.choice(SERIES_HEADS)} {phrase[0].upper()}{phrase[1:]}"
+            if name not in names:
+                names.add(name)
+                break
+        series.append({"id": f"s-{n + 1:02d}", "name": name, "author_id": owner})
+    # works: one per series, the rest spread at random
+    homes = [s["id"] for s in series] + [
+        rng.choice(series)["id"] for _ in range(N_WORKS - N_SERIES)
+    ]
+    rng.shuffle(homes)
+    by_series = {s["id"]: s for s in series}
+    titles: set[str] = set()
+    works: list[dict[str, Any]] = []
+    for n, home in enumerate(homes):
+        title = _title(rng)
+        while title in titles:
+            title = _title(rng)
+        titles.add(title)
+        works.append(
+            {
+                "id": f"w-{n + 1:03d}",
+                "title": title,
+                "author_id": by_series[home]["author_id"],
+                "series_id": home,
+                "genre": rng.choice(GENRES),
+                "language": rng.choices(list(LANGUAGES), [85, 10, 5])[0],
+                "year": rng.randint(2008, 2026),
+            }
+        )
+    counters: dict[str, int] = {}
+    for work in sorted(works, key=lambda w: (w["series_id"], w["year"], w["id"])):
+        counters[work["series_id"]] = counters.get(work["series_id"], 0) + 1
+        work["series_index"] = counters[work["series_id"]]
+    audio_works = set(rng.sample([w["id"] for w in works], N_AUDIO))
+    # items: a text edition of every work, an audio edition of some
+    editions = [(w, "text") for w in works]
+    editions += [(w, "audio") for w in works if w["id"] in audio_works]
+    rng.shuffle(editions)
+    prices: dict[str, set[int]] = {}
+    items: list[dict[str, Any]] = []
+    narrators = [f"{rng.choice(MALE + FEMALE)} {rng.choice(SURNAMES)}" for _ in range(12)]
+    for n, (work, fmt) in enumerate(editions, start=1):
+        taken = prices.setdefault(work["author_id"], set())
+        low, high = (149, 799) if fmt == "text" else (249, 999)
+        price = rng.randrange(low, high, 10)
+        while price in taken:
+            price = rng.randrange(low, high, 10)
+        taken.add(price)
+        item = {
+            "id": f"b-{n:04d}",
+            "work_id": work["id"],
+            "title": work["title"],
+            "author_id": work["author_id"],
+            "series_id": work["series_id"],
+            "series_index": work["series_index"],
+            "format": fmt,
+            "language": work["language"],
+            "genre": work["genre"],
+            "year": work["year"],
+            "price": price,
+            "rating": round(rng.uniform(3.4, 5.0), 1),
+            "reviews": rng.randint(0, 3000),
+            "pages": rng.randint(160, 720) if fmt == "text" else None,
+            "duration": f"{rng.randint(4, 19)} ч {rng.randrange(0, 60, 5)} мин"
+            if fmt == "audio"
+            else None,
+            "narrator": rng.choice(narrators) if fmt == "audio" else None,
+            "color": _color(rng),
+        }
+        items.append({k: item[k] for k in ITEM_KEYS})
+    return {
+        "languages": dict(LANGUAGES),
+        "formats": dict(FORMATS),
+        "authors": authors,
+        "series": series,
+        "items": items,
+    }
+
+
+def dumps(catalog: dict[str, Any]) -> str:
+    return json.dumps(catalog, ensure_ascii=False, indent=1) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    text = dumps(build_catalog())
+    if "--check" in args:
+        current = CATALOG_PATH.read_text(encoding="utf-8") if CATALOG_PATH.exists() else None
+        if current != text:
+            print(
+                f"{CATALOG_PATH} is out of date; run: python -m services.books.generate",
+                file=sys.stderr,
+            )
+            return 1
+        print(f"{CATALOG_PATH} is up to date")
+        return 0
+    CATALOG_PATH.parent.mkdir(parents=True, exist_ok=True)
+    CATALOG_PATH.write_text(text, encoding="utf-8")
+    print(f"wrote {CATALOG_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

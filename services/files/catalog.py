@@ -1,0 +1,141 @@
+"""Read-only access to the cabinet (``data/catalog.json`` and ``data/files/``).
+
+Both are produced by ``python -m services.files.generate``. A file is found only by looking
+it up in the catalog (collection, year, name); its bytes live under its catalog id, so no
+part of a request ever becomes part of a path on disk.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+MONTHS_GEN = (
+    "января",
+    "февраля",
+    "марта",
+    "апреля",
+    "мая",
+    "июня",
+    "июля",
+    "августа",
+    "сентября",
+    "октября",
+    "ноября",
+    "декабря",
+)
+MONTHS_NOM = (
+    "январь",
+    "февраль",
+    "март",
+    "апрель",
+    "май",
+    "июнь",
+    "июль",
+    "август",
+    "сентябрь",
+    "октябрь",
+    "ноябрь",
+    "декабрь",
+)
+ROMAN = ("I", "II", "III", "IV")
+
+
+@dataclass(frozen=True)
+class Collection:
+    id: str
+    name: str
+    description: str
+    years: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class File:
+    id: str
+    collection: str
+    year: int
+    name: str
+    title: str
+    kind: str  # "pdf" | "csv"
+    media_type: str
+    size: int
+    sha256: str
+    added: str  # ISO date
+    period: str | None
+    quarter: int | None
+
+    @property
+    def added_date(self) -> date:
+        return date.fromisoformat(self.added)
+
+    @property
+    def added_text(self) -> str:
+        day = self.added_date
+        return f"{day.day} {MONTHS_GEN[day.month - 1]} {day.year}"
+
+    @property
+    def size_text(self) -> str:
+        return f"{self.size / 1024:.0f} КБ".replace(".", ",") if self.size >= 1024 else "1 КБ"
+
+    @property
+    def period_text(self) -> str | None:
+        """«март 2024» for a monthly file, «весь 2024 год» for a yearly one."""
+        if not self.period:
+            return None
+        if len(self.period) == 4:
+            return f"весь {self.period} год"
+        year, month = self.period.split("-")
+        return f"{MONTHS_NOM[int(month) - 1]} {year}"
+
+    @property
+    def quarter_text(self) -> str | None:
+        if self.quarter:
+            return f"{ROMAN[self.quarter - 1]} квартал"
+        return "весь год" if self.period else None
+
+
+class Catalog:
+    def __init__(self, collections: list[Collection], files: list[File], root: Path) -> None:
+        self.collections = list(collections)
+        self.files = list(files)
+        self.root = root
+        self._collections = {c.id: c for c in self.collections}
+        self._files = {(f.collection, f.year, f.name): f for f in self.files}
+
+    @classmethod
+    def from_dir(cls, root: Path) -> Catalog:
+        data: dict[str, Any] = json.loads((root / "catalog.json").read_text(encoding="utf-8"))
+        return cls(
+            [Collection(**{**c, "years": tuple(c["years"])}) for c in data["collections"]],
+            [File(**f) for f in data["files"]],
+            root,
+        )
+
+    def collection(self, collection_id: str) -> Collection | None:
+        return self._collections.get(collection_id)
+
+    def files_in(self, collection_id: str, year: int) -> list[File]:
+        return [f for f in self.files if f.collection == collection_id and f.year == year]
+
+    def file(self, collection_id: str, year: int, name: str) -> File | None:
+        return self._files.get((collection_id, year, name))
+
+    def by_name(self, name: str) -> File | None:
+        return next((f for f in self.files if f.name == name), None)
+
+    def path(self, entry: File) -> Path:
+        """Where the bytes are: built from the catalog's own id and kind only."""
+        return self.root / "files" / f"{entry.id}.{entry.kind}"
+
+    def is_complete(self) -> bool:
+        return bool(self.files) and all(self.path(f).is_file() for f in self.files)
+
+
+@functools.cache
+def load_catalog(root: Path = DATA_DIR) -> Catalog:
+    return Catalog.from_dir(root)

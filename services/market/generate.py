@@ -1,0 +1,237 @@
+"""Deterministic generator for the «Маркет» (shop) catalog.
+
+Run ``python -m services.market.generate`` to (re)write ``data/catalog.json``;
+``python -m services.market.generate --check`` exits 1 if the committed file is stale.
+
+Everything is synthetic: the makers are invented, prices are fixed in the table below
+(so tasks about prices have one answer), ratings, reviews and stock come from one seeded
+RNG. Look-alikes are deliberate: one maker's two variants (TW-20 and TW-20 Pro, two power
+banks) and one product in two pack sizes (cat food, dish soap, coffee).
+"""
+
+from __future__ import annotations
+
+import colorsys
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+SEED = 20260902
+CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
+
+CATEGORIES: list[dict[str, str]] = [
+    {"id": "electronics", "name": "Электроника", "icon": "🎧"},
+    {"id": "pets", "name": "Зоотовары", "icon": "🐾"},
+    {"id": "sport", "name": "Спорт и отдых", "icon": "⚽"},
+    {"id": "household", "name": "Бытовая химия", "icon": "🧴"},
+    {"id": "food", "name": "Продукты", "icon": "☕"},
+]
+
+# Invented makers; none is a real company or trademark.
+BRANDS: dict[str, list[str]] = {
+    "electronics": ["Тиховей", "Ярогор", "Лунный сверчок", "Ветрогон", "Кварцевый лис"],
+    "pets": ["Пёстрый хвост", "Бодрый лось", "Кото-Граф"],
+    "sport": ["Стремнина", "Ветроход"],
+    "household": ["Пенный бор", "Чистый лог", "Зеркальный пруд"],
+    "food": ["Сытая полка", "Сосновый скит", "Ржаной угол"],
+}
+
+# (category, kind, brand, model/variant, price, emoji, specs, showcase, deal_old_price)
+# The title is "<kind> «<brand>» <model>" (a comma before a model that is a size).
+Row = tuple[str, str, str, str, int, str, dict[str, str], bool, int]
+PRODUCTS: list[Row] = [
+    # electronics
+    ("electronics", "Наушники беспроводные", "Тиховей", "TW-20", 2490, "🎧",
+     {"Подключение": "Bluetooth 5.3", "Работа без подзарядки": "6 ч", "Шумоподавление": "нет"},
+     True, 0),
+    ("electronics", "Наушники беспроводные", "Тиховей", "TW-20 Pro", 4990, "🎧",
+     {"Подключение": "Bluetooth 5.3", "Работа без подзарядки": "9 ч", "Шумоподавление": "активное"},
+     False, 5990),
+    ("electronics", "Наушники проводные", "Ярогор", "Бас-3", 890, "🎧",
+     {"Разъём": "3,5 мм", "Длина кабеля": "1,2 м", "Микрофон": "есть"}, False, 0),
+    ("electronics", "Колонка портативная", "Ярогор", "Волна", 3290, "🔊",
+     {"Мощность": "12 Вт", "Защита от воды": "IPX6", "Работа без подзарядки": "14 ч"}, True, 0),
+    ("electronics", "Умные часы", "Лунный сверчок", "Пульс 2", 7990, "⌚",
+     {"Экран": "1,4″ AMOLED", "Пульсометр": "есть", "Работа без подзарядки": "7 дней"},
+     True, 9490),
+    ("electronics", "Фитнес-браслет", "Лунный сверчок", "Шаг", 2190, "⌚",
+     {"Экран": "0,9″", "Пульсометр": "есть", "Работа без подзарядки": "14 дней"}, False, 0),
+    ("electronics", "Внешний аккумулятор", "Ветрогон", "10 000 мА·ч", 1490, "🔋",
+     {"Ёмкость": "10 000 мА·ч", "Выходы": "2 × USB", "Вес": "210 г"}, False, 0),
+    ("electronics", "Внешний аккумулятор", "Ветрогон", "20 000 мА·ч", 2390, "🔋",
+     {"Ёмкость": "20 000 мА·ч", "Выходы": "3 × USB", "Вес": "390 г"}, True, 0),
+    ("electronics", "Электрочайник", "Тиховей", "Кипарис 1,7 л", 2790, "🫖",
+     {"Объём": "1,7 л", "Мощность": "2200 Вт", "Корпус": "стекло"}, False, 0),
+    ("electronics", "Клавиатура беспроводная", "Кварцевый лис", "К-7", 1990, "⌨",
+     {"Раскладка": "русская и латинская", "Подключение": "радио 2,4 ГГц", "Питание": "2 × AAA"},
+     False, 0),
+    # pets
+    ("pets", "Корм сухой для кошек", "Пёстрый хвост", "с индейкой, 400 г", 349, "🐈",
+     {"Вес": "400 г", "Возраст": "от 1 года", "Основной вкус": "индейка"}, True, 0),
+    ("pets", "Корм сухой для кошек", "Пёстрый хвост", "с индейкой, 2 кг", 1390, "🐈",
+     {"Вес": "2 кг", "Возраст": "от 1 года", "Основной вкус": "индейка"}, False, 1590),
+    ("pets", "Корм сухой для собак", "Бодрый лось", "с говядиной, 3 кг", 1790, "🐕",
+     {"Вес": "3 кг", "Размер собаки": "средний", "Основной вкус": "говядина"}, False, 0),
+    ("pets", "Наполнитель комкующийся", "Кото-Граф", "5 л", 459, "🪣",
+     {"Объём": "5 л", "Материал": "бентонит", "Аромат": "без запаха"}, False, 0),
+    ("pets", "Когтеточка-столбик", "Кото-Граф", "60 см", 990, "🐈",
+     {"Высота": "60 см", "Материал": "джут", "Основание": "40 × 40 см"}, True, 0),
+    ("pets", "Лежанка для собак", "Бодрый лось", "размер M", 2490, "🐕",
+     {"Размер": "70 × 55 см", "Чехол": "съёмный", "Стирка": "при 30 °C"}, False, 0),
+    ("pets", "Игрушка-мышь для кошек", "Пёстрый хвост", "3 шт", 199, "🐭",
+     {"В наборе": "3 шт", "Материал": "фетр", "Наполнитель": "кошачья мята"}, False, 0),
+    ("pets", "Поводок-рулетка", "Бодрый лось", "5 м", 890, "🦮",
+     {"Длина": "5 м", "Вес собаки": "до 25 кг", "Тип": "лента"}, False, 0),
+    # sport
+    ("sport", "Коврик для йоги", "Стремнина", "6 мм", 1290, "🧘",
+     {"Толщина": "6 мм", "Размер": "183 × 61 см", "Материал": "ТПЭ"}, True, 0),
+    ("sport", "Гантели виниловые", "Стремнина", "2 × 3 кг", 1590, "🏋",
+     {"Вес": "2 × 3 кг", "Покрытие": "винил", "Форма": "шестигранная"}, False, 0),
+    ("sport", "Скакалка скоростная", "Ветроход", "3 м", 490, "🪢",
+     {"Длина": "3 м", "Трос": "стальной в оплётке", "Ручки": "алюминий"}, False, 0),
+    ("sport", "Мяч футбольный", "Ветроход", "размер 5", 1890, "⚽",
+     {"Размер": "5", "Покрышка": "полиуретан", "Сшивка": "термосклейка"}, True, 2290),
+    ("sport", "Бутылка для воды", "Стремнина", "750 мл", 590, "🥤",
+     {"Объём": "750 мл", "Материал": "тритан", "Крышка": "с поилкой"}, False, 0),
+    ("sport", "Эспандер ленточный", "Ветроход", "набор из 5", 790, "🎗",
+     {"В наборе": "5 лент", "Нагрузка": "от 2 до 20 кг", "Чехол": "есть"}, False, 0),
+    ("sport", "Шлем велосипедный", "Ветроход", "СК-1", 2990, "⛑",
+     {"Размер": "54–58 см", "Вес": "260 г", "Вентиляция": "18 отверстий"}, False, 0),
+    ("sport", "Ролик для пресса", "Стремнина", "двойной", 690, "🛞",
+     {"Колёса": "2", "Нагрузка": "до 120 кг", "Коврик под колени": "есть"}, False, 0),
+    # household
+    ("household", "Средство для мытья посуды", "Пенный бор", "лимон, 500 мл", 159, "🍋",
+     {"Объём": "500 мл", "Аромат": "лимон", "Подходит для детской посуды": "да"}, True, 0),
+    ("household", "Средство для мытья посуды", "Пенный бор", "лимон, 1 л", 269, "🍋",
+     {"Объём": "1 л", "Аромат": "лимон", "Подходит для детской посуды": "да"}, False, 0),
+    ("household", "Гель для стирки", "Чистый лог", "универсальный, 1,5 л", 549, "🧺",
+     {"Объём": "1,5 л", "Стирок": "30", "Тип ткани": "любые"}, False, 649),
+    ("household", "Стиральный порошок", "Чистый лог", "для цветного, 3 кг", 689, "🧺",
+     {"Вес": "3 кг", "Стирок": "30", "Тип ткани": "цветные"}, False, 0),
+    ("household", "Средство для стёкол", "Зеркальный пруд", "с нашатырём, 500 мл", 189, "🪟",
+     {"Объём": "500 мл", "Распылитель": "есть", "Без разводов": "да"}, False, 0),
+    ("household", "Таблетки для посудомоечной машины", "Пенный бор", "40 шт", 899, "🍽",
+     {"В упаковке": "40 шт", "Растворимая плёнка": "да", "Соль и ополаскиватель": "в составе"},
+     True, 0),
+    ("household", "Чистящий гель для ванной", "Зеркальный пруд", "750 мл", 229, "🛁",
+     {"Объём": "750 мл", "Против известкового налёта": "да", "Аромат": "морской"}, False, 0),
+    ("household", "Кондиционер для белья", "Чистый лог", "лаванда, 1 л", 319, "🪻",
+     {"Объём": "1 л", "Стирок": "40", "Аромат": "лаванда"}, False, 0),
+    # food
+    ("food", "Кофе в зёрнах", "Сытая полка", "арабика, 250 г", 489, "☕",
+     {"Вес": "250 г", "Обжарка": "средняя", "Сорт": "арабика 100 %"}, True, 0),
+    ("food", "Кофе в зёрнах", "Сытая полка", "арабика, 1 кг", 1590, "☕",
+     {"Вес": "1 кг", "Обжарка": "средняя", "Сорт": "арабика 100 %"}, False, 1790),
+    ("food", "Чай чёрный листовой", "Сосновый скит", "100 г", 219, "🍵",
+     {"Вес": "100 г", "Лист": "крупный", "Добавки": "нет"}, False, 0),
+    ("food", "Гранола с орехами", "Ржаной угол", "350 г", 299, "🥣",
+     {"Вес": "350 г", "Сахар": "без добавленного", "Орехи": "фундук, миндаль"}, False, 0),
+    ("food", "Макароны спагетти", "Ржаной угол", "450 г", 119, "🍝",
+     {"Вес": "450 г", "Мука": "твёрдые сорта пшеницы", "Варка": "9 мин"}, False, 0),
+    ("food", "Шоколад горький", "Сытая полка", "75 %, 90 г", 139, "🍫",
+     {"Вес": "90 г", "Какао": "75 %", "Добавки": "нет"}, False, 0),
+    ("food", "Мёд цветочный", "Сосновый скит", "500 г", 449, "🍯",
+     {"Вес": "500 г", "Сбор": "летний", "Упаковка": "стеклянная банка"}, True, 0),
+    ("food", "Паста арахисовая", "Ржаной угол", "300 г", 259, "🥜",
+     {"Вес": "300 г", "Текстура": "кремовая", "Сахар": "без добавленного"}, False, 0),
+]  # fmt: skip
+
+DESCRIPTIONS: dict[str, str] = {
+    "electronics": "Гарантия 1 год. Доставим завтра или заберёте сами в пункте выдачи.",
+    "pets": "Подходит для ежедневного ухода. Хранить в сухом месте.",
+    "sport": "Для занятий дома, в зале и на улице.",
+    "household": "Хранить в недоступном для детей месте. Беречь от огня.",
+    "food": "Срок годности указан на упаковке. Хранить в сухом прохладном месте.",
+}
+
+PRODUCT_KEYS = (
+    "id",
+    "title",
+    "brand",
+    "model",
+    "kind",
+    "category",
+    "price",
+    "old_price",
+    "rating",
+    "reviews",
+    "stock",
+    "showcase",
+    "deal",
+    "specs",
+    "description",
+    "color",
+    "emoji",
+)
+
+
+def _pastel(rng: random.Random) -> str:
+    r, g, b = colorsys.hls_to_rgb(rng.random(), rng.uniform(0.84, 0.9), rng.uniform(0.4, 0.65))
+    return "#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (r, g, b)))
+
+
+def build_catalog() -> dict[str, Any]:
+    """The whole catalog as plain JSON-ready data. Pure and deterministic."""
+    rng = random.Random(SEED)
+    products: list[dict[str, Any]] = []
+    for n, row in enumerate(PRODUCTS, start=1):
+        category, kind, brand, model, price, emoji, specs, showcase, old_price = row
+        if brand not in BRANDS[category]:
+            raise ValueError(f"{brand!r} is not a maker of {category!r}")
+        item: dict[str, Any] = {
+            "id": f"m-{n:03d}",
+            "title": f"{kind} «{brand}»{', ' if model[0].isdigit() else ' '}{model}",
+            "brand": brand,
+            "model": model,
+            "kind": kind,
+            "category": category,
+            "price": price,
+            "old_price": old_price or None,
+            "rating": round(rng.uniform(3.6, 4.9), 1),
+            "reviews": rng.randint(4, 2400),
+            "stock": rng.randint(3, 40),
+            "showcase": showcase,
+            "deal": bool(old_price),
+            "specs": [[key, value] for key, value in specs.items()],
+            "description": DESCRIPTIONS[category],
+            "color": _pastel(rng),
+            "emoji": emoji,
+        }
+        products.append({key: item[key] for key in PRODUCT_KEYS})
+    titles = [p["title"].casefold() for p in products]
+    if len(set(titles)) != len(titles):
+        raise ValueError("duplicate product titles")
+    return {
+        "categories": [dict(c) for c in CATEGORIES],
+        "brands": {k: list(v) for k, v in BRANDS.items()},
+        "products": products,
+    }
+
+
+def dumps(catalog: dict[str, Any]) -> str:
+    return json.dumps(catalog, ensure_ascii=False, indent=1) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    text = dumps(build_catalog())
+    if "--check" in args:
+        current = CATALOG_PATH.read_text(encoding="utf-8") if CATALOG_PATH.exists() else None
+        if current != text:
+            print(
+                f"{CATALOG_PATH} is out of date; run: python -m services.market.generate",
+                file=sys.stderr,
+            )
+            return 1
+        print(f"{CATALOG_PATH} is up to date")
+        return 0
+    CATALOG_PATH.parent.mkdir(parents=True, exist_ok=True)
+    CATALOG_PATH.write_text(text, encoding="utf-8")
+    print(f"wrote {CATALOG_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

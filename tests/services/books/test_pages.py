@@ -1,0 +1,103 @@
+"""Книги through the real UI in Chromium: every screen writes its documented events."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from helpers import create, make_task
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def semantic(hub: httpx.Client, tid: str) -> list[dict]:
+    events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
+    return [e for e in events if e["type"] not in ("click", "keypress", "scroll")]
+
+
+def of(events: list[dict], kind: str) -> list[dict]:
+    return [e["params"] for e in events if e["type"] == kind]
+
+
+def test_search_filter_book_cart_and_checkout(page: Page, hub: httpx.Client) -> None:
+    created = create(hub, make_task([{"event_name": "basket_add"}], domain="books"))
+    tid = created["trajectory_id"]
+    page.goto(created["url"])
+    page.locator("nav.wpb-tabs").get_by_role("link", name="Книги").click()
+    expect(page.get_by_role("heading", name="Новинки")).to_be_visible()
+    field = page.get_by_role("combobox", name="Поиск книг и авторов")
+    field.press_sequentially("Тетерин", delay=20)
+    page.get_by_role("option", name="Зоя Тетерина автор").click()
+    filters = page.get_by_role("form", name="Фильтры и сортировка")
+    filters.get_by_label("Аудиокнига").check()
+    filters.get_by_role("button", name="Применить").click()
+    expect(page.get_by_test_id("found")).to_have_text("Найдено изданий: 3")
+    filters.get_by_label("Сортировка", exact=True).select_option("price_desc")
+    card = page.locator("article.b-card").first
+    expect(card).to_have_attribute("data-item-id", "b-0173")
+    card.get_by_role("button", name="Добавить в избранное").click()
+    expect(card.get_by_role("button", name="Убрать из избранного")).to_be_visible()
+    card.locator("a.b-card-link").click()
+    expect(page.get_by_role("heading", name="Тайна пустого вокзала")).to_be_visible()
+    page.get_by_role("button", name="В корзину").click()
+    page.get_by_role("button", name="Добавить ещё один").click()
+    expect(page.get_by_test_id("cart-count")).to_have_text("2")
+    page.locator("a.b-fav-link").click()
+    page.locator("a.b-cart-link").click()
+    expect(page.get_by_test_id("cart-total")).to_have_text("1458 ₽")
+    page.get_by_role("link", name="Оформить заказ").click()
+    page.get_by_label("Электронная почта").fill("reader@example.org")
+    page.get_by_label("Система быстрых платежей").check()
+    page.get_by_role("button", name="Оплатить 1458 ₽").click()
+    expect(page.get_by_role("heading", name="Спасибо за покупку")).to_be_visible()
+
+    events = semantic(hub, tid)
+    assert [p["new_state"] for p in of(events, "state_changed")] == [
+        "bench_hub_main",
+        "bench_books_main",
+        "bench_books_search",
+        "bench_books_search",
+        "bench_books_search",
+        "bench_books_item",
+        "bench_books_favorites",
+        "bench_books_basket",
+        "bench_books_checkout",
+    ]
+    assert of(events, "state_changed")[5]["item_id"] == "b-0173"
+    assert of(events, "submit_search") == [{"value": "Зоя Тетерина", "widget": "standard"}]
+    assert of(events, "apply_filter") == [{"filter_type": "format", "value": "audio"}]
+    assert of(events, "apply_sort") == [{"sort": "price_desc"}]
+    title = "Тайна пустого вокзала"
+    assert of(events, "add_favorites") == [{"item_id": "b-0173", "title": title}]
+    assert of(events, "basket_add") == [
+        {"item_id": "b-0173", "title": title, "price": 729, "amount": n} for n in (1, 2)
+    ]
+    assert of(events, "select_pay_method") == [{"method": "sbp"}]
+    assert of(events, "submit_payment") == [{"method": "sbp", "result": "success", "amount": 1458}]
+
+
+def test_author_filter_link_and_bad_input(agent: httpx.Client, hub: httpx.Client) -> None:
+    tid = create(hub, make_task([{"event_name": "basket_add"}], domain="books"))["trajectory_id"]
+    base = f"/t/{tid}/books"
+    listing = agent.get(f"{base}/search", params={"author": "a-01"})
+    assert listing.status_code == 200 and "Книги автора: Вера Руднева" in listing.text
+    assert of(semantic(hub, tid), "apply_filter") == [
+        {"filter_type": "author", "value": "Вера Руднева"}
+    ]
+    for query in ("", "<b>x</b>", "1; DELETE FROM items", "я" * 3000):
+        assert agent.get(f"{base}/search", params={"q": query}).status_code == 200
+    assert agent.get(f"{base}/search", params={"format": "vinyl"}).status_code == 422
+    assert agent.get(f"{base}/search", params={"author": "a-99"}).status_code == 422
+    assert agent.get(f"{base}/b/b-9999").status_code == 404
+    assert agent.post(f"{base}/cart/b-9999", data={"op": "add"}).status_code == 404
+    assert agent.get("/_site/books/cover/b-9999.svg").status_code == 404
+    cover = agent.get("/_site/books/cover/b-0001.svg")
+    assert cover.status_code == 200 and cover.headers["content-type"].startswith("image/svg")
+    accept = {"Accept": "application/json"}
+    below = agent.post(f"{base}/cart/b-0001", data={"op": "set", "amount": "-1"}, headers=accept)
+    assert below.status_code == 422 and below.json()["field"] == "amount"
+    above = agent.post(f"{base}/cart/b-0001", data={"op": "set", "amount": "11"}, headers=accept)
+    assert above.status_code == 409
+    bad_mail = agent.post(f"{base}/checkout", data={"method": "sbp", "email": "x"})
+    assert bad_mail.status_code == 409  # the cart is empty
+    assert of(semantic(hub, tid), "basket_add") == []

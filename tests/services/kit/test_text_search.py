@@ -1,0 +1,85 @@
+"""The shared `text_search` control: six implementations, each different in DOM, each
+submitting by mouse and by keyboard (a typed query or a chosen suggestion) and producing
+the same `submit_search` event, with `widget` naming the implementation."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from helpers import create, make_task
+from playwright.sync_api import Page, expect
+
+from services.kit.variants import VARIANTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+IMPLEMENTATIONS = VARIANTS["text_search"]["shop"]
+
+
+def open_site(page: Page, hub: httpx.Client, impl: str) -> str:
+    task = make_task([{"event_name": "submit_search"}], domain="shop")
+    created = create(hub, task, ui_variants={"text_search": impl})
+    page.goto(f"{created['url']}shop/")
+    return str(created["trajectory_id"])
+
+
+def searches(hub: httpx.Client, tid: str) -> list[dict]:
+    events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
+    return [e["params"] for e in events if e["type"] == "submit_search"]
+
+
+def test_the_six_implementations_differ_in_dom(page: Page, hub: httpx.Client) -> None:
+    shapes = set()
+    for impl in IMPLEMENTATIONS:
+        open_site(page, hub, impl)
+        form = page.locator("form[data-ts]")
+        expect(form).to_have_attribute("data-widget", impl)
+        shape = form.evaluate(
+            "f => [...f.querySelectorAll('*')]"
+            ".filter(e => e.tagName !== 'svg' && !e.closest('svg'))"
+            ".map(e => e.tagName + '.' + e.className).join(' ')"
+        )
+        shapes.add(shape)
+    assert len(shapes) == len(IMPLEMENTATIONS)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_submits_by_mouse_and_keyboard(page: Page, hub: httpx.Client, impl: str) -> None:
+    tid = open_site(page, hub, impl)
+    form = page.get_by_role("search")
+    field = form.get_by_role("combobox")
+    # by mouse: type, then click the button named «Найти»
+    field.click()
+    field.fill("коврик")
+    form.get_by_role("button", name="Найти", exact=True).click()
+    expect(page.get_by_role("heading", name="Результаты по запросу «коврик»")).to_be_visible()
+    # by keyboard: type, then Enter
+    field = page.get_by_role("search").get_by_role("combobox")
+    field.fill("")
+    field.press_sequentially("мяч", delay=20)
+    expect(page.get_by_role("listbox", name="Подсказки")).to_be_visible()
+    field.press("Enter")
+    expect(page.get_by_role("heading", name="Результаты по запросу «мяч»")).to_be_visible()
+    # a suggestion by keyboard: arrows + Enter
+    field = page.get_by_role("search").get_by_role("combobox")
+    field.fill("")
+    field.press_sequentially("кофе", delay=20)
+    options = page.get_by_role("option")
+    expect(options.first).to_be_visible()
+    field.press("ArrowDown")
+    field.press("ArrowDown")
+    field.press("ArrowUp")
+    expect(options.first).to_have_attribute("aria-selected", "true")
+    chosen = options.first.get_attribute("data-value")
+    field.press("Enter")
+    expect(page.get_by_role("heading", name=f"Результаты по запросу «{chosen}»")).to_be_visible()
+    # a suggestion by mouse
+    field = page.get_by_role("search").get_by_role("combobox")
+    field.fill("")
+    field.press_sequentially("Стремнина", delay=20)
+    page.get_by_role("option", name="Стремнина производитель").click()
+    expect(page.get_by_role("heading", name="Результаты по запросу «Стремнина»")).to_be_visible()
+
+    assert searches(hub, tid) == [
+        {"value": value, "widget": impl} for value in ("коврик", "мяч", chosen, "Стремнина")
+    ]

@@ -1,0 +1,188 @@
+"""Маркет through the real UI in Chromium: every screen writes its documented events."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from helpers import create, make_task
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TRACKING = ("click", "keypress", "scroll")
+
+
+def semantic(hub: httpx.Client, tid: str) -> list[dict]:
+    events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
+    return [e for e in events if e["type"] not in TRACKING]
+
+
+def of(events: list[dict], kind: str) -> list[dict]:
+    return [e["params"] for e in events if e["type"] == kind]
+
+
+def start(page: Page, hub: httpx.Client, **body) -> str:
+    created = create(hub, make_task([{"event_name": "basket_add"}], domain="shop"), **body)
+    page.goto(created["url"])
+    page.locator("nav.wpb-tabs").get_by_role("link", name="Маркет").click()
+    expect(page.get_by_role("heading", name="Выбор покупателей")).to_be_visible()
+    return str(created["trajectory_id"])
+
+
+def test_browse_filter_sort_cart_and_favourites(page: Page, hub: httpx.Client) -> None:
+    tid = start(page, hub)
+    page.get_by_role("navigation", name="Каталог").get_by_role("link", name="Зоотовары").click()
+    filters = page.get_by_role("form", name="Фильтры и сортировка")
+    filters.get_by_role("checkbox", name="Бодрый лось").check()
+    filters.get_by_label("Цена до").fill("2000")
+    filters.get_by_role("button", name="Применить").click()
+    expect(page.get_by_test_id("found")).to_have_text("Найдено товаров: 2")
+    filters.get_by_label("Сортировка", exact=True).select_option("price_desc")
+    expect(page.locator("article.m-card").first).to_have_attribute("data-item-id", "m-013")
+    card = page.locator("article.m-card[data-item-id='m-018']")
+    card.get_by_role("button", name="Добавить в избранное").click()
+    expect(card.get_by_role("button", name="Убрать из избранного")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    card.get_by_role("button", name="В корзину").click()
+    card.get_by_role("button", name="Добавить ещё одну").click()
+    expect(card.locator(".m-qty")).to_have_attribute("data-amount", "2")
+    card.get_by_role("link").first.click()
+    expect(page.get_by_role("heading", name="Поводок-рулетка «Бодрый лось», 5 м")).to_be_visible()
+    page.locator("a.m-fav-link").click()
+    expect(page.locator("article.m-card")).to_have_count(1)
+    page.locator("a.m-cart-link").click()
+    expect(page.get_by_test_id("cart-total")).to_have_text("1780 ₽")
+    page.get_by_label("Количество: Поводок-рулетка «Бодрый лось», 5 м").fill("1")
+    page.get_by_role("button", name="Обновить").click()
+    expect(page.get_by_test_id("cart-total")).to_have_text("890 ₽")
+
+    events = semantic(hub, tid)
+    assert of(events, "state_changed") == [
+        {"new_state": "bench_hub_main"},
+        {"new_state": "bench_catalog_main"},
+        {"new_state": "bench_catalog_category", "category": "pets"},
+        {"new_state": "bench_catalog_category", "category": "pets"},
+        {"new_state": "bench_catalog_category", "category": "pets"},
+        {"new_state": "bench_catalog_item", "item_id": "m-018"},
+        {"new_state": "bench_catalog_favorites"},
+        {"new_state": "bench_catalog_basket"},
+        {"new_state": "bench_catalog_basket"},
+    ]
+    assert of(events, "apply_filter") == [
+        {"filter_type": "brand", "value": "Бодрый лось"},
+        {"filter_type": "price_max", "value": 2000},
+    ]
+    assert of(events, "apply_sort") == [{"sort": "price_desc"}]
+    title = "Поводок-рулетка «Бодрый лось», 5 м"
+    assert of(events, "add_favorites") == [{"item_id": "m-018", "title": title}]
+    basket = [(e["type"], e["params"]) for e in events if e["type"].startswith("basket")]
+    line = {"item_id": "m-018", "title": title, "price": 890}
+    assert basket == [
+        ("basket_add", {**line, "amount": 1}),
+        ("basket_add", {**line, "amount": 2}),
+        ("basket_remove", {**line, "amount": 1}),
+    ]
+    assert all(e["source"] == "server" and e["site"] == "shop" for e in events[1:])
+
+
+def test_search_carousel_login_and_checkout(page: Page, hub: httpx.Client) -> None:
+    tid = start(page, hub)
+    carousel = page.get_by_role("region", name="Скидки недели")
+    first = carousel.locator(".m-slide:not([hidden]) h3").inner_text()
+    carousel.get_by_role("button", name="Следующий слайд").click()
+    assert carousel.locator(".m-slide:not([hidden]) h3").inner_text() != first
+    page.get_by_role("button", name="Войти").click()
+    dialog = page.get_by_role("dialog", name="Вход в Маркет")
+    dialog.get_by_label("Телефон").fill("+7 912 345-67-89")
+    dialog.get_by_label("Пароль").fill("секрет")
+    dialog.get_by_role("button", name="Войти").click()
+    expect(page.get_by_test_id("user")).to_have_text("+7 912 345-67-89")
+    box = page.get_by_role("combobox", name="Поиск по Маркету")
+    box.fill("кофе 250")
+    box.press("Enter")
+    card = page.locator("article.m-card[data-item-id='m-035']")
+    card.get_by_role("button", name="В корзину").click()
+    expect(page.get_by_test_id("cart-count")).to_have_text("1")
+    page.locator("a.m-cart-link").click()
+    page.get_by_role("link", name="Оформить заказ").click()
+    page.get_by_label("Адрес доставки").fill("Тихая улица, 7, кв. 3")
+    page.get_by_label("Система быстрых платежей").check()
+    page.get_by_label("Банковская карта").check()
+    page.get_by_label("Номер карты").fill("4111 1111 1111 1111")
+    page.get_by_label("Срок действия").fill("12/30")
+    page.get_by_label("CVC").fill("123")
+    page.get_by_label("Владелец карты").fill("IVAN PETROV")
+    page.get_by_role("button", name="Оплатить 489 ₽").click()
+    expect(page.get_by_role("heading", name="Спасибо, заказ оформлен")).to_be_visible()
+
+    events = semantic(hub, tid)
+    assert of(events, "dialog_opened") == [{"dialog": "login"}]
+    assert of(events, "submit_search") == [{"value": "кофе 250", "widget": "standard"}]
+    assert of(events, "select_pay_method") == [{"method": "sbp"}, {"method": "card"}]
+    assert of(events, "submit_payment") == [{"method": "card", "result": "success", "amount": 489}]
+    states = [p["new_state"] for p in of(events, "state_changed")]
+    assert states[-3:] == ["bench_catalog_search", "bench_catalog_basket", "bench_catalog_checkout"]
+    sources = {e["type"]: e["source"] for e in events}
+    assert sources["dialog_opened"] == sources["select_pay_method"] == "page"
+    assert sources["submit_payment"] == sources["submit_search"] == "server"
+
+
+def test_payment_form_refuses_bad_card(agent: httpx.Client, hub: httpx.Client) -> None:
+    tid = create(hub)["trajectory_id"]
+    base = f"/t/{tid}/shop"
+    empty = agent.post(f"{base}/checkout", data={"method": "card", "address": "Тихая, 7"})
+    assert empty.status_code == 409 and "корзина пуста" in empty.text
+    agent.post(f"{base}/cart/m-039", data={"op": "add"})
+    card = {"method": "card", "address": "Тихая, 7", "card_expiry": "12/30", "card_cvc": "123"}
+    bad = agent.post(f"{base}/checkout", data={**card, "card_number": "1234"})
+    assert bad.status_code == 422 and 'data-field="card_number"' in bad.text
+    declined = agent.post(
+        f"{base}/checkout",
+        data={**card, "card_number": "4000 0000 0000 0002", "card_holder": "A B"},
+    )
+    assert declined.status_code == 402 and "отклонил" in declined.text
+    method = agent.post(f"{base}/checkout", data={"method": "bitcoin", "address": "Тихая, 7"})
+    assert method.status_code == 422 and 'data-field="method"' in method.text
+    payments = of(semantic(hub, tid), "submit_payment")
+    assert payments == [{"method": "card", "result": "declined", "amount": 119}]
+    refused = agent.post(
+        f"{base}/_events", json={"type": "select_pay_method", "params": {"method": "gold"}}
+    )
+    assert refused.status_code == 422 and "method" in refused.text
+    forged = agent.post(f"{base}/_events", json={"type": "basket_add", "params": {}})
+    assert forged.status_code == 422
+
+
+def test_bad_input_never_breaks(agent: httpx.Client, hub: httpx.Client) -> None:
+    tid = create(hub)["trajectory_id"]
+    base = f"/t/{tid}/shop"
+    for query in ("", " ", "<script>alert(1)</script>", "' OR 1=1; --", "ы" * 5000, "%00"):
+        answer = agent.get(f"{base}/search", params={"q": query})
+        assert answer.status_code == 200, query
+        assert "<script>alert(1)</script>" not in answer.text
+    values = [p["value"] for p in of(semantic(hub, tid), "submit_search")]
+    assert values[:2] == ["", ""] and len(values[4]) == 200
+    assert agent.get(f"{base}/p/m-999").status_code == 404
+    assert agent.get(f"{base}/c/weapons").status_code == 404
+    assert agent.post(f"{base}/cart/m-999", data={"op": "add"}).status_code == 404
+    assert agent.post(f"{base}/favorites/m-999", data={"op": "add"}).status_code == 404
+    assert agent.get("/_site/shop/img/m-999.svg").status_code == 404
+    assert agent.get(f"{base}/c/pets", params={"price_max": "дёшево"}).status_code == 422
+    assert agent.get(f"{base}/c/pets", params={"sort": "random"}).status_code == 422
+    json_accept = {"Accept": "application/json"}
+    below = agent.post(
+        f"{base}/cart/m-001", data={"op": "set", "amount": "-2"}, headers=json_accept
+    )
+    assert below.status_code == 422 and below.json()["field"] == "amount"
+    above = agent.post(f"{base}/cart/m-001", data={"op": "set", "amount": "5"}, headers=json_accept)
+    assert above.status_code == 409 and "в наличии только 4" in above.json()["message"]
+    page = agent.post(f"{base}/cart/m-001", data={"op": "set", "amount": "x"})
+    assert page.status_code == 422 and "целое число" in page.text
+    for _ in range(4):
+        agent.post(f"{base}/cart/m-001", data={"op": "inc"}, headers=json_accept)
+    again = agent.post(f"{base}/cart/m-001", data={"op": "inc"}, headers=json_accept)
+    assert again.status_code == 409
+    assert agent.post(f"{base}/login", data={"phone": "12", "password": "abcd"}).status_code == 422
+    adds = of(semantic(hub, tid), "basket_add")
+    assert [p["amount"] for p in adds] == [1, 2, 3, 4]

@@ -139,3 +139,17 @@ class Catalog:
 @functools.cache
 def load_catalog(root: Path = DATA_DIR) -> Catalog:
     return Catalog.from_dir(root)
+
+
+def vocabulary() -> dict[str, set[str]]:
+    """Condition parameter -> the values this catalog knows (for `runner tasks validate`)."""
+    catalog = load_catalog()
+    return {
+        "collection": {c.id for c in catalog.collections},
+        "file_name": {f.name for f in catalog.files},
+    }
+
+
+def states() -> set[str]:
+    """The screens this site serves (`state_changed.new_state`)."""
+    return {"bench_files_cabinet", "bench_files_collection"}

@@ -1,0 +1,135 @@
+"""Oracle for Поезда: the search form (stations and dates under every implementation), the
+results' filter and sort, a train, its tariff and seats, passengers, cart and payment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Locator
+
+from runner.harnesses.oracle.ui import UI, choose_option, pick_date, target_amount
+from services.verifier.matching import value_matches
+
+SCREENS_AFTER_CART = ("bench_rail_basket", "bench_rail_checkout", "bench_rail_payment")
+
+
+def plain(value: Any) -> Any:
+    if isinstance(value, dict) and "condition" in value:
+        return value.get("value")
+    return value
+
+
+async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
+    want: dict[str, dict[str, Any]] = {}
+    screens: set[str] = set()
+    for condition in conditions:
+        name, params = condition["event_name"], condition.get("parameters", {})
+        if name == "state_changed":
+            screens.add(str(params.get("new_state")))
+        elif name == "select_city":
+            want[f"city_{params.get('field', 'from')}"] = params
+        elif name == "select_date":
+            want[f"date_{params.get('direction', 'departure')}"] = params
+        else:
+            want[name] = params
+    page = ui.page
+    search = want.get("submit_search", {})
+    origin = plain(search.get("city_from") or want.get("city_from", {}).get("name") or "")
+    dest = plain(search.get("city_to") or want.get("city_to", {}).get("name") or "")
+    day = plain(search.get("date_departure") or want.get("date_departure", {}).get("date") or "")
+    for field, value in (("from", origin), ("to", dest)):
+        if value:
+            root = page.locator(f'[data-wpb-combo=station][data-field="{field}"]')
+            await choose_option(ui, root, str(value))
+    dates = page.locator("[data-wpb-date]")
+    if day:
+        await pick_date(ui, dates, 0, str(day))
+    if "date_return" in want:
+        await pick_date(ui, dates, 1, str(plain(want["date_return"]["date"])))
+    booking = {"select_train", "select_tariff", "select_seat", "select_passenger", "basket_add"}
+    paying = {"select_pay_method", "submit_payment"}
+    rest = want.keys() - {"city_from", "city_to", "date_departure", "date_return"}
+    if not rest and not screens:
+        return
+    passengers = int(
+        plain(search.get("passengers_amount"))
+        or target_amount(want.get("basket_add", {}).get("amount"))
+        or 1
+    )
+    await page.locator("select[name=adults]").select_option(str(min(passengers, 4)))
+    ui.steps += 1
+    await ui.click(page.get_by_role("button", name="Найти"))
+    if "apply_filter" in want:
+        await page.locator("select[name=tariff]").select_option(
+            str(plain(want["apply_filter"]["value"]))
+        )
+        await ui.click(page.get_by_role("button", name="Показать"))
+    if "apply_sort" in want:
+        await page.locator("select[name=sort]").select_option(
+            str(plain(want["apply_sort"]["sort"]))
+        )
+        await ui.click(page.get_by_role("button", name="Упорядочить"))
+    if not (booking | paying) & rest and not set(SCREENS_AFTER_CART) & screens:
+        return
+    await open_train(ui, want.get("select_train", {}))
+    tariff = want.get("select_tariff", {}).get("tarif_name")
+    await ui.click(await first_matching(page.locator("button[data-tariff]"), "data-tariff", tariff))
+    await choose_seats(ui, passengers, want.get("select_seat", {}))
+    await ui.click(page.get_by_role("link", name="Далее: пассажиры"))
+    for index in range(passengers):
+        await ui.click(page.locator("li.r-person").nth(index).get_by_role("button"))
+    await ui.click(page.get_by_role("button", name="Оформить"))
+    if not paying & rest and not ({"bench_rail_checkout", "bench_rail_payment"} & screens):
+        return
+    await ui.click(page.get_by_role("link", name="Оформить заказ"))
+    method = plain(
+        want.get("select_pay_method", {}).get("method")
+        or want.get("submit_payment", {}).get("method")
+        or "card"
+    )
+    await ui.click(page.locator(f'button[data-method="{method}"]'))
+    if "submit_payment" not in want and "bench_rail_payment" not in screens:
+        return
+    await ui.click(page.get_by_role("link", name="Перейти к оплате"))
+    if "submit_payment" in want:
+        await ui.click(page.get_by_role("button", name="Оплатить"))
+
+
+async def first_matching(items: Locator, attribute: str, expected: Any) -> Locator:
+    for index in range(await items.count()):
+        item = items.nth(index)
+        if expected is None or value_matches(expected, await item.get_attribute(attribute)):
+            return item
+    raise LookupError(f"nothing on the page has {attribute} = {expected!r}")
+
+
+async def open_train(ui: UI, params: dict[str, Any]) -> None:
+    card = await first_matching(
+        ui.page.locator("li.r-train"), "data-name", params.get("train_name")
+    )
+    await ui.click(card.get_by_role("link"))
+
+
+async def choose_seats(ui: UI, count: int, params: dict[str, Any]) -> None:
+    """Free seats that satisfy near_window / lower_berth, one per passenger."""
+    page = ui.page
+    seats = page.locator("button.r-seat:not([disabled])")
+    chosen = 0
+    for index in range(await seats.count()):
+        if chosen == count:
+            break
+        seat = seats.nth(index)
+        facts = {
+            "near_window": await seat.get_attribute("data-window") == "true",
+            "lower_berth": await seat.get_attribute("data-lower") == "true",
+        }
+        if all(value_matches(v, facts[k]) for k, v in params.items() if k in facts):
+            number = await seat.get_attribute("data-seat")
+            await ui.click(seat)
+            chosen += 1
+            seats = page.locator("button.r-seat:not([disabled])")
+            await page.locator(
+                f'button.r-seat[data-seat="{number}"][aria-pressed="true"]'
+            ).wait_for()
+    if chosen < count:
+        raise LookupError(f"only {chosen} free seats match {params}")

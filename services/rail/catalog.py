@@ -1,0 +1,174 @@
+"""Read-only access to the rail catalog (``data/catalog.json``, made by ``generate.py``)."""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
+
+
+@dataclass(frozen=True)
+class Seat:
+    n: int
+    label: str
+    window: bool
+    lower: bool | None  # None in a sitting car
+    taken: bool
+
+    @property
+    def caption(self) -> str:
+        parts = [f"Место {self.label}"]
+        if self.lower is not None:
+            parts.append("нижнее" if self.lower else "верхнее")
+        parts.append("у окна" if self.window else "у прохода")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Car:
+    car: int
+    tariff: str
+    kind: str  # sitting | berth
+    price: int
+    size: int
+    taken: tuple[int, ...]
+
+    def seats(self) -> list[Seat]:
+        """Sitting cars: rows of A–D, A and D at the window. Berth cars: odd berths are
+        lower; the first two berths of each four are at the window; plackart side berths
+        (37–54) are at the window too."""
+        seats = []
+        for n in range(1, self.size + 1):
+            if self.kind == "sitting":
+                letter = "ABCD"[(n - 1) % 4]
+                seat = Seat(n, f"{(n - 1) // 4 + 1}{letter}", letter in "AD", None, n in self.taken)
+            else:
+                window = (n - 1) % 4 < 2 or (self.size == 54 and n > 36)
+                seat = Seat(n, str(n), window, n % 2 == 1, n in self.taken)
+            seats.append(seat)
+        return seats
+
+    def seat(self, n: int) -> Seat | None:
+        return self.seats()[n - 1] if 1 <= n <= self.size else None
+
+
+@dataclass(frozen=True)
+class Train:
+    id: str
+    number: str
+    name: str
+    from_city: str
+    to_city: str
+    from_station: str
+    to_station: str
+    departure: str
+    duration_min: int
+    cars: tuple[Car, ...]
+
+    @property
+    def arrival(self) -> str:
+        hours, minutes = map(int, self.departure.split(":"))
+        total = hours * 60 + minutes + self.duration_min
+        days = total // (24 * 60)
+        clock = f"{total // 60 % 24:02d}:{total % 60:02d}"
+        return clock + (f" (+{days} д.)" if days else "")
+
+    @property
+    def duration(self) -> str:
+        return f"{self.duration_min // 60} ч {self.duration_min % 60:02d} мин"
+
+    @property
+    def min_price(self) -> int:
+        return min(car.price for car in self.cars)
+
+    def car_for(self, tariff: str) -> Car | None:
+        return next((car for car in self.cars if car.tariff == tariff), None)
+
+
+@dataclass(frozen=True)
+class Passenger:
+    name: str
+    document: str
+    kind: str
+
+
+class Catalog:
+    def __init__(
+        self, cities: list[dict[str, Any]], trains: list[Train], passengers: list[Passenger]
+    ) -> None:
+        self.cities = {c["city"]: list(c["stations"]) for c in cities}
+        self.trains = list(trains)
+        self.passengers = list(passengers)
+        self._trains = {t.id: t for t in self.trains}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Catalog:
+        trains = [
+            Train(
+                **{
+                    **t,
+                    "cars": tuple(Car(**{**c, "taken": tuple(c["taken"])}) for c in t["cars"]),
+                }
+            )
+            for t in data["trains"]
+        ]
+        return cls(data["cities"], trains, [Passenger(**p) for p in data["passengers"]])
+
+    def train(self, train_id: str) -> Train | None:
+        return self._trains.get(train_id)
+
+    def trains_between(self, origin: str, dest: str) -> list[Train]:
+        found = [t for t in self.trains if t.from_city == origin and t.to_city == dest]
+        return sorted(found, key=lambda t: t.departure)
+
+    def station_options(self) -> list[dict[str, str]]:
+        return [
+            {"id": city, "label": city, "hint": ", ".join(stations)}
+            for city, stations in sorted(self.cities.items())
+        ]
+
+    def tariffs(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for train in self.trains:
+            for car in train.cars:
+                seen.setdefault(car.tariff, None)
+        return list(seen)
+
+
+@functools.cache
+def load_catalog() -> Catalog:
+    return Catalog.from_dict(json.loads(CATALOG_PATH.read_text(encoding="utf-8")))
+
+
+def vocabulary() -> dict[str, set[str]]:
+    """Condition parameter -> the values this catalog knows (for `runner tasks validate`)."""
+    catalog = load_catalog()
+    cities = set(catalog.cities)
+    stations = {s for names in catalog.cities.values() for s in names}
+    return {
+        "name": cities,
+        "city_from": cities,
+        "city_to": cities,
+        "from_station": stations,
+        "to_station": stations,
+        "train_name": {t.name for t in catalog.trains},
+        "tarif_name": set(catalog.tariffs()),
+    }
+
+
+def states() -> set[str]:
+    """The screens this site serves (`state_changed.new_state`)."""
+    return {
+        "bench_rail_main",
+        "bench_rail_search",
+        "bench_rail_train",
+        "bench_rail_passengers",
+        "bench_rail_basket",
+        "bench_rail_checkout",
+        "bench_rail_payment",
+        "bench_rail_paid",
+    }

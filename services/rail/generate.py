@@ -1,0 +1,231 @@
+"""Deterministic generator for the «Поезда» (rail) catalog.
+
+Run ``python -m services.rail.generate`` to (re)write ``data/catalog.json``;
+``python -m services.rail.generate --check`` exits 1 if the committed file is stale.
+
+Cities are real; station names, train names, numbers, timetables, cars, seats and prices are
+synthetic, from one seeded RNG. Trains run every day on their timetable.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+SEED = 20260904
+CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
+
+# city -> its stations (invented neutral names); the city is what the search form picks.
+CITIES: dict[str, list[str]] = {
+    "Москва": ["Северный вокзал", "Восточный вокзал", "Южный вокзал"],
+    "Санкт-Петербург": ["Центральный вокзал", "Морской вокзал"],
+    "Казань": ["Вокзал Казань-Пассажирская"],
+    "Нижний Новгород": ["Вокзал на Стрелке"],
+    "Ярославль": ["Волжский вокзал"],
+    "Тверь": ["Вокзал Тверь"],
+    "Великий Новгород": ["Вокзал Великий Новгород"],
+    "Псков": ["Вокзал Псков"],
+    "Петрозаводск": ["Онежский вокзал"],
+    "Мурманск": ["Вокзал Мурманск"],
+    "Архангельск": ["Вокзал Архангельск"],
+    "Владимир": ["Вокзал Владимир"],
+    "Кострома": ["Вокзал Кострома"],
+    "Смоленск": ["Вокзал Смоленск"],
+    "Тула": ["Вокзал Тула"],
+    "Рязань": ["Вокзал Рязань"],
+    "Воронеж": ["Вокзал Воронеж"],
+    "Ростов-на-Дону": ["Донской вокзал"],
+    "Краснодар": ["Кубанский вокзал"],
+    "Сочи": ["Приморский вокзал"],
+    "Самара": ["Вокзал Самара"],
+    "Екатеринбург": ["Уральский вокзал"],
+}
+
+SITTING = ["Эконом", "Эконом+", "Бизнес", "Первый класс"]
+# tariff -> (car kind, seats in the car, price factor)
+TARIFFS: dict[str, tuple[str, int, float]] = {
+    "Эконом": ("sitting", 24, 1.0),
+    "Эконом+": ("sitting", 24, 1.25),
+    "Бизнес": ("sitting", 16, 2.1),
+    "Первый класс": ("sitting", 12, 3.0),
+    "Плацкартный": ("berth", 54, 0.6),
+    "Купе": ("berth", 36, 1.2),
+    "Купе (для инвалидов)": ("berth", 4, 1.2),
+    "СВ": ("berth", 18, 2.4),
+    "Люкс": ("berth", 8, 3.6),
+}
+
+# Routes: (from, to, base price of the cheapest seat, hours) and the trains on them, each as
+# (name, tariffs). Every route runs both ways. Names are invented.
+ROUTES: list[tuple[str, str, int, float, list[tuple[str, list[str]]]]] = [
+    (
+        "Москва",
+        "Санкт-Петербург",
+        2400,
+        4.0,
+        [
+            ("Ясный сокол", ["Эконом", "Эконом+", "Бизнес", "Первый класс"]),
+            ("Серебряный путь", ["Эконом", "Эконом+", "Бизнес"]),
+            ("Балтийский бриз", ["Эконом", "Бизнес", "Первый класс"]),
+            ("Ночная звезда", ["Купе", "СВ", "Люкс"]),
+            ("Речная цапля", ["Плацкартный", "Купе", "Купе (для инвалидов)"]),
+            ("Утренний курьер", ["Эконом", "Эконом+"]),
+            ("Два берега", ["Плацкартный", "Купе", "СВ"]),
+            ("Тихий перрон", ["Купе", "СВ", "Купе (для инвалидов)"]),
+        ],
+    ),
+    (
+        "Москва",
+        "Казань",
+        2100,
+        12.0,
+        [
+            ("Волжская заря", ["Плацкартный", "Купе", "СВ"]),
+            ("Зелёный огонёк", ["Эконом", "Эконом+", "Бизнес"]),
+            ("Ночной караван", ["Плацкартный", "Купе", "Люкс"]),
+        ],
+    ),
+    (
+        "Москва",
+        "Нижний Новгород",
+        1500,
+        4.5,
+        [
+            ("Верхняя набережная", ["Эконом", "Эконом+", "Бизнес"]),
+            ("Кремлёвский холм", ["Эконом", "Эконом+", "Первый класс"]),
+            ("Ранняя пташка", ["Плацкартный", "Купе"]),
+        ],
+    ),
+    (
+        "Москва",
+        "Сочи",
+        4600,
+        24.0,
+        [
+            ("Южный берег", ["Плацкартный", "Купе", "СВ", "Люкс"]),
+            ("Тёплое море", ["Плацкартный", "Купе", "СВ"]),
+        ],
+    ),
+    ("Москва", "Ярославль", 900, 3.5, [("Золотое кольцо", ["Эконом", "Эконом+"])]),
+    ("Москва", "Тверь", 700, 2.0, [("Тверской бульвар", ["Эконом", "Эконом+", "Бизнес"])]),
+    ("Москва", "Владимир", 800, 2.0, [("Клязьма", ["Эконом", "Бизнес"])]),
+    ("Москва", "Смоленск", 1300, 5.0, [("Днепровская даль", ["Эконом", "Купе"])]),
+    ("Москва", "Воронеж", 2100, 8.5, [("Чернозёмный край", ["Плацкартный", "Купе", "СВ"])]),
+    ("Москва", "Екатеринбург", 4200, 26.0, [("Уральский самоцвет", ["Плацкартный", "Купе", "СВ"])]),
+    ("Санкт-Петербург", "Петрозаводск", 1200, 5.5, [("Карельский лес", ["Эконом", "Купе"])]),
+    (
+        "Санкт-Петербург",
+        "Мурманск",
+        3100,
+        26.0,
+        [("Полярный курьер", ["Плацкартный", "Купе", "СВ"])],
+    ),
+    ("Санкт-Петербург", "Псков", 1000, 4.0, [("Старый кремль", ["Эконом", "Плацкартный"])]),
+    ("Санкт-Петербург", "Великий Новгород", 700, 3.0, [("Волховский мост", ["Эконом", "Эконом+"])]),
+    ("Казань", "Самара", 1600, 11.0, [("Две реки", ["Плацкартный", "Купе"])]),
+    ("Ростов-на-Дону", "Краснодар", 900, 4.0, [("Кубанская степь", ["Эконом", "Плацкартный"])]),
+]
+
+
+def taken_seats(size: int, rng: random.Random) -> list[int]:
+    """About a third of the car is sold; seats 1 and 2 stay free so a car never sells out."""
+    return [n for n in range(3, size + 1) if rng.random() < 0.3]
+
+
+def build_catalog() -> dict[str, Any]:
+    rng = random.Random(SEED)
+    stations = [{"city": city, "stations": names} for city, names in CITIES.items()]
+    trains: list[dict[str, Any]] = []
+    number = 100
+    for origin, dest, base, hours, named in ROUTES:
+        for direction, (a, b) in enumerate(((origin, dest), (dest, origin))):
+            for name, tariffs in named:
+                number += rng.randint(2, 9)
+                hour = (
+                    rng.choice([5, 6, 7, 9, 12, 14, 17, 19])
+                    if hours < 8
+                    else rng.choice([18, 20, 21, 22, 23])
+                )
+                minutes = rng.choice([0, 10, 15, 25, 30, 40, 45, 55])
+                duration = int(hours * 60 * rng.uniform(0.85, 1.15)) // 5 * 5
+                cars = []
+                for car_number, tariff in enumerate(tariffs, start=1):
+                    kind, size, factor = TARIFFS[tariff]
+                    price = int(base * factor * rng.uniform(0.9, 1.2)) // 10 * 10
+                    cars.append(
+                        {
+                            "car": car_number,
+                            "tariff": tariff,
+                            "kind": kind,
+                            "price": price,
+                            "size": size,
+                            "taken": taken_seats(size, rng),
+                        }
+                    )
+                trains.append(
+                    {
+                        "id": f"t-{len(trains) + 1:03d}",
+                        "number": f"{number}{'АБВГ'[direction * 2 + number % 2]}",
+                        "name": name,
+                        "from_city": a,
+                        "to_city": b,
+                        "from_station": f"{a}, {rng.choice(CITIES[a])}",
+                        "to_station": f"{b}, {rng.choice(CITIES[b])}",
+                        "departure": f"{hour:02d}:{minutes:02d}",
+                        "duration_min": duration,
+                        "cars": cars,
+                    }
+                )
+    passengers = [
+        {
+            "name": "Смирнова Анна Петровна",
+            "document": "Паспорт РФ 45 10 123456",
+            "kind": "взрослый",
+        },
+        {
+            "name": "Смирнов Игорь Олегович",
+            "document": "Паспорт РФ 45 11 654321",
+            "kind": "взрослый",
+        },
+        {
+            "name": "Смирнова Полина Игоревна",
+            "document": "Свидетельство о рождении V-МЮ 123456",
+            "kind": "детский",
+        },
+        {
+            "name": "Кравцова Лидия Семёновна",
+            "document": "Паспорт РФ 40 09 777888",
+            "kind": "взрослый",
+        },
+    ]
+    return {"cities": stations, "trains": trains, "passengers": passengers}
+
+
+def dumps(catalog: dict[str, Any]) -> str:
+    return json.dumps(catalog, ensure_ascii=False, indent=1) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    text = dumps(build_catalog())
+    if "--check" in args:
+        current = CATALOG_PATH.read_text(encoding="utf-8") if CATALOG_PATH.exists() else None
+        if current != text:
+            print(
+                f"{CATALOG_PATH} is out of date; run: python -m services.rail.generate",
+                file=sys.stderr,
+            )
+            return 1
+        print(f"{CATALOG_PATH} is up to date")
+        return 0
+    CATALOG_PATH.parent.mkdir(parents=True, exist_ok=True)
+    CATALOG_PATH.write_text(text, encoding="utf-8")
+    print(f"wrote {CATALOG_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

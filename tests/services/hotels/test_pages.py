@@ -1,0 +1,224 @@
+"""Отели through the real UI in Chromium: the search form's widgets under each implementation,
+by mouse and by keyboard, write their documented events; results, hotel and room pages write
+theirs; bad input is refused with a Russian message and never a 500."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+from helpers import create, make_task
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TASK = make_task([{"event_name": "bench_hotel_select_city"}], domain="hotels")
+
+
+def semantic(hub: httpx.Client, tid: str) -> list[dict]:
+    events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
+    return [e for e in events if e["type"] not in ("click", "keypress", "scroll")]
+
+
+def of_type(hub: httpx.Client, tid: str, event_type: str, at_least: int = 0) -> list[dict]:
+    """The params of every event of a type; waits (briefly) for page events still in flight."""
+    for _ in range(50):
+        found = [e["params"] for e in semantic(hub, tid) if e["type"] == event_type]
+        if len(found) >= at_least:
+            break
+        time.sleep(0.1)
+    return found
+
+
+def open_hotels(page: Page, hub: httpx.Client, **variants: str) -> str:
+    created = create(hub, TASK, ui_variants=variants)
+    page.goto(created["url"])
+    page.locator("nav.wpb-tabs").get_by_role("link", name="Отели").click()
+    expect(page.get_by_role("heading", name="Найдите отель для поездки")).to_be_visible()
+    return str(created["trajectory_id"])
+
+
+def test_search_to_room_by_mouse(page: Page, hub: httpx.Client) -> None:
+    tid = open_hotels(page, hub)
+    page.get_by_role("combobox", name="Город").fill("цюр")
+    page.get_by_role("option", name="Цюрих, Швейцария").click()
+    page.get_by_role("button", name="Заезд: выберите дату").click()
+    expect(page.locator(".wpb-cal-title").first).to_have_text("Ноябрь 2026")
+    page.get_by_role("button", name="Следующий месяц").click()
+    expect(page.locator(".wpb-cal-title").first).to_have_text("Декабрь 2026")
+    page.get_by_role("button", name="15 декабря 2026").click()
+    # the check-out popup opens by itself, and days up to check-in are disabled there
+    expect(page.get_by_role("button", name="15 декабря 2026").last).to_be_disabled()
+    page.get_by_role("button", name="20 декабря 2026").last.click()
+    page.get_by_role("button", name="1 номер, 2 гостя").click()
+    page.get_by_role("button", name="Больше: дети в номере 1").click()
+    page.get_by_role("button", name="Готово").click()
+    expect(page.get_by_role("alert").filter(has_text="Укажите возраст")).to_be_visible()
+    page.get_by_label("Возраст ребёнка 1 в номере 1").select_option("7")
+    page.get_by_role("button", name="Готово").click()
+    expect(page.get_by_role("button", name="1 номер, 3 гостя")).to_be_visible()
+    page.get_by_role("button", name="Найти").click()
+    expect(page.get_by_role("heading", name="Отели: Цюрих, Швейцария")).to_be_visible()
+    card = page.locator("li.h-card").first
+    hotel_id, name = card.get_attribute("data-hotel-id"), card.get_attribute("data-name")
+    card.get_by_role("link", name=f"Выбрать номер: {name}").click()
+    page.get_by_role("button", name="Выбрать номер «Стандартный»").click()
+    expect(page.get_by_role("heading", name="Номер выбран")).to_be_visible()
+
+    of_type(hub, tid, "bench_hotel_select_room", at_least=1)
+    events = semantic(hub, tid)
+    params = {e["type"]: e["params"] for e in events}
+    assert params["bench_hotel_select_city"] == {
+        "cityId": "ch-zrh",
+        "label": "Цюрих, Швейцария",
+        "cityName": "Цюрих",
+        "countryName": "Швейцария",
+        "widget": "autocomplete",
+    }
+    assert params["bench_hotel_select_start_date"] == {
+        "date": "2026-12-15",
+        "widget": "split_popup",
+    }
+    assert params["bench_hotel_select_end_date"] == {"date": "2026-12-20", "widget": "split_popup"}
+    assert params["bench_hotel_select_guests"] == {
+        "rooms": [{"adults": 2, "kids": [7]}],
+        "roomsCount": 1,
+        "guestsCount": 3,
+        "widget": "rooms_popup",
+    }
+    assert params["bench_hotel_select_hotel"] == {"hotelId": hotel_id, "name": name}
+    assert params["bench_hotel_select_room"]["roomType"] == "Стандартный"
+    assert all(e["source"] == "server" for e in events if e["type"].endswith(("hotel", "room")))
+    states = [p["new_state"] for p in of_type(hub, tid, "state_changed")]
+    assert states == [
+        "bench_hub_main",
+        "state_hotels_main",
+        "bench_hotel_search",
+        "bench_hotel_item",
+        "bench_hotel_booking",
+    ]
+
+
+def test_default_widgets_by_keyboard(page: Page, hub: httpx.Client) -> None:
+    tid = open_hotels(page, hub)
+    city = page.get_by_role("combobox", name="Город")
+    city.fill("Южная")
+    city.press("ArrowDown")
+    city.press("Enter")
+    expect(city).to_have_value("Пусан, Южная Корея")
+    city.fill("Атлантида")
+    expect(page.get_by_role("status").filter(has_text="Такого города нет")).to_be_visible()
+    city.fill("сеул")
+    city.press("Enter")  # a single match is taken
+    trigger = page.get_by_role("button", name="Заезд: выберите дату")
+    trigger.focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowRight")  # today is focused first: move to tomorrow
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    guests = page.get_by_role("button", name="1 номер, 2 гостя")
+    guests.focus()
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Больше: взрослые в номере 1").focus()
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Готово").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name="1 номер, 3 гостя")).to_be_visible()
+    assert [p["cityId"] for p in of_type(hub, tid, "bench_hotel_select_city", 2)] == [
+        "kr-pus",
+        "kr-sel",
+    ]
+    assert of_type(hub, tid, "bench_hotel_select_start_date", 1) == [
+        {"date": "2026-11-30", "widget": "split_popup"}
+    ]
+    assert of_type(hub, tid, "bench_hotel_select_end_date", 1) == [
+        {"date": "2026-12-03", "widget": "split_popup"}
+    ]
+    assert of_type(hub, tid, "bench_hotel_select_guests", 1)[0]["guestsCount"] == 3
+
+
+def test_native_select_city(page: Page, hub: httpx.Client) -> None:
+    tid = open_hotels(page, hub, select_city="native_select")
+    select = page.get_by_role("combobox", name="Город")
+    select.select_option(label="Дубай, ОАЭ")
+    select.focus()
+    page.keyboard.press("ArrowDown")  # the next city in the list, by keyboard
+    expect(select).not_to_have_value("ae-dxb")
+    events = of_type(hub, tid, "bench_hotel_select_city", 2)
+    assert events[0] == {
+        "cityId": "ae-dxb",
+        "label": "Дубай, ОАЭ",
+        "cityName": "Дубай",
+        "countryName": "ОАЭ",
+        "widget": "native_select",
+    }
+    assert len(events) == 2 and all(e["widget"] == "native_select" for e in events)
+
+
+@pytest.mark.parametrize("impl", ["inline_stepper", "compact_select", "pill_buttons"])
+def test_guest_counters_write_the_same_event(page: Page, hub: httpx.Client, impl: str) -> None:
+    tid = open_hotels(page, hub, counter_guests=impl)
+    box = page.locator("[data-wpb-guests]")
+    if impl == "compact_select":
+        box.get_by_label("Номера", exact=True).select_option("2")
+        box.get_by_label("Дети в номере 2").select_option("1")
+    elif impl == "pill_buttons":
+        box.get_by_role("radio", name="Номера: 2").click()
+        box.get_by_role("radio", name="Дети в номере 2: 1").click()
+        expect(box.get_by_role("radio", name="Номера: 7")).to_have_count(0)  # 6 at most
+    else:
+        box.get_by_role("button", name="Больше: номера").click()
+        box.get_by_role("button", name="Больше: дети в номере 2").focus()
+        page.keyboard.press("Enter")
+        expect(box.get_by_role("button", name="Меньше: взрослые в номере 2")).to_be_disabled()
+    box.get_by_label("Возраст ребёнка 1 в номере 2").select_option("4")
+    box.get_by_role("button", name="Применить").click()
+    assert of_type(hub, tid, "bench_hotel_select_guests", 1) == [
+        {
+            "rooms": [{"adults": 2, "kids": []}, {"adults": 1, "kids": [4]}],
+            "roomsCount": 2,
+            "guestsCount": 4,
+            "widget": impl,
+        }
+    ]
+
+
+def test_bad_input_is_refused(agent: httpx.Client, hub: httpx.Client) -> None:
+    tid = create(hub, TASK)["trajectory_id"]
+    base = f"/t/{tid}/hotels"
+    ok = {"city": "ch-zrh", "start": "2026-12-10", "end": "2026-12-12", "rooms": "2"}
+    assert agent.get(f"{base}/search", params=ok).status_code == 200
+    for change, message in (
+        ({"city": "xx-atl"}, "Такого города нет"),
+        ({"start": "2026-02-31"}, "Такой даты нет"),
+        ({"start": "2026-11-01"}, "уже прошла"),
+        ({"end": "2026-12-09"}, "позже даты заезда"),
+        ({"rooms": "7"}, "от 1 до 6 взрослых"),
+        ({"rooms": "2:1,1,1,1,1"}, "не больше 4 детей"),
+    ):
+        answer = agent.get(f"{base}/search", params={**ok, **change})
+        assert answer.status_code == 422 and message in answer.text, change
+    assert agent.get(f"{base}/hotel/h-xx-1").status_code == 404
+    answer = agent.post(f"{base}/hotel/h-ch-zrh-1/room", data={"room_type": "Дворец", **ok})
+    assert answer.status_code == 422
+    for params in (
+        {"cityId": "xx-atl", "label": "А", "cityName": "А", "countryName": "Б"},
+        {"cityId": "ch-zrh", "label": "Цюрих, Австрия", "cityName": "Цюрих", "countryName": "А"},
+    ):
+        refused = agent.post(
+            f"{base}/_events", json={"type": "bench_hotel_select_city", "params": params}
+        )
+        assert refused.status_code == 422
+    guests = {"rooms": [{"adults": 2, "kids": []}], "roomsCount": 1, "guestsCount": 3}
+    refused = agent.post(
+        f"{base}/_events", json={"type": "bench_hotel_select_guests", "params": guests}
+    )
+    assert refused.status_code == 422 and "guestsCount" in refused.text
+    past = {"type": "bench_hotel_select_start_date", "params": {"date": "2020-01-01"}}
+    assert agent.post(f"{base}/_events", json=past).status_code == 422
+    room = {"type": "bench_hotel_select_room", "params": {"roomType": "Люкс", "price": 1}}
+    assert agent.post(f"{base}/_events", json=room).status_code == 422  # server-written only
+    assert of_type(hub, tid, "bench_hotel_select_city") == []

@@ -1,0 +1,207 @@
+"""Поезда through the real UI in Chromium: stations and dates under each implementation, by
+mouse and keyboard; results, filter and sort; tariff, seat map, passengers («Оформить» stays
+disabled until every seat has a passenger), cart, checkout and payment. Bad input is refused
+with a Russian message and never a 500."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+from helpers import create, make_task
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TASK = make_task([{"event_name": "select_city"}], domain="rail")
+
+
+def semantic(hub: httpx.Client, tid: str) -> list[dict]:
+    events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
+    return [e for e in events if e["type"] not in ("click", "keypress", "scroll")]
+
+
+def of_type(hub: httpx.Client, tid: str, event_type: str, at_least: int = 0) -> list[dict]:
+    for _ in range(50):
+        found = [e["params"] for e in semantic(hub, tid) if e["type"] == event_type]
+        if len(found) >= at_least:
+            break
+        time.sleep(0.1)
+    return found
+
+
+def open_rail(page: Page, hub: httpx.Client, **variants: str) -> str:
+    created = create(hub, TASK, ui_variants=variants)
+    page.goto(created["url"])
+    page.locator("nav.wpb-tabs").get_by_role("link", name="Поезда").click()
+    expect(page.get_by_role("heading", name="Билеты на поезд")).to_be_visible()
+    return str(created["trajectory_id"])
+
+
+def test_book_and_pay_by_mouse(page: Page, hub: httpx.Client) -> None:
+    tid = open_rail(page, hub)
+    page.get_by_role("combobox", name="Откуда").fill("моск")
+    page.get_by_role("option", name="Москва").click()
+    page.get_by_role("combobox", name="Куда", exact=True).fill("атлантида")
+    expect(page.get_by_role("status").filter(has_text="Такой станции нет")).to_be_visible()
+    page.get_by_role("combobox", name="Куда", exact=True).fill("санкт")
+    page.get_by_role("option", name="Санкт-Петербург").click()
+    page.get_by_role("button", name="Туда: выберите дату").click()
+    page.get_by_role("button", name="Следующий месяц").click()
+    page.get_by_role("button", name="15 декабря 2026").click()
+    page.locator("select[name=adults]").select_option("2")
+    page.get_by_role("button", name="Найти").click()
+    expect(page.locator("li.r-train")).to_have_count(8)
+    page.get_by_role("combobox", name="Тариф", exact=True).select_option("Купе")
+    page.get_by_role("button", name="Показать").click()
+    expect(page.locator("li.r-train")).to_have_count(4)
+    page.get_by_role("combobox", name="Сортировать", exact=True).select_option("price")
+    page.get_by_role("button", name="Упорядочить").click()
+    page.get_by_role("link", name="Выбрать поезд «Ночная звезда»").click()
+    page.get_by_role("button", name="Купе · 3290 ₽").click()
+    page.get_by_role("button", name="Место 1, нижнее, у окна").click()
+    expect(page.get_by_role("link", name="Далее: пассажиры")).to_have_count(0)
+    page.get_by_role("button", name="Место 2, верхнее, у окна").click()
+    page.get_by_role("link", name="Далее: пассажиры").click()
+    book = page.get_by_role("button", name="Оформить")
+    expect(book).to_be_disabled()
+    page.get_by_role("button", name="Выбрать пассажира: Смирнова Анна Петровна").click()
+    expect(page.get_by_role("button", name="Оформить")).to_be_disabled()
+    page.get_by_role("button", name="Выбрать пассажира: Смирнов Игорь Олегович").click()
+    page.get_by_role("button", name="Оформить").click()
+    expect(page.get_by_test_id("cart-total")).to_have_text("6580 ₽")
+    page.get_by_role("link", name="Оформить заказ").click()
+    expect(page.get_by_role("link", name="Перейти к оплате")).to_have_count(0)
+    page.get_by_role("button", name="СБП").click()
+    page.get_by_role("link", name="Перейти к оплате").click()
+    page.get_by_role("button", name="Оплатить 6580 ₽").click()
+    expect(page.get_by_role("heading", name="Заказ оплачен")).to_be_visible()
+
+    by = {e["type"]: e["params"] for e in semantic(hub, tid)}
+    assert of_type(hub, tid, "select_city") == [
+        {"field": "from", "name": "Москва", "widget": "typeahead"},
+        {"field": "to", "name": "Санкт-Петербург", "widget": "typeahead"},
+    ]
+    assert by["select_date"] == {
+        "direction": "departure",
+        "date": "2026-12-15",
+        "widget": "popup_grid",
+    }
+    assert by["submit_search"] == {
+        "city_from": "Москва",
+        "city_to": "Санкт-Петербург",
+        "date_departure": "2026-12-15",
+        "passengers_amount": 2,
+    }
+    assert by["apply_filter"] == {"filter_type": "tariff", "value": "Купе"}
+    assert by["apply_sort"] == {"sort": "price"}
+    assert by["select_train"]["train_name"] == "Ночная звезда"
+    assert by["select_tariff"] == {"tarif_name": "Купе", "direction": "departure"}
+    assert of_type(hub, tid, "select_seat") == [
+        {"seats_amount": 1, "near_window": True, "lower_berth": True},
+        {"seats_amount": 2, "near_window": True, "lower_berth": False},
+    ]
+    assert [p["passenger_index"] for p in of_type(hub, tid, "select_passenger")] == [0, 1]
+    assert by["basket_add"]["amount"] == 2 and by["basket_add"]["price"] == 6580
+    assert by["select_pay_method"] == {"method": "sbp"}
+    assert by["submit_payment"] == {"method": "sbp", "result": "success", "amount": 6580}
+    states = [p["new_state"] for p in of_type(hub, tid, "state_changed")]
+    for state in (
+        "bench_rail_main",
+        "bench_rail_search",
+        "bench_rail_train",
+        "bench_rail_passengers",
+        "bench_rail_basket",
+        "bench_rail_checkout",
+        "bench_rail_payment",
+        "bench_rail_paid",
+    ):
+        assert state in states
+
+
+def test_station_and_date_by_keyboard(page: Page, hub: httpx.Client) -> None:
+    tid = open_rail(page, hub)
+    origin = page.get_by_role("combobox", name="Откуда")
+    origin.fill("каз")
+    origin.press("ArrowDown")
+    origin.press("Enter")
+    expect(origin).to_have_value("Казань")
+    page.get_by_role("button", name="Туда: выберите дату").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    assert of_type(hub, tid, "select_city", 1) == [
+        {"field": "from", "name": "Казань", "widget": "typeahead"}
+    ]
+    assert of_type(hub, tid, "select_date", 1) == [
+        {"direction": "departure", "date": "2026-12-06", "widget": "popup_grid"}
+    ]
+
+
+@pytest.mark.parametrize("impl", ["native_input", "text_input"])
+def test_date_implementations(page: Page, hub: httpx.Client, impl: str) -> None:
+    tid = open_rail(page, hub, date=impl)
+    there = page.locator(".wpb-date-input").nth(0)
+    back = page.locator(".wpb-date-input").nth(1)
+    if impl == "text_input":
+        there.fill("31.02.2027")
+        there.press("Enter")
+        expect(page.get_by_role("alert").filter(has_text="Такой даты нет")).to_be_visible()
+        there.fill("20.12.2026")
+        there.press("Enter")
+        back.fill("19.12.2026")
+        back.press("Enter")
+        expect(page.get_by_role("alert").filter(has_text="не может быть раньше")).to_be_visible()
+        back.fill("22.12.2026")
+        back.press("Enter")
+    else:
+        expect(there).to_have_attribute("min", "2026-11-29")
+        there.fill("2026-12-20")
+        back.fill("2026-12-22")
+    assert of_type(hub, tid, "select_date", 2) == [
+        {"direction": "departure", "date": "2026-12-20", "widget": impl},
+        {"direction": "return", "date": "2026-12-22", "widget": impl},
+    ]
+
+
+def test_native_select_station(page: Page, hub: httpx.Client) -> None:
+    tid = open_rail(page, hub, select_station="native_select")
+    page.get_by_role("combobox", name="Куда", exact=True).select_option("Сочи")
+    assert of_type(hub, tid, "select_city", 1) == [
+        {"field": "to", "name": "Сочи", "widget": "native_select"}
+    ]
+
+
+def test_bad_input_is_refused(agent: httpx.Client, hub: httpx.Client) -> None:
+    tid = create(hub, TASK)["trajectory_id"]
+    base = f"/t/{tid}/rail"
+    ok = {"from": "Москва", "to": "Казань", "date": "2026-12-10", "adults": "1", "children": "0"}
+    assert agent.get(f"{base}/search", params=ok).status_code == 200
+    for change, message in (
+        ({"from": "Атлантида"}, "Такой станции нет"),
+        ({"to": "Москва"}, "совпадают"),
+        ({"date": "2026-02-31"}, "Такой даты нет"),
+        ({"date": "2026-11-01"}, "уже прошла"),
+        ({"return": "2026-12-01"}, "раньше даты отправления"),
+        ({"adults": "9"}, "Взрослых: от 1 до 4"),
+        ({"adults": "4", "children": "3"}, "Не больше 4"),
+        ({"tariff": "Плацкарт-люкс", "act": "filter"}, "Нет такого тарифа"),
+    ):
+        answer = agent.get(f"{base}/search", params={**ok, **change})
+        assert answer.status_code == 422 and message in answer.text, change
+    assert agent.get(f"{base}/train/t-999").status_code == 404
+    # seats, passengers and the cart refuse what the flow has not reached
+    assert agent.post(f"{base}/train/t-001/tariff", data={"tariff": "Купе"}).status_code == 422
+    assert agent.post(f"{base}/train/t-001/tariff", data={"tariff": "Эконом"}).status_code == 409
+    assert agent.post(f"{base}/basket").status_code == 409
+    assert agent.post(f"{base}/passengers/99").status_code == 404
+    assert agent.post(f"{base}/checkout/method", data={"method": "cash"}).status_code == 422
+    assert agent.post(f"{base}/payment").status_code == 409
+    bad = {"type": "select_city", "params": {"field": "from", "name": "Атлантида"}}
+    assert agent.post(f"{base}/_events", json=bad).status_code == 422
+    server_only = {
+        "type": "basket_add",
+        "params": {"item_id": "x", "amount": 1, "title": "x", "price": 1},
+    }
+    assert agent.post(f"{base}/_events", json=server_only).status_code == 422

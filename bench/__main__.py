@@ -2,7 +2,8 @@
 
 import asyncio
 
-from bench import platform, suite
+from bench import page_weight, platform, suite
 
 asyncio.run(platform.main())
+page_weight.main()
 suite.main()

@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from runner.stack import Stack, free_port
+from runner.stack import Stack, built_sites, free_port
 
 console = Console(width=120)
 
@@ -23,19 +23,13 @@ def fresh_stack(sites: str | None = None) -> Iterator[Stack]:
             Path(home),
             hub_port=free_port(),
             today="2026-11-29",
-            sites=None if sites is None else _only(sites),
+            sites=None if sites is None else built_sites(sites),
         )
         stack.start()
         try:
             yield stack
         finally:
             stack.stop()
-
-
-def _only(sites: str) -> dict[str, str]:
-    from runner.stack import built_sites
-
-    return built_sites(sites)
 
 
 def percentile(values: list[float], q: float) -> float:

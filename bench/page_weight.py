@@ -8,17 +8,14 @@ httpx GETs through the hub). Starts its own embedded stack; prints a table.
 from __future__ import annotations
 
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
 import httpx
 from playwright.sync_api import Response, sync_playwright
-from rich.console import Console
 from rich.table import Table
 
+from bench.common import console, fresh_stack
 from runner.browser import ARGS, LOCALE, TIMEZONE, VIEWPORT, chromium_path
-from runner.stack import Stack, free_port
 
 GETS = 20
 SCREENS: dict[str, list[tuple[str, str]]] = {
@@ -43,17 +40,10 @@ SCREENS: dict[str, list[tuple[str, str]]] = {
 
 
 def main() -> int:
-    home = Path(tempfile.mkdtemp(prefix="wpb-bench-"))
-    stack = Stack(
-        home,
-        hub_port=free_port(),
-        sites={"shop": "services.market.app", "books": "services.books.app"},
-    )
-    stack.start()
-    table = Table(title="Вес страниц: Маркет и Книги")
-    for column in ("сайт", "экран", "запросов", "КиБ", "TTFB медиана, мс"):
-        table.add_column(column, justify="right" if column[0].isupper() else "left")
-    try:
+    table = Table(title="Page weight: Маркет and Книги")
+    for column in ("site", "screen", "requests", "KiB", "TTFB median, ms"):
+        table.add_column(column, justify="left" if column in ("site", "screen") else "right")
+    with fresh_stack("shop,books") as stack:
         admin = httpx.Client(
             base_url=stack.hub_url, headers={"Authorization": f"Bearer {stack.token}"}, timeout=30
         )
@@ -109,9 +99,7 @@ def main() -> int:
                         f"{statistics.median(ttfb):.1f}",
                     )
             browser.close()
-    finally:
-        stack.stop()
-    Console().print(table)
+    console.print(table)
     return 0
 
 

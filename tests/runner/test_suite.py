@@ -1,0 +1,55 @@
+"""The released suite end to end, as `make demo` runs it: 152 task files (65 canonical, 87
+variants); the oracle solves every one through Chromium, noop claims done and passes none.
+This is CI's proof that every task is solvable without a model."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import run_async
+
+from runner.evaluate import evaluate, select_tasks
+from runner.harness import get_harness
+from runner.stack import TASKS_DIR
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def run_suite(stack, tmp_path, harness: str) -> dict:
+    refs = select_tasks(TASKS_DIR, None, None)
+    assert len(refs) == 152
+    return run_async(
+        evaluate(
+            stack.hub_url,
+            stack.token,
+            get_harness(harness),
+            refs,
+            tmp_path / harness,
+            2,
+            120,
+            None,
+            lambda _: None,
+            None,
+        )
+    )
+
+
+@pytest.mark.timeout(2400)
+def test_oracle_solves_all_152(stack, tmp_path) -> None:
+    result = run_suite(stack, tmp_path, "oracle")
+    failed = {
+        r["task"]: (r["status"], r["error"], [c for c in r["conditions"] if not c["success"]])
+        for r in result["records"]
+        if r["ems"] != 1
+    }
+    assert failed == {}
+    summary = result["summary"]
+    assert summary["overall"]["ems"] == 1.0 and summary["overall"]["scored"] == 152
+    assert summary["canonical_vs_variant"]["canonical"]["tasks"] == 65
+    assert summary["canonical_vs_variant"]["variant"]["tasks"] == 87
+    assert summary["paired_variants"]["pairs"] == 87
+    assert summary["paired_variants"]["donor_pass_variant_fail"] == []
+
+
+def test_noop_passes_none_of_152(stack, tmp_path) -> None:
+    overall = run_suite(stack, tmp_path, "noop")["summary"]["overall"]
+    assert overall["ems"] == 0.0 and overall["completion"] == 1.0 and overall["scored"] == 152

@@ -15,18 +15,20 @@ $(BIN)/runner: pyproject.toml
 	touch $@
 
 # Playwright's own Chromium where it can be downloaded; Debian's where it cannot. The DejaVu
-# fonts (Cyrillic) are what the generated PDFs embed.
+# fonts (Cyrillic) are what the generated PDFs embed; the emoji font draws product pictures.
 chromium: $(BIN)/runner
 	@if [ -x /usr/bin/chromium ] || [ -n "$$WPB_CHROMIUM" ]; then \
 	  echo "chromium: $${WPB_CHROMIUM:-/usr/bin/chromium}"; \
 	elif command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else \
 	  $(BIN)/playwright install chromium; \
 	fi
-	@if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && command -v apt-get >/dev/null \
-	    && [ "$$(id -u)" = 0 ]; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core >/dev/null; \
+	@if { [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] \
+	      || [ ! -d /usr/share/fonts/truetype/noto ]; } \
+	    && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    fonts-dejavu-core fonts-noto-color-emoji >/dev/null; \
 	fi
 
 demo: setup

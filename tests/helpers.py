@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import copy
 import json
 from typing import Any
 
@@ -52,34 +53,72 @@ def run_async(coroutine: Any) -> Any:
         return pool.submit(asyncio.run, coroutine).result()
 
 
+def site_tasks(site: str) -> list[Any]:
+    """A site's canonical tasks (`TaskRef`s), without the generated variant files."""
+    from runner.evaluate import select_tasks
+
+    return [ref for ref in select_tasks(TASKS_DIR, site, None) if not ref.is_variant]
+
+
+def with_variants(
+    refs: list[Any], site: str, variants: dict[str, str], profile: str | None = None
+) -> list[Any]:
+    """Copies of the tasks rendered through `variants` (the task's domain_configs); with a
+    `profile`, named and marked as that profile's variant files are."""
+    from runner.evaluate import TaskRef
+
+    out = []
+    for ref in refs:
+        task = copy.deepcopy(ref.task)
+        task["domain_configs"] = {site: {"ui_variants": dict(variants)}}
+        name = ref.name
+        if profile:
+            task["test_data"]["ui_variants"] = dict(variants)
+            task["test_data"]["ui_variant_profile"] = profile
+            name = f"{ref.name}__{profile}"
+        out.append(TaskRef(name, ref.path, task))
+    return out
+
+
+def run_eval(stack: Any, out: Any, harness: str, refs: list[Any]) -> dict[str, Any]:
+    """`runner eval` of these tasks against the test stack: two workers, 90 s a task."""
+    from runner.evaluate import evaluate
+    from runner.harness import get_harness
+
+    run = evaluate(
+        stack.hub_url, stack.token, get_harness(harness), refs, out, 2, 90, None, _skip, None
+    )
+    return run_async(run)  # type: ignore[no-any-return]
+
+
+def _skip(record: dict[str, Any]) -> None:
+    """`evaluate`'s per-record callback, unused by the tests."""
+
+
 def evaluate_site(
     stack: Any, out: Any, harness: str, site: str, variants: dict[str, str] | None = None
 ) -> dict[str, Any]:
     """`runner eval` over a site's canonical tasks, each rendered through `variants` (set as
     the task's domain_configs, as a variant task file would) — for oracle runs per profile."""
-    import asyncio
-    import copy
-    from concurrent.futures import ThreadPoolExecutor
+    return run_eval(stack, out, harness, with_variants(site_tasks(site), site, variants or {}))
 
-    from runner.evaluate import evaluate, select_tasks
-    from runner.harness import get_harness
 
-    refs = [ref for ref in select_tasks(TASKS_DIR, site, None) if "__" not in ref.name]
-    for ref in refs:
-        ref.task = copy.deepcopy(ref.task)
-        ref.task["domain_configs"] = {site: {"ui_variants": variants or {}}}
-    run = evaluate(
-        stack.hub_url,
-        stack.token,
-        get_harness(harness),
-        refs,
-        out,
-        2,
-        90,
-        None,
-        lambda _: None,
-        None,
-    )
-    # A thread of its own: the sync Playwright fixtures keep an event loop in this one.
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, run).result()  # type: ignore[no-any-return]
+def failures(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Task -> (status, error) of every record that did not pass."""
+    return {r["task"]: (r["status"], r["error"]) for r in records if r["ems"] != 1}
+
+
+def search_donor_runs(site: str, donors: list[str]) -> list[Any]:
+    """The search donor tasks of a site, each under every `text_search` implementation."""
+    from services.kit.variants import VARIANTS
+
+    found = [ref for ref in site_tasks(site) if ref.name in donors]
+    assert len(found) == len(donors)
+    for ref in found:
+        assert ref.ui_primary == "SEARCH"
+        assert any(c["event_name"] == "submit_search" for c in ref.task["test_data"]["conditions"])
+    return [
+        ref
+        for impl in VARIANTS["text_search"][site]
+        for ref in with_variants(found, site, {"text_search": impl}, f"text_search_{impl}")
+    ]

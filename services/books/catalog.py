@@ -5,12 +5,21 @@ suggestions, and the covers as local SVG."""
 from __future__ import annotations
 
 import functools
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
+
+from services.kit.catalog import (
+    best_matches,
+    color_or,
+    fold,
+    read_json,
+    svg_picture,
+    text_matches,
+    words,
+)
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -75,44 +84,6 @@ class Filters:
         )
 
 
-_WORD = re.compile(r"[0-9a-zа-я]+")
-
-
-def words(text: str) -> list[str]:
-    return _WORD.findall(text.casefold().replace("ё", "е"))
-
-
-def _distance(a: str, b: str, limit: int) -> int:
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return previous[-1]
-
-
-def word_matches(query: str, word: str) -> bool:
-    """By prefix, by a shared stem (a case ending differs), or with a typo or two."""
-    if word.startswith(query):
-        return True
-    if len(query) < 5:
-        return False
-    if word.startswith(query[: len(query) - 2]):
-        return True
-    allowed = 1 if len(query) < 8 else 2
-    return any(
-        _distance(query, word[:n], allowed) <= allowed
-        for n in range(max(1, len(query) - allowed), len(query) + allowed + 1)
-    )
-
-
-def text_matches(query_words: list[str], haystack: list[str]) -> int:
-    return sum(any(word_matches(q, w) for w in haystack) for q in query_words)
-
-
 class Catalog:
     def __init__(
         self,
@@ -148,10 +119,6 @@ class Catalog:
             data["formats"],
         )
 
-    @classmethod
-    def from_path(cls, path: Path) -> Catalog:
-        return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
-
     def all(self) -> list[Item]:
         return list(self._items)
 
@@ -185,17 +152,7 @@ class Catalog:
         return sorted(audio, key=lambda i: (-i.reviews, i.id))[:limit]
 
     def search(self, query: str) -> tuple[list[Item], bool]:
-        query_words = words(query)[:12]
-        if not query_words:
-            return [], True
-        scored = [(text_matches(query_words, self._haystack[i.id]), i) for i in self._items]
-        exact = [i for n, i in scored if n == len(query_words)]
-        if exact:
-            return exact, True
-        best = max(n for n, _ in scored)
-        if best < max(1, len(query_words) // 2):
-            return [], True
-        return [i for n, i in scored if n == best], False
+        return best_matches(query, self._items, lambda i: self._haystack[i.id])
 
     def suggest(self, query: str, limit: int = 8) -> list[dict[str, str]]:
         """Authors first, then titles (each once), then series."""
@@ -234,15 +191,11 @@ def arrange(items: list[Item], filters: Filters, sort: str) -> list[Item]:
 
 @functools.cache
 def load_catalog() -> Catalog:
-    return Catalog.from_path(CATALOG_PATH)
-
-
-_COLOR_RE = re.compile(r"#[0-9a-fA-F]{6}")
+    return Catalog.from_dict(read_json(CATALOG_PATH))
 
 
 def cover_svg(item: Item, author: Author) -> str:
     """A 160×240 cover: a coloured board, the title in lines, the author, an audio mark."""
-    color = item.color if _COLOR_RE.fullmatch(item.color) else "#555555"
     lines: list[str] = []
     for word in item.title.split():
         if lines and len(lines[-1]) + len(word) < 14:
@@ -260,15 +213,70 @@ def cover_svg(item: Item, author: Author) -> str:
         if item.format == "audio"
         else ""
     )
-    return (
-        '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="240" '
-        f'viewBox="0 0 160 240" role="img" aria-label={quoteattr(item.title)}>'
-        f"<title>{escape(item.title)}</title>"
-        f'<rect width="160" height="240" rx="6" fill="{color}"/>'
+    return svg_picture(
+        160,
+        240,
+        item.title,
+        f'<rect width="160" height="240" rx="6" fill="{color_or(item.color, "#555555")}"/>'
         '<rect x="8" y="8" width="144" height="224" rx="4" fill="none" stroke="#ffffff" '
         'stroke-opacity="0.5"/>'
         f"{title}{mark}"
         '<text x="80" y="212" font-size="12" text-anchor="middle" font-family="sans-serif" '
-        f'fill="#ffffff">{escape(author.name)}</text>'
-        "</svg>"
+        f'fill="#ffffff">{escape(author.name)}</text>',
     )
+
+
+def vocabulary() -> dict[str, set[str]]:
+    """Condition parameter -> the values this catalog knows (for `runner tasks validate`)."""
+    catalog = load_catalog()
+    return {
+        "item_id": {i.id for i in catalog.all()},
+        "title": {i.title for i in catalog.all()},
+        "filter_type": {"format", "language", "author"},
+        "sort": set(SORTS),
+    }
+
+
+def states() -> set[str]:
+    """The screens this site serves (`state_changed.new_state`)."""
+    return {
+        f"bench_books_{screen}"
+        for screen in ("main", "search", "item", "favorites", "basket", "checkout")
+    }
+
+
+_EXTREME = re.compile(r"\bсам\w* (дешев|дорог)")
+
+
+def task_problems(test_data: dict[str, Any]) -> list[str]:
+    """A task asking for an author's cheapest or most expensive book must have one answer in
+    the catalog, and its item conditions must name that book."""
+    text = fold(str(test_data.get("task", "")))
+    extreme = _EXTREME.search(text)
+    if extreme is None:
+        return []
+    which = "cheapest" if extreme[1] == "дешев" else "most expensive"
+    catalog = load_catalog()
+    named = [
+        a for a in catalog.authors if any(fold(n) in text for n in (a.name, *a.cases.values()))
+    ]
+    if len(named) != 1:
+        return [f"test_data.task: asks for the {which} book but names {len(named)} authors"]
+    author = named[0]
+    items = catalog.by_author(author.id)
+    price = (min if which == "cheapest" else max)(i.price for i in items)
+    answers = sorted(i.id for i in items if i.price == price)
+    if len(answers) > 1:
+        return [
+            f"test_data.task: {author.name} has {len(answers)} {which} books at {price} ₽ "
+            f"({', '.join(answers)}); the answer is not unique"
+        ]
+    problems = []
+    for index, condition in enumerate(test_data.get("conditions") or []):
+        item_id = (condition.get("parameters") or {}).get("item_id")
+        if isinstance(item_id, str) and "*" not in item_id and item_id != answers[0]:
+            problems.append(
+                f"test_data.conditions[{index}].parameters.item_id: {item_id!r} is not the "
+                f"{which} book of {author.name} ({answers[0]}, {price} ₽)"
+            )
+    return problems

@@ -17,14 +17,14 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import json
 import random
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
+
+from services.kit.generate import dumps, write_or_check
 
 SEED = 20260905
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -1074,43 +1074,13 @@ def build() -> tuple[dict[str, Any], dict[str, bytes]]:
         for c in COLLECTIONS
     ]
     catalog = {"collections": collections, "files": files}
-    blobs[CATALOG_NAME] = (json.dumps(catalog, ensure_ascii=False, indent=1) + "\n").encode()
+    blobs[CATALOG_NAME] = dumps(catalog).encode()
     return catalog, blobs
 
 
-def committed(data_dir: Path) -> dict[str, bytes]:
-    found = {CATALOG_NAME: data_dir / CATALOG_NAME} if (data_dir / CATALOG_NAME).exists() else {}
-    folder = data_dir / FILES_DIR
-    if folder.is_dir():
-        found.update({f"{FILES_DIR}/{p.name}": p for p in folder.iterdir() if p.is_file()})
-    return {name: path.read_bytes() for name, path in found.items()}
-
-
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
     _, blobs = build()
-    if "--check" in args:
-        current = committed(DATA_DIR)
-        stale = sorted(
-            name for name in set(blobs) | set(current) if blobs.get(name) != current.get(name)
-        )
-        if stale:
-            print(
-                f"{DATA_DIR} is out of date ({', '.join(stale[:5])}"
-                f"{' …' if len(stale) > 5 else ''}); run: python -m services.files.generate",
-                file=sys.stderr,
-            )
-            return 1
-        print(f"{DATA_DIR} is up to date ({len(blobs) - 1} files)")
-        return 0
-    (DATA_DIR / FILES_DIR).mkdir(parents=True, exist_ok=True)
-    for leftover in set(committed(DATA_DIR)) - set(blobs):
-        (DATA_DIR / leftover).unlink()
-    for name, body in blobs.items():
-        (DATA_DIR / name).write_bytes(body)
-    total = sum(len(body) for body in blobs.values())
-    print(f"wrote {len(blobs) - 1} files and the catalog to {DATA_DIR} ({total // 1024} KiB)")
-    return 0
+    return write_or_check(DATA_DIR, blobs, "services.files.generate", argv)
 
 
 if __name__ == "__main__":

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi import APIRouter, FastAPI, HTTPException
+from fastapi.responses import HTMLResponse, Response
 
-from services.grocery.catalog import Catalog, Product, image_svg, load_catalog
+from services.grocery.catalog import image_svg, load_catalog
+from services.kit.catalog import svg_response
+from services.kit.commerce import Commerce
 from services.kit.settings import SiteSettings
 from services.kit.site import (
     EmitDep,
@@ -22,45 +23,22 @@ from services.kit.site import (
 
 DOMAIN = "grocery"
 HERE = Path(__file__).parent
-CART_OPS = ("add", "inc", "dec", "remove")
-
-
-def cart_view(catalog: Catalog, cart: dict[str, int]) -> dict[str, Any]:
-    lines = [
-        (product, amount)
-        for item_id, amount in cart.items()
-        if amount and (product := catalog.product(item_id)) is not None
-    ]
-    return {
-        "lines": lines,
-        "count": sum(amount for _, amount in lines),
-        "total": sum(product.price * amount for product, amount in lines),
-    }
 
 
 def create_app(settings: SiteSettings | None = None) -> FastAPI:
     settings = settings or SiteSettings()
     catalog = load_catalog()
     router = APIRouter(prefix=site_prefix(DOMAIN))
-
-    async def page(
-        pages: PagesDep,
-        trajectory: TrajectoryDep,
-        state: StateDep,
-        template: str,
-        status_code: int = 200,
-        **context: Any,
-    ) -> HTMLResponse:
-        cart = (await state.get("cart")).get("items", {})
-        return pages.render(
-            trajectory,
-            template,
-            status_code,
-            catalog=catalog,
-            cart=cart,
-            summary=cart_view(catalog, cart),
-            **context,
-        )
+    shop = Commerce(
+        domain=DOMAIN,
+        lookup=catalog.product,
+        missing="нет такого товара",
+        limit=lambda product: product.stock,
+        over=lambda product: f"в наличии только {product.stock} шт.",
+        screens={"basket": "bench_grocery_basket"},
+        context={"catalog": catalog},
+    )
+    page = shop.page
 
     @router.get("/")
     async def main(
@@ -86,76 +64,16 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
             products=catalog.products_in(found.id),
         )
 
-    @router.get("/cart")
-    async def cart(
-        pages: PagesDep, trajectory: TrajectoryDep, state: StateDep, emit: EmitDep
-    ) -> HTMLResponse:
-        await emit.screen("bench_grocery_basket")
-        return await page(pages, trajectory, state, "cart.html")
-
-    @router.post("/cart/{item_id}")
-    async def change_cart(
-        item_id: str,
-        request: Request,
-        state: StateDep,
-        emit: EmitDep,
-        op: Annotated[str, Form()],
-        next: Annotated[str, Form()] = "",
-    ) -> Response:
-        product = catalog.product(item_id)
-        if product is None:
-            raise HTTPException(404, f"item_id: no product {item_id!r}")
-        if op not in CART_OPS:
-            raise HTTPException(422, f"op: expected one of {', '.join(CART_OPS)}")
-
-        def apply(value: dict[str, Any]) -> tuple[int, int]:
-            items = value.setdefault("items", {})
-            before = int(items.get(item_id, 0))
-            after = {"add": before + 1, "inc": before + 1, "dec": before - 1, "remove": 0}[op]
-            if after < 0:
-                after = 0
-            if after > product.stock:
-                raise HTTPException(409, f"amount: only {product.stock} in stock")
-            if after:
-                items[item_id] = after
-            else:
-                items.pop(item_id, None)
-            return before, after
-
-        before, after = await state.update("cart", apply)
-        if after != before:
-            await emit(
-                "basket_add" if after > before else "basket_remove",
-                item_id=product.id,
-                amount=after,
-                title=product.title,
-                price=product.price,
-            )
-        summary = cart_view(catalog, (await state.get("cart")).get("items", {}))
-        if "application/json" in request.headers.get("accept", ""):
-            return JSONResponse(
-                {
-                    "item_id": item_id,
-                    "amount": after,
-                    "count": summary["count"],
-                    "total": summary["total"],
-                }
-            )
-        base = f"/t/{emit.trajectory.id}/{DOMAIN}"
-        return RedirectResponse(next if next.startswith(base + "/") else base + "/", 303)
+    shop.add_routes(router)
 
     assets = APIRouter()
 
     @assets.get("/img/{item_id}.svg")
     async def image(item_id: str) -> Response:
-        product: Product | None = catalog.product(item_id)
+        product = catalog.product(item_id)
         if product is None:
             raise HTTPException(404, f"item_id: no product {item_id!r}")
-        return Response(
-            image_svg(product),
-            media_type="image/svg+xml",
-            headers={"Cache-Control": "public, max-age=86400"},
-        )
+        return svg_response(image_svg(product))
 
     spec = SiteSpec(domain=DOMAIN, root=HERE, ready=lambda: bool(catalog.all()))
     return create_site_app(spec, settings, router, assets)

@@ -7,12 +7,12 @@ only loads it into frozen dataclasses and renders product pictures as local SVG.
 from __future__ import annotations
 
 import functools
-import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
+
+from services.kit.catalog import color_or, read_json, svg_picture, title_key
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -38,11 +38,6 @@ class Product:
     emoji: str
 
 
-def _title_key(product: Product) -> tuple[str, str]:
-    # Russian alphabetical order: «ё» sorts with «е», not after «я».
-    return (product.title.casefold().replace("ё", "е"), product.title)
-
-
 class Catalog:
     def __init__(self, categories: list[Category], products: list[Product]) -> None:
         self.categories: list[Category] = list(categories)
@@ -57,10 +52,6 @@ class Catalog:
             [Product(**p) for p in data["products"]],
         )
 
-    @classmethod
-    def from_path(cls, path: Path) -> Catalog:
-        return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
-
     def category(self, cat_id: str) -> Category | None:
         return self._categories_by_id.get(cat_id)
 
@@ -68,7 +59,9 @@ class Catalog:
         return self._products_by_id.get(item_id)
 
     def products_in(self, cat_id: str) -> list[Product]:
-        return sorted((p for p in self._products if p.category == cat_id), key=_title_key)
+        return sorted(
+            (p for p in self._products if p.category == cat_id), key=lambda p: title_key(p.title)
+        )
 
     def showcase(self) -> list[Product]:
         return [p for p in self._products if p.showcase]
@@ -79,26 +72,22 @@ class Catalog:
 
 @functools.cache
 def load_catalog() -> Catalog:
-    return Catalog.from_path(CATALOG_PATH)
-
-
-_COLOR_RE = re.compile(r"#[0-9a-fA-F]{6}")
+    return Catalog.from_dict(read_json(CATALOG_PATH))
 
 
 def image_svg(product: Product) -> str:
-    """A small self-contained 200×150 picture: pastel card, big emoji, weight caption."""
-    color = product.color if _COLOR_RE.fullmatch(product.color) else "#eeeeee"
-    return (
-        '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="150" '
-        f'viewBox="0 0 200 150" role="img" aria-label={quoteattr(product.title)}>'
-        f"<title>{escape(product.title)}</title>"
-        f'<rect x="2" y="2" width="196" height="146" rx="18" ry="18" fill="{color}"/>'
+    """A small 200×150 picture: pastel card, big emoji, weight caption."""
+    return svg_picture(
+        200,
+        150,
+        product.title,
+        '<rect x="2" y="2" width="196" height="146" rx="18" ry="18" '
+        f'fill="{color_or(product.color, "#eeeeee")}"/>'
         '<text x="100" y="92" font-size="64" text-anchor="middle">'
         f"{escape(product.emoji)}</text>"
         '<text x="100" y="136" font-size="14" text-anchor="middle" '
         'font-family="sans-serif" fill="#4a4a4a">'
-        f"{escape(product.weight)}</text>"
-        "</svg>"
+        f"{escape(product.weight)}</text>",
     )
 
 

@@ -7,7 +7,7 @@ writes the screens, the hotel opened and the room chosen.
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -71,11 +71,6 @@ def guests_count(rooms: Rooms) -> int:
     return sum(r["adults"] + len(r["kids"]) for r in rooms)
 
 
-def stand_today(trajectory: Trajectory, settings: SiteSettings) -> date:
-    known = trajectory.meta.get("today")
-    return date.fromisoformat(known) if known else settings.stand_today()
-
-
 def parse_search(
     catalog: Catalog, today: date, city: str, start: str, end: str, rooms: str
 ) -> dict[str, Any]:
@@ -128,8 +123,8 @@ def hotel_fits(hotel: Hotel, rooms: Rooms) -> bool:
     return all(any(room.fits(r["adults"], len(r["kids"])) for room in hotel.rooms) for r in rooms)
 
 
-def make_check_page_event(catalog: Catalog, settings: SiteSettings) -> Any:
-    def check(event_type: str, params: dict[str, Any]) -> None:
+def make_check_page_event(catalog: Catalog) -> Any:
+    def check(event_type: str, params: dict[str, Any], trajectory: Trajectory) -> None:
         if event_type == "bench_hotel_select_city":
             city = catalog.city(params["cityId"])
             if city is None:
@@ -142,8 +137,7 @@ def make_check_page_event(catalog: Catalog, settings: SiteSettings) -> Any:
                 if params[key] != value:
                     raise ContractError(f"params.{key}", f"expected {value!r} for {city.id}")
         elif event_type in ("bench_hotel_select_start_date", "bench_hotel_select_end_date"):
-            # One day of slack for a page opened just before midnight.
-            if date.fromisoformat(params["date"]) < settings.stand_today() - timedelta(days=1):
+            if date.fromisoformat(params["date"]) < trajectory.today:
                 raise ContractError("params.date", "a date in the past cannot be picked")
         elif event_type == "bench_hotel_select_guests":
             rooms = params["rooms"]
@@ -171,7 +165,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
             status,
             catalog=catalog,
             cities=catalog.city_options(),
-            today=stand_today(trajectory, settings).isoformat(),
+            today=trajectory.today.isoformat(),
             **ctx,
         )
 
@@ -179,7 +173,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         trajectory: Trajectory, city: str, start: str, end: str, rooms: str
     ) -> tuple[dict[str, Any] | None, dict[str, str]]:
         try:
-            today = stand_today(trajectory, settings)
+            today = trajectory.today
             return parse_search(catalog, today, city, start, end, rooms), {}
         except SearchError as exc:
             return None, exc.errors
@@ -318,7 +312,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
                 "bench_hotel_select_guests",
             }
         ),
-        check_page_event=make_check_page_event(catalog, settings),
+        check_page_event=make_check_page_event(catalog),
         ready=lambda: bool(catalog.hotels),
     )
     return create_site_app(spec, settings, router, assets)

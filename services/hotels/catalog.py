@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
+
+from services.kit.catalog import read_json, svg_picture
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -93,7 +94,7 @@ class Catalog:
 
 @functools.cache
 def load_catalog() -> Catalog:
-    return Catalog.from_dict(json.loads(CATALOG_PATH.read_text(encoding="utf-8")))
+    return Catalog.from_dict(read_json(CATALOG_PATH))
 
 
 def image_svg(hotel: Hotel) -> str:
@@ -105,16 +106,16 @@ def image_svg(hotel: Hotel) -> str:
         for col in range(4)
     )
     stars = "★" * hotel.stars
-    return (
-        '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="150" '
-        f'viewBox="0 0 240 150" role="img" aria-label={quoteattr(hotel.name)}>'
-        f"<title>{escape(hotel.name)}</title>"
+    return svg_picture(
+        240,
+        150,
+        hotel.name,
         f'<rect width="240" height="150" rx="14" fill="{escape(hotel.color)}"/>'
         '<rect x="48" y="18" width="144" height="120" rx="6" fill="#5a6a7a"/>'
         f"{windows}"
         '<rect x="106" y="110" width="28" height="28" fill="#3b4652"/>'
         '<text x="120" y="106" font-size="12" text-anchor="middle" fill="#ffe27a">'
-        f"{stars}</text></svg>"
+        f"{stars}</text>",
     )
 
 

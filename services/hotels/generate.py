@@ -9,11 +9,11 @@ names, districts, ratings and prices are synthetic, from one seeded RNG.
 
 from __future__ import annotations
 
-import json
 import random
-import sys
 from pathlib import Path
 from typing import Any
+
+from services.kit.generate import dumps, write_or_check
 
 SEED = 20260915
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
@@ -174,27 +174,11 @@ def build_catalog() -> dict[str, Any]:
     return {"cities": cities, "hotels": hotels}
 
 
-def dumps(catalog: dict[str, Any]) -> str:
-    return json.dumps(catalog, ensure_ascii=False, indent=1) + "\n"
-
-
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    text = dumps(build_catalog())
-    if "--check" in args:
-        current = CATALOG_PATH.read_text(encoding="utf-8") if CATALOG_PATH.exists() else None
-        if current != text:
-            print(
-                f"{CATALOG_PATH} is out of date; run: python -m services.hotels.generate",
-                file=sys.stderr,
-            )
-            return 1
-        print(f"{CATALOG_PATH} is up to date")
-        return 0
-    CATALOG_PATH.parent.mkdir(parents=True, exist_ok=True)
-    CATALOG_PATH.write_text(text, encoding="utf-8")
-    print(f"wrote {CATALOG_PATH}")
-    return 0
+    text = dumps(build_catalog()).encode()
+    return write_or_check(
+        CATALOG_PATH.parent, {CATALOG_PATH.name: text}, "services.hotels.generate", argv
+    )
 
 
 if __name__ == "__main__":

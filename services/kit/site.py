@@ -47,8 +47,9 @@ class SiteSpec:
     # Semantic types the page may write through `_events` (widget selections); the rest
     # of the contract is written by server handlers only.
     page_event_types: frozenset[str] = frozenset()
-    # Checks a page event against the catalog; raises ContractError naming the field.
-    check_page_event: Callable[[str, dict[str, Any]], None] | None = None
+    # Checks a page event against the catalog (and the trajectory, e.g. its today);
+    # raises ContractError naming the field.
+    check_page_event: Callable[[str, dict[str, Any], Trajectory], None] | None = None
     ready: Callable[[], bool] = field(default=lambda: True)
 
 
@@ -239,7 +240,10 @@ def parse_page_events(body: bytes, spec: SiteSpec, emitter: Emitter) -> list[dic
             )
         event = emitter.build(event_type, item.get("params", {}), "page", event_id, where)
         if spec.check_page_event and event_type not in TRACKING_TYPES:
-            spec.check_page_event(event_type, event["params"])
+            try:
+                spec.check_page_event(event_type, event["params"], emitter.trajectory)
+            except ContractError as exc:
+                raise ContractError(f"{where}.{exc.field}", exc.message) from None
         events.append(event)
     return events
 

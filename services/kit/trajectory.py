@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus
@@ -27,6 +28,11 @@ class Trajectory:
     @property
     def id(self) -> str:
         return str(self.meta["trajectory_id"])
+
+    @property
+    def today(self) -> date:
+        """The stand's today when the trajectory was created; its task's dates follow it."""
+        return date.fromisoformat(self.meta["today"])
 
     @property
     def is_open(self) -> bool:

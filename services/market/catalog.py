@@ -4,12 +4,20 @@ and sort, a typo-tolerant search and suggestions, and the product pictures as lo
 from __future__ import annotations
 
 import functools
-import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
+
+from services.kit.catalog import (
+    best_matches,
+    color_or,
+    read_json,
+    svg_picture,
+    text_matches,
+    title_key,
+    words,
+)
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -80,52 +88,6 @@ class Filters:
         )
 
 
-# -- text matching ---------------------------------------------------------------------
-
-_WORD = re.compile(r"[0-9a-zа-я]+")
-
-
-def words(text: str) -> list[str]:
-    return _WORD.findall(text.casefold().replace("ё", "е"))
-
-
-def _distance(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance, stopping early once it exceeds `limit`."""
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return previous[-1]
-
-
-def word_matches(query: str, word: str) -> bool:
-    """A query word matches a text word by prefix, by a shared stem, or with a typo or two."""
-    if word.startswith(query):
-        return True
-    if len(query) < 5:
-        return False
-    if word.startswith(query[: len(query) - 2]):
-        return True
-    allowed = 1 if len(query) < 8 else 2
-    return any(
-        _distance(query, word[:n], allowed) <= allowed
-        for n in range(max(1, len(query) - allowed), len(query) + allowed + 1)
-    )
-
-
-def text_matches(query_words: list[str], haystack: list[str]) -> int:
-    """How many query words occur in the haystack."""
-    return sum(any(word_matches(q, w) for w in haystack) for q in query_words)
-
-
-def _title_key(product: Product) -> tuple[str, str]:
-    return (product.title.casefold().replace("ё", "е"), product.title)
-
-
 class Catalog:
     def __init__(
         self, categories: list[Category], brands: dict[str, list[str]], products: list[Product]
@@ -147,10 +109,6 @@ class Catalog:
             for p in data["products"]
         ]
         return cls([Category(**c) for c in data["categories"]], data["brands"], products)
-
-    @classmethod
-    def from_path(cls, path: Path) -> Catalog:
-        return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
 
     def all(self) -> list[Product]:
         return list(self._products)
@@ -175,17 +133,7 @@ class Catalog:
 
     def search(self, query: str) -> tuple[list[Product], bool]:
         """Products with every query word (typos forgiven); else the closest: (list, exact)."""
-        query_words = words(query)[:12]
-        if not query_words:
-            return [], True
-        scored = [(text_matches(query_words, self._haystack[p.id]), p) for p in self._products]
-        exact = [p for n, p in scored if n == len(query_words)]
-        if exact:
-            return exact, True
-        best = max(n for n, _ in scored)
-        if best < max(1, len(query_words) // 2):
-            return [], True
-        return [p for n, p in scored if n == best], False
+        return best_matches(query, self._products, lambda p: self._haystack[p.id])
 
     def suggest(self, query: str, limit: int = 8) -> list[dict[str, str]]:
         """Categories, makers and products that start to match what is typed."""
@@ -208,36 +156,52 @@ class Catalog:
 def arrange(products: list[Product], filters: Filters, sort: str) -> list[Product]:
     kept = [p for p in products if filters.keep(p)]
     if sort == "price_asc":
-        return sorted(kept, key=lambda p: (p.price, _title_key(p)))
+        return sorted(kept, key=lambda p: (p.price, title_key(p.title)))
     if sort == "price_desc":
-        return sorted(kept, key=lambda p: (-p.price, _title_key(p)))
+        return sorted(kept, key=lambda p: (-p.price, title_key(p.title)))
     if sort == "rating":
-        return sorted(kept, key=lambda p: (-p.rating, -p.reviews, _title_key(p)))
-    return sorted(kept, key=lambda p: (-p.reviews, _title_key(p)))
+        return sorted(kept, key=lambda p: (-p.rating, -p.reviews, title_key(p.title)))
+    return sorted(kept, key=lambda p: (-p.reviews, title_key(p.title)))
 
 
 @functools.cache
 def load_catalog() -> Catalog:
-    return Catalog.from_path(CATALOG_PATH)
-
-
-_COLOR_RE = re.compile(r"#[0-9a-fA-F]{6}")
+    return Catalog.from_dict(read_json(CATALOG_PATH))
 
 
 def image_svg(product: Product) -> str:
-    """A self-contained 240×180 picture: pastel card, the product's sign, maker and model."""
-    color = product.color if _COLOR_RE.fullmatch(product.color) else "#eeeeee"
-    return (
-        '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="180" '
-        f'viewBox="0 0 240 180" role="img" aria-label={quoteattr(product.title)}>'
-        f"<title>{escape(product.title)}</title>"
-        f'<rect x="2" y="2" width="236" height="176" rx="16" fill="{color}"/>'
+    """A 240×180 picture: pastel card, the product's sign, maker and model."""
+    return svg_picture(
+        240,
+        180,
+        product.title,
+        f'<rect x="2" y="2" width="236" height="176" rx="16" '
+        f'fill="{color_or(product.color, "#eeeeee")}"/>'
         '<circle cx="120" cy="78" r="48" fill="#ffffff" fill-opacity="0.55"/>'
         '<text x="120" y="100" font-size="60" text-anchor="middle">'
         f"{escape(product.emoji)}</text>"
         '<text x="120" y="150" font-size="15" font-weight="700" text-anchor="middle" '
         f'font-family="sans-serif" fill="#33383f">{escape(product.brand)}</text>'
         '<text x="120" y="168" font-size="12" text-anchor="middle" '
-        f'font-family="sans-serif" fill="#4a4f57">{escape(product.model)}</text>'
-        "</svg>"
+        f'font-family="sans-serif" fill="#4a4f57">{escape(product.model)}</text>',
     )
+
+
+def vocabulary() -> dict[str, set[str]]:
+    """Condition parameter -> the values this catalog knows (for `runner tasks validate`)."""
+    catalog = load_catalog()
+    return {
+        "item_id": {p.id for p in catalog.all()},
+        "title": {p.title for p in catalog.all()},
+        "category": {c.id for c in catalog.categories},
+        "filter_type": {"brand", "price_min", "price_max", "rating"},
+        "sort": set(SORTS),
+    }
+
+
+def states() -> set[str]:
+    """The screens this site serves (`state_changed.new_state`)."""
+    return {
+        f"bench_catalog_{screen}"
+        for screen in ("main", "category", "search", "item", "favorites", "basket", "checkout")
+    }

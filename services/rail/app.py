@@ -7,7 +7,7 @@ handler here that changes the trajectory's state and writes one event.
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -40,11 +40,6 @@ class SearchError(ValueError):
     def __init__(self, errors: dict[str, str]) -> None:
         super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
         self.errors = errors
-
-
-def stand_today(trajectory: Trajectory, settings: SiteSettings) -> date:
-    known = trajectory.meta.get("today")
-    return date.fromisoformat(known) if known else settings.stand_today()
 
 
 def _int(value: str, low: int, high: int, field: str, caption: str, errors: dict[str, str]) -> int:
@@ -127,12 +122,11 @@ def ordered(trains: list[Train], tariff: str, sort: str) -> list[Train]:
     return sorted(trains, key=keys[sort]) if sort in keys else trains
 
 
-def make_check_page_event(catalog: Catalog, settings: SiteSettings) -> Any:
-    def check(event_type: str, params: dict[str, Any]) -> None:
+def make_check_page_event(catalog: Catalog) -> Any:
+    def check(event_type: str, params: dict[str, Any], trajectory: Trajectory) -> None:
         if event_type == "select_city" and params["name"] not in catalog.cities:
             raise ContractError("params.name", f"no station {params['name']!r}")
-        past = settings.stand_today() - timedelta(days=1)  # a day of slack around midnight
-        if event_type == "select_date" and date.fromisoformat(params["date"]) < past:
+        if event_type == "select_date" and date.fromisoformat(params["date"]) < trajectory.today:
             raise ContractError("params.date", "a date in the past cannot be picked")
 
     return check
@@ -158,7 +152,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
             status,
             catalog=catalog,
             stations=catalog.station_options(),
-            today=stand_today(trajectory, settings).isoformat(),
+            today=trajectory.today.isoformat(),
             cart=cart,
             cart_total=sum(line["price"] for line in cart.values()),
             pay_methods=PAY_METHODS,
@@ -180,7 +174,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
             "children": trip["children"],
         }
         try:
-            return parse_search(catalog, stand_today(trajectory, settings), query)
+            return parse_search(catalog, trajectory.today, query)
         except SearchError:
             return None
 
@@ -197,7 +191,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
     ) -> HTMLResponse:
         query = dict(request.query_params)
         try:
-            found = parse_search(catalog, stand_today(trajectory, settings), query)
+            found = parse_search(catalog, trajectory.today, query)
         except SearchError as exc:
             return await render(
                 pages, trajectory, state, "main.html", 422, form=query, errors=exc.errors
@@ -240,7 +234,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         if "date" in query:  # arriving from the results: a new choice of train
             query.update({"from": train.from_city, "to": train.to_city})
             try:
-                found = parse_search(catalog, stand_today(trajectory, settings), query)
+                found = parse_search(catalog, trajectory.today, query)
             except SearchError as exc:
                 return await render(
                     pages, trajectory, state, "main.html", 422, form=query, errors=exc.errors
@@ -505,7 +499,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         domain=DOMAIN,
         root=HERE,
         page_event_types=frozenset({"select_city", "select_date"}),
-        check_page_event=make_check_page_event(catalog, settings),
+        check_page_event=make_check_page_event(catalog),
         ready=lambda: bool(catalog.trains),
     )
     return create_site_app(spec, settings, router)

@@ -7,55 +7,23 @@ task set so that each remaining implementation is exercised at least once."""
 
 from __future__ import annotations
 
-import asyncio
-import copy
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-
 import pytest
-
-from runner.evaluate import TaskRef, evaluate, select_tasks
-from runner.harness import get_harness
-from runner.stack import TASKS_DIR
+from helpers import run_eval, site_tasks, with_variants
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TASKS = 11
 
 
-def refs(profile: str | None = None, variants: dict[str, str] | None = None) -> list[TaskRef]:
+def refs(profile: str | None = None, variants: dict[str, str] | None = None) -> list:
     """The canonical files tasks, or copies of them that differ only in their profile."""
-    found = [r for r in select_tasks(TASKS_DIR, "files", None) if not r.is_variant]
+    found = site_tasks("files")
     assert len(found) == TASKS
-    if not variants:
-        return found
-    out = []
-    for ref in found:
-        task = copy.deepcopy(ref.task)
-        task["test_data"]["ui_variants"] = dict(variants)
-        task["test_data"]["ui_variant_profile"] = profile
-        task["domain_configs"] = {"files": {"ui_variants": dict(variants)}}
-        out.append(TaskRef(f"{ref.name}__{profile}", ref.path, task))
-    return out
+    return with_variants(found, "files", variants, profile) if variants else found
 
 
-def run(stack, out: Path, harness: str, tasks: list[TaskRef]) -> list[dict]:
-    # In a thread of its own: the session's sync Playwright may already own this thread's loop.
-    coroutine = evaluate(
-        stack.hub_url,
-        stack.token,
-        get_harness(harness),
-        tasks,
-        out,
-        2,
-        90,
-        None,
-        lambda _: None,
-        None,
-    )
-    with ThreadPoolExecutor(1) as pool:
-        result = pool.submit(asyncio.run, coroutine).result()
-    return result["records"]
+def run(stack, out, harness: str, tasks: list) -> list[dict]:
+    return run_eval(stack, out, harness, tasks)["records"]
 
 
 def assert_all_pass(records: list[dict], expected: int) -> None:

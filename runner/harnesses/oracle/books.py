@@ -13,24 +13,18 @@ from typing import Any
 
 from playwright.async_api import Locator
 
-from runner.harnesses.oracle.ui import UI, press, target_amount
-from services.verifier.matching import value_matches
+from runner.harnesses.oracle import commerce
+from runner.harnesses.oracle.commerce import (
+    ITEM_EVENTS,
+    choose_sort,
+    first_of_groups,
+    search,
+    set_favorite,
+    set_quantity,
+)
+from runner.harnesses.oracle.ui import UI
 
-ITEM_EVENTS = ("basket_add", "basket_remove", "add_favorites", "remove_favorites")
 CARD = "article.b-card"
-
-
-def plan(conditions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    seen: set[str] = set()
-    chosen = []
-    for condition in conditions:
-        group = condition.get("group")
-        if group is not None:
-            if group in seen:
-                continue
-            seen.add(group)
-        chosen.append(condition)
-    return chosen
 
 
 def literal(value: Any) -> str | None:
@@ -56,7 +50,7 @@ KNOWN = (*ITEM_EVENTS, "state_changed", "submit_search", "apply_filter", "apply_
 
 
 async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
-    steps = plan(conditions)
+    steps = first_of_groups(conditions)
     for c in steps:
         if c["event_name"] not in KNOWN:
             raise ValueError(f"the books oracle cannot satisfy {c['event_name']!r}")
@@ -77,15 +71,9 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
         params = c.get("parameters", {})
         card = await find_card(ui, params)
         if c["event_name"] in ("basket_add", "basket_remove"):
-            await set_quantity(ui, card, params)
+            await set_quantity(ui, card, params, "Убрать один экземпляр", "Добавить ещё один")
         else:
             await set_favorite(ui, card, c["event_name"] == "add_favorites")
-
-
-async def search(ui: UI, text: str) -> None:
-    field = ui.page.locator("form[data-ts] input[name=q]").first
-    await ui.fill(field, text)
-    await press(ui, field, "Enter", navigates=True)
 
 
 async def go_to_screen(ui: UI, params: dict[str, Any]) -> None:
@@ -128,53 +116,8 @@ async def refine(ui: UI, conditions: list[dict[str, Any]]) -> None:
     if any(c["event_name"] == "apply_filter" for c in conditions):
         await ui.click(form.get_by_role("button", name="Применить"))
     if sort:
-        select = ui.page.locator("form.b-filters select[name=sort]")
-        async with ui.page.expect_navigation():
-            await select.select_option(sort)
-        ui.steps += 1
-        await ui.page.wait_for_load_state()
+        await choose_sort(ui, ui.page.locator("form.b-filters select[name=sort]"), sort)
 
 
 async def find_card(ui: UI, params: dict[str, Any]) -> Locator:
-    cards = ui.page.locator(CARD)
-    for index in range(await cards.count()):
-        card = cards.nth(index)
-        facts = {
-            "item_id": await card.get_attribute("data-item-id"),
-            "price": await card.get_attribute("data-price"),
-            "title": await card.get_attribute("data-title"),
-        }
-        if all(value_matches(params[k], facts[k]) for k in facts if k in params):
-            return card
-    raise LookupError(f"no book matches {params}")
-
-
-async def set_quantity(ui: UI, card: Locator, params: dict[str, Any]) -> None:
-    box = card.locator(".b-qty")
-    target = target_amount(params.get("amount"))
-    current = int(await box.get_attribute("data-amount") or 0)
-    while current != target:
-        if current == 0:
-            button = box.locator(".b-add button")
-        elif current < target:
-            button = box.get_by_role("button", name="Добавить ещё один")
-        else:
-            button = box.get_by_role("button", name="Убрать один экземпляр")
-        await ui.click(button)
-        current += 1 if current < target else -1
-        await ui.page.wait_for_function(
-            "([el, n]) => el.dataset.amount === String(n)",
-            arg=[await box.element_handle(), current],
-        )
-
-
-async def set_favorite(ui: UI, card: Locator, wanted: bool) -> None:
-    button = card.locator("form[data-fav] button")
-    expected = "true" if wanted else "false"
-    if await button.get_attribute("aria-pressed") == expected:
-        return
-    await ui.click(button)
-    await ui.page.wait_for_function(
-        "([el, v]) => el.getAttribute('aria-pressed') === v",
-        arg=[await button.element_handle(), expected],
-    )
+    return await commerce.find_card(ui, CARD, params)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.async_api import Locator
-
-from runner.harnesses.oracle.ui import UI, target_amount
+from runner.harnesses.oracle import commerce
+from runner.harnesses.oracle.ui import UI
 from services.verifier.matching import value_matches
 
 SCREENS = {"bench_grocery_main": "main", "bench_grocery_basket": "cart"}
@@ -43,44 +42,7 @@ async def go_to_screen(ui: UI, params: dict[str, Any]) -> None:
         raise ValueError(f"unknown grocery screen {state!r}")
 
 
-async def card_matches(card: Locator, params: dict[str, Any]) -> bool:
-    facts = {
-        "item_id": await card.get_attribute("data-item-id"),
-        "price": await card.get_attribute("data-price"),
-        "title": (await card.locator(".g-title").inner_text()).strip(),
-    }
-    return all(value_matches(params[key], facts[key]) for key in facts if key in params)
-
-
-async def find_card(ui: UI, params: dict[str, Any]) -> Locator:
-    """The first card on this page matching the parameters, else on each category page."""
-    for attempt in range(6):
-        cards = ui.page.locator("article.g-card")
-        for index in range(await cards.count()):
-            if await card_matches(cards.nth(index), params):
-                return cards.nth(index)
-        menu = ui.page.locator("nav.g-menu a")
-        if attempt >= await menu.count():
-            break
-        await ui.click(menu.nth(attempt))
-    raise LookupError(f"no product matches {params}")
-
-
 async def set_quantity(ui: UI, params: dict[str, Any]) -> None:
-    card = await find_card(ui, params)
-    box = card.locator(".g-qty")
-    target = target_amount(params.get("amount"))
-    current = int(await box.get_attribute("data-amount") or 0)
-    while current != target:
-        if current == 0:
-            button = card.locator(".g-add button")
-        elif current < target:
-            button = card.get_by_role("button", name="Добавить ещё одну")
-        else:
-            button = card.get_by_role("button", name="Убрать одну штуку")
-        await ui.click(button)
-        current += 1 if current < target else -1
-        await ui.page.wait_for_function(
-            "([el, n]) => el.dataset.amount === String(n)",
-            arg=[await box.element_handle(), current],
-        )
+    menu = ui.page.locator("nav.g-menu a")
+    card = await commerce.find_card(ui, "article.g-card", params, menu)
+    await commerce.set_quantity(ui, card, params)

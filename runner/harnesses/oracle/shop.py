@@ -13,26 +13,25 @@ from typing import Any
 
 from playwright.async_api import Locator
 
-from runner.harnesses.oracle.ui import UI, press, target_amount
+from runner.harnesses.oracle import commerce
+from runner.harnesses.oracle.commerce import (
+    ITEM_EVENTS,
+    choose_sort,
+    first_of_groups,
+    search,
+    set_favorite,
+    set_quantity,
+)
+from runner.harnesses.oracle.ui import UI
 from services.verifier.matching import value_matches
 
-ITEM_EVENTS = ("basket_add", "basket_remove", "add_favorites", "remove_favorites")
 ORDER = {"state_changed": 0, "submit_search": 1, "apply_filter": 2, "apply_sort": 3}
 CARD = "article.m-card"
 
 
 def plan(conditions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One condition per group (the first), in the order a person would act."""
-    seen: set[str] = set()
-    chosen = []
-    for condition in conditions:
-        group = condition.get("group")
-        if group is not None:
-            if group in seen:
-                continue
-            seen.add(group)
-        chosen.append(condition)
-    return sorted(chosen, key=lambda c: ORDER.get(c["event_name"], 9))
+    return sorted(first_of_groups(conditions), key=lambda c: ORDER.get(c["event_name"], 9))
 
 
 async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
@@ -72,17 +71,11 @@ def search_text(params: dict[str, Any]) -> str:
     raise LookupError(f"cannot search without a title: {params}")
 
 
-async def search(ui: UI, text: str) -> None:
-    field = ui.page.locator("form[data-ts] input[name=q]").first
-    await ui.fill(field, text)
-    await press(ui, field, "Enter", navigates=True)
-
-
 async def go_to_screen(ui: UI, params: dict[str, Any]) -> None:
     state = params.get("new_state")
     page = ui.page
     if state == "bench_catalog_category":
-        menu = page.get_by_role("navigation", name="Каталог").get_by_role("link")
+        menu = catalog_menu(ui)
         for index in range(await menu.count()):
             link = menu.nth(index)
             href = await link.get_attribute("href") or ""
@@ -128,60 +121,13 @@ async def apply_filter(ui: UI, params: dict[str, Any]) -> None:
 
 async def apply_sort(ui: UI, params: dict[str, Any]) -> None:
     select = ui.page.locator("form.m-filters select[name=sort]")
-    async with ui.page.expect_navigation():
-        await select.select_option(str(params.get("sort")))
-    ui.steps += 1
-    await ui.page.wait_for_load_state()
+    await choose_sort(ui, select, str(params.get("sort")))
 
 
-async def card_matches(card: Locator, params: dict[str, Any]) -> bool:
-    facts = {
-        "item_id": await card.get_attribute("data-item-id"),
-        "price": await card.get_attribute("data-price"),
-        "title": await card.get_attribute("data-title"),
-    }
-    return all(value_matches(params[key], facts[key]) for key in facts if key in params)
+def catalog_menu(ui: UI) -> Locator:
+    return ui.page.get_by_role("navigation", name="Каталог").get_by_role("link")
 
 
 async def find_card(ui: UI, params: dict[str, Any]) -> Locator:
     """The first card on this page that matches, else on each category page in turn."""
-    menu = ui.page.get_by_role("navigation", name="Каталог").get_by_role("link")
-    for attempt in range(1 + await menu.count()):
-        cards = ui.page.locator(CARD)
-        for index in range(await cards.count()):
-            if await card_matches(cards.nth(index), params):
-                return cards.nth(index)
-        if attempt >= await menu.count():
-            break
-        await ui.click(menu.nth(attempt))
-    raise LookupError(f"no product matches {params}")
-
-
-async def set_quantity(ui: UI, card: Locator, params: dict[str, Any]) -> None:
-    box = card.locator(".m-qty")
-    target = target_amount(params.get("amount"))
-    current = int(await box.get_attribute("data-amount") or 0)
-    while current != target:
-        if current == 0:
-            button = box.locator(".m-add button")
-        elif current < target:
-            button = box.get_by_role("button", name="Добавить ещё одну")
-        else:
-            button = box.get_by_role("button", name="Убрать одну штуку")
-        await ui.click(button)
-        current += 1 if current < target else -1
-        await ui.page.wait_for_function(
-            "([el, n]) => el.dataset.amount === String(n)",
-            arg=[await box.element_handle(), current],
-        )
-
-
-async def set_favorite(ui: UI, card: Locator, wanted: bool) -> None:
-    button = card.locator("form[data-fav] button")
-    if (await button.get_attribute("aria-pressed")) == ("true" if wanted else "false"):
-        return
-    await ui.click(button)
-    await ui.page.wait_for_function(
-        "([el, v]) => el.getAttribute('aria-pressed') === v",
-        arg=[await button.element_handle(), "true" if wanted else "false"],
-    )
+    return await commerce.find_card(ui, CARD, params, catalog_menu(ui))

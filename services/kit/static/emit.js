@@ -27,12 +27,17 @@ async function post(batch) {
   }
 }
 
+// Posts go one after another, so the log keeps the order of the user's actions.
+let queue = Promise.resolve();
+
 /** Emit one event, or a list of `{type, params}`; resolves once the server stored it. */
 export function emit(type, params = {}) {
   const batch = Array.isArray(type)
     ? type.map((event) => ({ id: newId(), ...event }))
     : [{ id: newId(), type, params }];
-  return post(batch);
+  const sent = queue.then(() => post(batch));
+  queue = sent.catch(() => null);
+  return sent;
 }
 
 /** Best-effort send while the page unloads. */

@@ -1,65 +1,6 @@
-// Маркет page behaviour. The server changes the cart and favourites and writes their events;
-// this only redraws. Without JS the same forms post and redirect back.
+// Маркет page behaviour beyond the shared `/_kit/commerce.js`: the login dialog and the
+// showcase carousel.
 import { emit } from "/_kit/emit.js";
-
-async function send(form) {
-  const response = await fetch(form.action, {
-    method: "POST", body: new FormData(form), headers: { Accept: "application/json" },
-  });
-  return { ok: response.ok, answer: await response.json() };
-}
-
-function message(box, text) {
-  box.querySelector(".m-msg")?.remove();
-  if (!text) return;
-  const p = document.createElement("p");
-  p.className = "m-msg";
-  p.setAttribute("role", "alert");
-  p.textContent = text;
-  box.append(p);
-}
-
-document.addEventListener("submit", async (event) => {
-  const form = event.target;
-  if (form.matches("form[data-cart]")) {
-    event.preventDefault();
-    const box = form.closest(".m-qty");
-    const buttons = box.querySelectorAll("button");
-    buttons.forEach((b) => (b.disabled = true));
-    try {
-      const { ok, answer } = await send(form);
-      message(box, ok ? "" : answer.message || "Не получилось, попробуйте ещё раз");
-      if (!ok) return;
-      box.dataset.amount = answer.amount;
-      box.querySelector(".m-amount").textContent = answer.amount;
-      box.querySelector(".m-add").hidden = answer.amount > 0;
-      box.querySelector(".m-stepper").hidden = answer.amount === 0;
-      document.querySelectorAll(".m-cart-count").forEach((el) => (el.textContent = answer.count));
-    } finally {
-      buttons.forEach((b) => (b.disabled = false));
-    }
-  } else if (form.matches("form[data-fav]")) {
-    event.preventDefault();
-    const button = form.querySelector("button");
-    button.disabled = true;
-    try {
-      const { ok, answer } = await send(form);
-      if (!ok) return;
-      button.setAttribute("aria-pressed", String(answer.favorite));
-      button.setAttribute("aria-label", answer.favorite ? "Убрать из избранного" : "Добавить в избранное");
-      button.title = answer.favorite ? "В избранном" : "В избранное";
-      button.textContent = answer.favorite ? "♥" : "♡";
-      document.querySelectorAll('[data-testid="fav-count"]').forEach((el) => (el.textContent = answer.count));
-    } finally {
-      button.disabled = false;
-    }
-  }
-});
-
-// Sort applies on change; the filters wait for «Применить».
-document.querySelectorAll("select[data-autosubmit]").forEach((select) =>
-  select.addEventListener("change", () => select.form.requestSubmit()),
-);
 
 // The login dialog.
 document.querySelectorAll("[data-open-dialog]").forEach((button) =>
@@ -89,13 +30,3 @@ document.querySelectorAll("[data-carousel]").forEach((carousel) => {
     }),
   );
 });
-
-// Checkout: choosing a payment method is a page event; card fields only for a card.
-document.querySelectorAll("input[data-pay-method]").forEach((radio) =>
-  radio.addEventListener("change", () => {
-    if (!radio.checked) return;
-    const fields = document.querySelector("[data-card-fields]");
-    if (fields) fields.hidden = radio.value !== "card";
-    emit("select_pay_method", { method: radio.value });
-  }),
-);

@@ -222,3 +222,15 @@ def test_bad_input_is_refused(agent: httpx.Client, hub: httpx.Client) -> None:
     room = {"type": "bench_hotel_select_room", "params": {"roomType": "Люкс", "price": 1}}
     assert agent.post(f"{base}/_events", json=room).status_code == 422  # server-written only
     assert of_type(hub, tid, "bench_hotel_select_city") == []
+
+
+def test_past_is_judged_by_the_trajectorys_today(hub, agent) -> None:
+    """A page date is refused before the trajectory's today, not the stand's clock."""
+    task = make_task([{"event_name": "bench_hotel_select_start_date"}], domain="hotels")
+    early = create(hub, task, today="2026-01-10")["trajectory_id"]
+    base = f"/t/{early}/hotels"
+    date = {"type": "bench_hotel_select_start_date", "params": {"date": "2026-03-01"}}
+    assert agent.post(f"{base}/_events", json=date).status_code == 200
+    before = {"type": "bench_hotel_select_start_date", "params": {"date": "2026-01-09"}}
+    answer = agent.post(f"{base}/_events", json=before)
+    assert answer.status_code == 422 and answer.json()["field"] == "events[0].params.date"

@@ -1,0 +1,107 @@
+"""What the shop oracles share (grocery, shop, books): one condition per group, the
+`text_search` field, finding a card by its `data-*` facts, and the cart and favourite
+controls of `services/kit/templates/kit/commerce.html`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Locator
+
+from runner.harnesses.oracle.ui import UI, press, target_amount
+from services.verifier.matching import value_matches
+
+ITEM_EVENTS = ("basket_add", "basket_remove", "add_favorites", "remove_favorites")
+
+
+def first_of_groups(conditions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every condition, but of a group of alternatives only the first."""
+    seen: set[str] = set()
+    chosen = []
+    for condition in conditions:
+        group = condition.get("group")
+        if group is not None:
+            if group in seen:
+                continue
+            seen.add(group)
+        chosen.append(condition)
+    return chosen
+
+
+async def search(ui: UI, text: str) -> None:
+    """Fill the `text_search` field and press Enter: the same under every implementation."""
+    field = ui.page.locator("form[data-ts] input[name=q]").first
+    await ui.fill(field, text)
+    await press(ui, field, "Enter", navigates=True)
+
+
+async def card_matches(card: Locator, params: dict[str, Any]) -> bool:
+    facts = {
+        "item_id": await card.get_attribute("data-item-id"),
+        "price": await card.get_attribute("data-price"),
+        "title": await card.get_attribute("data-title"),
+    }
+    return all(value_matches(params[key], facts[key]) for key in facts if key in params)
+
+
+async def find_card(
+    ui: UI, cards: str, params: dict[str, Any], menu: Locator | None = None
+) -> Locator:
+    """The first card (`cards`: its selector) on this page that matches the parameters,
+    else, with a `menu`, on each page it links to in turn."""
+    links = await menu.count() if menu is not None else 0
+    for attempt in range(1 + links):
+        found = ui.page.locator(cards)
+        for index in range(await found.count()):
+            if await card_matches(found.nth(index), params):
+                return found.nth(index)
+        if menu is None or attempt >= links:
+            break
+        await ui.click(menu.nth(attempt))
+    raise LookupError(f"no card matches {params}")
+
+
+async def set_quantity(
+    ui: UI,
+    card: Locator,
+    params: dict[str, Any],
+    less: str = "Убрать одну штуку",
+    more: str = "Добавить ещё одну",
+) -> None:
+    """Press «В корзину», then + or −, until the card holds the amount the condition wants."""
+    box = card.locator("[data-qty]")
+    target = target_amount(params.get("amount"))
+    current = int(await box.get_attribute("data-amount") or 0)
+    while current != target:
+        if current == 0:
+            button = box.locator("form[data-cart]").first.locator("button")
+        elif current < target:
+            button = box.get_by_role("button", name=more)
+        else:
+            button = box.get_by_role("button", name=less)
+        await ui.click(button)
+        current += 1 if current < target else -1
+        await ui.page.wait_for_function(
+            "([el, n]) => el.dataset.amount === String(n)",
+            arg=[await box.element_handle(), current],
+        )
+
+
+async def set_favorite(ui: UI, card: Locator, wanted: bool) -> None:
+    button = card.locator("form[data-fav] button")
+    expected = "true" if wanted else "false"
+    if await button.get_attribute("aria-pressed") == expected:
+        return
+    await ui.click(button)
+    await ui.page.wait_for_function(
+        "([el, v]) => el.getAttribute('aria-pressed') === v",
+        arg=[await button.element_handle(), expected],
+    )
+
+
+async def choose_sort(ui: UI, select: Locator, sort: str) -> None:
+    """Pick a sort in a select that submits itself (`data-autosubmit`): the page reloads."""
+    async with ui.page.expect_navigation():
+        await select.select_option(sort)
+    ui.steps += 1
+    await ui.page.wait_for_load_state()

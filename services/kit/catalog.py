@@ -1,0 +1,110 @@
+"""What the site catalogs share: reading the generated JSON, Russian word matching that
+forgives a case ending or a typo, a search over per-item word lists, and the frame of the
+pictures the sites draw as local SVG (served by `svg_response`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+from xml.sax.saxutils import escape, quoteattr
+
+from fastapi.responses import Response
+
+T = TypeVar("T")
+
+_WORD = re.compile(r"[0-9a-zа-я]+")
+_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+def read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def fold(text: str) -> str:
+    """Case-free Russian: «ё» as «е» (it also sorts with «е», not after «я»)."""
+    return text.casefold().replace("ё", "е")
+
+
+def title_key(title: str) -> tuple[str, str]:
+    """Russian alphabetical order of titles."""
+    return (fold(title), title)
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(fold(text))
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, stopping early once it exceeds `limit`."""
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+def word_matches(query: str, word: str) -> bool:
+    """A query word matches a text word by prefix, by a shared stem (a case ending differs),
+    or with a typo or two."""
+    if word.startswith(query):
+        return True
+    if len(query) < 5:
+        return False
+    if word.startswith(query[: len(query) - 2]):
+        return True
+    allowed = 1 if len(query) < 8 else 2
+    return any(
+        _distance(query, word[:n], allowed) <= allowed
+        for n in range(max(1, len(query) - allowed), len(query) + allowed + 1)
+    )
+
+
+def text_matches(query_words: list[str], haystack: list[str]) -> int:
+    """How many query words occur in the haystack."""
+    return sum(any(word_matches(q, w) for w in haystack) for q in query_words)
+
+
+def best_matches(
+    query: str, items: Iterable[T], haystack: Callable[[T], list[str]]
+) -> tuple[list[T], bool]:
+    """Items with every query word (typos forgiven); else those with the most, when that is
+    at least half of them: (items, exact)."""
+    query_words = words(query)[:12]
+    if not query_words:
+        return [], True
+    scored = [(text_matches(query_words, haystack(item)), item) for item in items]
+    exact = [item for n, item in scored if n == len(query_words)]
+    if exact:
+        return exact, True
+    best = max((n for n, _ in scored), default=0)
+    if best < max(1, len(query_words) // 2):
+        return [], True
+    return [item for n, item in scored if n == best], False
+
+
+def color_or(color: str, default: str) -> str:
+    """`color` when it is a `#rrggbb` colour, else `default` (it goes into markup)."""
+    return color if _COLOR.fullmatch(color) else default
+
+
+def svg_picture(width: int, height: int, label: str, body: str) -> str:
+    """A self-contained SVG picture of `width`×`height` named `label` for screen readers."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label={quoteattr(label)}>'
+        f"<title>{escape(label)}</title>{body}</svg>"
+    )
+
+
+def svg_response(svg: str) -> Response:
+    """A picture for the `assets` router: it does not depend on the trajectory, so cached."""
+    return Response(
+        svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"}
+    )

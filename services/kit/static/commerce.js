@@ -1,0 +1,83 @@
+// The shops' page behaviour (grocery, shop, books): cart and favourite buttons without a
+// reload, the sort select, the payment method. The server changes the cart and favourites
+// and writes their events; this only redraws. Without JS the same forms post and redirect
+// back. The controls come from `kit/commerce.html`; `data-qty` holds the site's class prefix.
+import { emit } from "/_kit/emit.js";
+
+async function send(form) {
+  const response = await fetch(form.action, {
+    method: "POST", body: new FormData(form), headers: { Accept: "application/json" },
+  });
+  return { ok: response.ok, answer: await response.json() };
+}
+
+function message(box, prefix, text) {
+  box.querySelector(`.${prefix}-msg`)?.remove();
+  if (!text) return;
+  const p = document.createElement("p");
+  p.className = `${prefix}-msg`;
+  p.setAttribute("role", "alert");
+  p.textContent = text;
+  box.append(p);
+}
+
+async function changeCart(form) {
+  const box = form.closest("[data-qty]");
+  const prefix = box.dataset.qty;
+  const buttons = box.querySelectorAll("button");
+  buttons.forEach((b) => (b.disabled = true));
+  try {
+    const { ok, answer } = await send(form);
+    message(box, prefix, ok ? "" : answer.message || "Не получилось, попробуйте ещё раз");
+    if (!ok) return;
+    box.dataset.amount = answer.amount;
+    box.querySelector(`.${prefix}-amount`).textContent = answer.amount;
+    box.querySelector(`.${prefix}-add`).hidden = answer.amount > 0;
+    box.querySelector(`.${prefix}-stepper`).hidden = answer.amount === 0;
+    document.querySelectorAll(`.${prefix}-cart-count`).forEach((el) => (el.textContent = answer.count));
+  } finally {
+    buttons.forEach((b) => (b.disabled = false));
+  }
+}
+
+async function changeFavorite(form) {
+  const button = form.querySelector("button");
+  button.disabled = true;
+  try {
+    const { ok, answer } = await send(form);
+    if (!ok) return;
+    button.setAttribute("aria-pressed", String(answer.favorite));
+    button.setAttribute("aria-label", answer.favorite ? "Убрать из избранного" : "Добавить в избранное");
+    button.title = answer.favorite ? "В избранном" : "В избранное";
+    button.textContent = answer.favorite ? "♥" : "♡";
+    document.querySelectorAll('[data-testid="fav-count"]').forEach((el) => (el.textContent = answer.count));
+  } finally {
+    button.disabled = false;
+  }
+}
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (form.matches("form[data-cart]")) {
+    event.preventDefault();
+    changeCart(form);
+  } else if (form.matches("form[data-fav]")) {
+    event.preventDefault();
+    changeFavorite(form);
+  }
+});
+
+// Sort applies on change; the filters wait for «Применить».
+document.querySelectorAll("select[data-autosubmit]").forEach((select) =>
+  select.addEventListener("change", () => select.form.requestSubmit()),
+);
+
+// Checkout: choosing a payment method is a page event; card fields only for a card.
+document.querySelectorAll("input[data-pay-method]").forEach((radio) =>
+  radio.addEventListener("change", () => {
+    if (!radio.checked) return;
+    const fields = document.querySelector("[data-card-fields]");
+    if (fields) fields.hidden = radio.value !== "card";
+    emit("select_pay_method", { method: radio.value });
+  }),
+);

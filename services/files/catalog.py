@@ -14,35 +14,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from services.kit.russian import MONTHS_NOMINATIVE, date_in_words
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
-MONTHS_GEN = (
-    "января",
-    "февраля",
-    "марта",
-    "апреля",
-    "мая",
-    "июня",
-    "июля",
-    "августа",
-    "сентября",
-    "октября",
-    "ноября",
-    "декабря",
-)
-MONTHS_NOM = (
-    "январь",
-    "февраль",
-    "март",
-    "апрель",
-    "май",
-    "июнь",
-    "июль",
-    "август",
-    "сентябрь",
-    "октябрь",
-    "ноябрь",
-    "декабрь",
-)
 ROMAN = ("I", "II", "III", "IV")
 
 
@@ -76,7 +50,7 @@ class File:
     @property
     def added_text(self) -> str:
         day = self.added_date
-        return f"{day.day} {MONTHS_GEN[day.month - 1]} {day.year}"
+        return date_in_words(day)
 
     @property
     def size_text(self) -> str:
@@ -90,7 +64,7 @@ class File:
         if len(self.period) == 4:
             return f"весь {self.period} год"
         year, month = self.period.split("-")
-        return f"{MONTHS_NOM[int(month) - 1]} {year}"
+        return f"{MONTHS_NOMINATIVE[int(month) - 1]} {year}"
 
     @property
     def quarter_text(self) -> str | None:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from services.kit.generate import dumps, write_or_check
+from services.kit.russian import MONTHS_GENITIVE, MONTHS_NOMINATIVE, date_in_words
 
 SEED = 20260905
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -38,34 +39,6 @@ FONT_DIRS = (
 FONT_FILE = "DejaVuSans.ttf"
 FONT = "DejaVuSans"
 
-MONTHS_NOM = (
-    "январь",
-    "февраль",
-    "март",
-    "апрель",
-    "май",
-    "июнь",
-    "июль",
-    "август",
-    "сентябрь",
-    "октябрь",
-    "ноябрь",
-    "декабрь",
-)
-MONTHS_GEN = (
-    "января",
-    "февраля",
-    "марта",
-    "апреля",
-    "мая",
-    "июня",
-    "июля",
-    "августа",
-    "сентября",
-    "октября",
-    "ноября",
-    "декабря",
-)
 ROMAN = ("I", "II", "III", "IV")
 
 COLLECTIONS: list[dict[str, str]] = [
@@ -185,7 +158,7 @@ def num(value: float, digits: int = 1) -> str:
 
 
 def human_date(day: date) -> str:
-    return f"{day.day} {MONTHS_GEN[day.month - 1]} {day.year}"
+    return date_in_words(day)
 
 
 def pdf(doc: Doc, collection: str) -> bytes:
@@ -437,16 +410,19 @@ def month_summary(year: int, month: int) -> Callable[[random.Random], bytes]:
                 ]
             )
         doc = Doc(
-            f"Сводка по проектам: {MONTHS_NOM[month - 1]} {year}",
+            f"Сводка по проектам: {MONTHS_NOMINATIVE[month - 1]} {year}",
             f"Ежемесячный отчёт проектного офиса, {ROMAN[(month - 1) // 3]} квартал",
-            [("Подготовил", rng.choice(PEOPLE)), ("Период", f"{MONTHS_NOM[month - 1]} {year}")],
+            [
+                ("Подготовил", rng.choice(PEOPLE)),
+                ("Период", f"{MONTHS_NOMINATIVE[month - 1]} {year}"),
+            ],
             [
                 "В сводку вошли проекты, по которым в отчётном месяце были работы или "
                 "платежи. Готовность указана по принятым актам.",
             ],
             rows,
             [0.34, 0.18, 0.18, 0.12, 0.18],
-            [f"Следующая сводка — в начале {MONTHS_GEN[month % 12]}."],
+            [f"Следующая сводка — в начале {MONTHS_GENITIVE[month % 12]}."],
         )
         return pdf(doc, "Архив проектов")
 
@@ -752,7 +728,7 @@ def entries(rng: random.Random) -> list[Entry]:
                 archive,
                 year,
                 f"{year}-{month:02d}.pdf",
-                f"Сводка по проектам за {MONTHS_NOM[month - 1]}",
+                f"Сводка по проектам за {MONTHS_NOMINATIVE[month - 1]}",
                 month_summary(year, month),
                 added=next_month.replace(day=pdf_day),
                 period=f"{year}-{month:02d}",
@@ -765,7 +741,7 @@ def entries(rng: random.Random) -> list[Entry]:
                     archive,
                     year,
                     f"{year}-{month:02d}.csv",
-                    f"Бюджет проектов за {MONTHS_NOM[month - 1]}",
+                    f"Бюджет проектов за {MONTHS_NOMINATIVE[month - 1]}",
                     month_budget(year, month),
                     added=next_month.replace(day=csv_day),
                     period=f"{year}-{month:02d}",

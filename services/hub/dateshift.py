@@ -13,22 +13,17 @@ from collections.abc import Callable, Iterator
 from datetime import date, timedelta
 from typing import Any
 
-__all__ = ["compute_shift", "find_dates", "shift_conditions", "shift_prompt", "shift_task"]
+from services.kit.russian import MONTHS_GENITIVE as MONTHS
 
-MONTHS: tuple[str, ...] = (
-    "января",
-    "февраля",
-    "марта",
-    "апреля",
-    "мая",
-    "июня",
-    "июля",
-    "августа",
-    "сентября",
-    "октября",
-    "ноября",
-    "декабря",
-)
+__all__ = [
+    "MONTHS",
+    "compute_shift",
+    "find_dates",
+    "shift_conditions",
+    "shift_prompt",
+    "shift_task",
+]
+
 
 _M = "|".join(MONTHS)
 _DASHES = "-–—"

@@ -167,8 +167,10 @@ class Guests {
   }
 
   render(focusWhat, focusRoom) {
+    // Keep keyboard focus on the same control across the redraw (by its name).
+    const name = (node) => node.getAttribute("aria-label") || node.textContent;
     const focused = document.activeElement;
-    const focusLabel = this.body.contains(focused) ? focused.getAttribute("aria-label") : null;
+    const focusName = this.body.contains(focused) ? name(focused) : null;
     this.body.replaceChildren();
     if (this.impl !== "rooms_popup") this.body.append(this.control("rooms", null));
     this.rooms.forEach((room, index) => {
@@ -198,7 +200,7 @@ class Guests {
     this.body.append(actions, this.error);
     if (this.trigger) this.trigger.textContent = summary(decode(this.confirmed));
     this.root.querySelector(".wpb-guests-summary")?.replaceChildren(summary(decode(this.confirmed)));
-    if (focusLabel) [...this.body.querySelectorAll("[aria-label]")].find((n) => n.getAttribute("aria-label") === focusLabel && !n.disabled)?.focus();
+    if (focusName) [...this.body.querySelectorAll("button, select, input")].find((n) => name(n) === focusName && !n.disabled)?.focus();
   }
 
   confirm() {

@@ -50,6 +50,8 @@ class OracleHarness:
             ui = UI(page, episode.first_domain or "")
             await ui.open(episode.url)
             await solver(ui, episode.conditions)
+            # Done only once the page's own events (widget selections) are stored.
+            await page.evaluate("() => window.wpb && window.wpb.settled()")
             return Outcome(completion=True, final_message="Готово.", steps=ui.steps)
         except PlaywrightError as exc:
             if not episode.browser.is_connected():

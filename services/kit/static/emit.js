@@ -46,4 +46,9 @@ export function beacon(events) {
   return navigator.sendBeacon(endpoint, new Blob([JSON.stringify(batch)], { type: "application/json" }));
 }
 
-window.wpb = { emit, beacon };
+/** Resolves once every event emitted so far is stored (or refused). */
+export function settled() {
+  return queue;
+}
+
+window.wpb = { emit, beacon, settled };

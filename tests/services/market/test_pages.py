@@ -91,7 +91,7 @@ def test_search_carousel_login_and_checkout(page: Page, hub: httpx.Client) -> No
     carousel = page.get_by_role("region", name="Скидки недели")
     first = carousel.locator(".m-slide:not([hidden]) h3").inner_text()
     carousel.get_by_role("button", name="Следующий слайд").click()
-    assert carousel.locator(".m-slide:not([hidden]) h3").inner_text() != first
+    expect(carousel.locator(".m-slide:not([hidden]) h3")).not_to_have_text(first)
     page.get_by_role("button", name="Войти").click()
     dialog = page.get_by_role("dialog", name="Вход в Маркет")
     dialog.get_by_label("Телефон").fill("+7 912 345-67-89")

@@ -84,7 +84,6 @@ def main() -> None:
                         Path(out),
                         workers,
                         180,
-                        None,
                         lambda _: None,
                         "2026-11-29",
                     )

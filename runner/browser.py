@@ -35,6 +35,11 @@ def chromium_path(playwright: Any) -> str | None:
     return next((path for path in SYSTEM_CHROMIUM if Path(path).exists()), None)
 
 
+def executable(playwright: Any) -> str:
+    """The Chromium binary itself, for harnesses that start one per episode."""
+    return chromium_path(playwright) or str(playwright.chromium.executable_path)
+
+
 async def launch(playwright: Playwright) -> Browser:
     return await playwright.chromium.launch(
         executable_path=chromium_path(playwright), args=ARGS, headless=True

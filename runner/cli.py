@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+import sys
 import time
 from datetime import date
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import httpx
 import typer
@@ -16,8 +17,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from runner.environments import ENVIRONMENTS, GUI_FAMILIES, HarnessEnvError
 from runner.evaluate import evaluate, select_tasks
-from runner.harness import get_harness
+from runner.harness import AgentConfig, available, get_harness
+from runner.prices import PriceError, load_prices
 from runner.report import print_run
 from runner.settings import RunnerSettings
 from runner.stack import TASKS_DIR, Stack, StackError, admin_token, running_stack, stop_recorded
@@ -103,8 +106,33 @@ def status() -> None:
 
 @app.command("eval")
 def eval_(
-    harness: Annotated[str, typer.Option(help="harness name: oracle, noop, or a plug-in")],
-    model: Annotated[str | None, typer.Option(help="model name passed to the harness")] = None,
+    harness: Annotated[
+        str,
+        typer.Option(help="oracle, noop, browser-use, openhands, dom, gui, external, or a plug-in"),
+    ],
+    model: Annotated[str | None, typer.Option(help="the model's name at --base-url")] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(help="an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8001/v1"),
+    ] = None,
+    api_key_env: Annotated[
+        str, typer.Option(help="the NAME of the variable holding the API key (never the key)")
+    ] = "OPENAI_API_KEY",
+    temperature: Annotated[float, typer.Option(min=0, max=2)] = 0.0,
+    max_steps: Annotated[int, typer.Option(min=1, help="agent steps per task")] = 30,
+    family: Annotated[
+        str | None, typer.Option(help="gui: uitars, qwen3vl, opencua or fara")
+    ] = None,
+    page_geometry: Annotated[
+        bool, typer.Option(help="gui: send element boxes with each request (for the test model)")
+    ] = False,
+    use_vision: Annotated[bool, typer.Option(help="browser-use: send screenshots too")] = False,
+    agent_cmd: Annotated[
+        str | None, typer.Option(help="external: the agent's command (gets INPUT.json)")
+    ] = None,
+    prices: Annotated[
+        Path | None, typer.Option(help="price table (TOML); default $WPB_HOME/prices.toml")
+    ] = None,
     tasks: Annotated[str | None, typer.Option(help="comma-separated sites, names or globs")] = None,
     max_tasks: Annotated[int | None, typer.Option(min=1, help="at most this many tasks")] = None,
     workers: Annotated[int, typer.Option(min=1, max=32, help="tasks run at once")] = 1,
@@ -116,6 +144,24 @@ def eval_(
         chosen = get_harness(harness)
     except KeyError as exc:
         fail(str(exc.args[0]))
+    agent = agent_config(
+        harness,
+        model,
+        base_url,
+        api_key_env,
+        temperature,
+        max_steps,
+        family,
+        page_geometry,
+        use_vision,
+        agent_cmd,
+    )
+    try:
+        price_table = load_prices(prices or home() / "prices.toml")
+    except PriceError as exc:
+        fail(f"--prices: {exc}")
+    if prices is not None and not prices.exists():
+        fail(f"--prices: no file {prices}")
     refs = select_tasks(TASKS_DIR, tasks, max_tasks)
     if not refs:
         fail(f"no task matches {tasks!r} under {TASKS_DIR}")
@@ -151,15 +197,130 @@ def eval_(
                     out_dir,
                     workers,
                     time_limit,
-                    model,
                     lambda _: progress.advance(bar),
                     today,
+                    agent,
+                    price_table,
                 )
             )
     finally:
         if stack is not None:
             stack.stop()
     print_run(console, result, out_dir)
+
+
+def agent_config(
+    harness: str,
+    model: str | None,
+    base_url: str | None,
+    api_key_env: str,
+    temperature: float,
+    max_steps: int,
+    family: str | None,
+    page_geometry: bool,
+    use_vision: bool,
+    agent_cmd: str | None,
+) -> AgentConfig:
+    """The agent harness's settings from `runner eval`'s options, refused early when wrong."""
+    if harness in ENVIRONMENTS or harness == "external":
+        if not model:
+            fail(f"--model: the {harness} harness needs a model name")
+        if not base_url:
+            fail(f"--base-url: the {harness} harness needs an OpenAI-compatible endpoint")
+        if not base_url.startswith(("http://", "https://")):
+            fail(f"--base-url: expected http(s)://…, got {base_url!r}")
+    if harness == "gui" and family not in GUI_FAMILIES:
+        fail(f"--family: the gui harness needs one of {', '.join(GUI_FAMILIES)}")
+    if harness == "external" and not agent_cmd:
+        fail("--agent-cmd: the external harness needs the agent's command")
+    options: dict[str, Any] = {}
+    if family:
+        options["family"] = family
+    if page_geometry:
+        options["page_geometry"] = True
+    if use_vision:
+        options["use_vision"] = True
+    return AgentConfig(
+        model=model,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        temperature=temperature,
+        max_steps=max_steps,
+        options=options,
+        command=agent_cmd,
+    )
+
+
+harness_app = typer.Typer(help="Agent harness environments: install, list.", no_args_is_help=True)
+app.add_typer(harness_app, name="harness")
+
+
+@harness_app.command("install")
+def harness_install(
+    name: Annotated[str, typer.Argument(help="browser-use, openhands, dom or gui")],
+    python: Annotated[
+        str | None, typer.Option(help="the interpreter for its venv (else found on PATH/pyenv)")
+    ] = None,
+) -> None:
+    """Prepare a harness's environment: a venv under $WPB_HOME/harnesses/NAME/."""
+    environment = ENVIRONMENTS.get(name)
+    if environment is None:
+        fail(f"unknown harness environment {name!r}; known: {', '.join(ENVIRONMENTS)}")
+    started = time.monotonic()
+    try:
+        state = environment.install(home(), python, log=lambda line: console.print(line))
+    except HarnessEnvError as exc:
+        fail(str(exc))
+    packages = ", ".join(f"{k} {v}" for k, v in state.get("packages", {}).items()) or "none"
+    console.print(
+        f"[green]ready[/green] {name} in {time.monotonic() - started:.0f}s: "
+        f"Python {state.get('python')}, {packages}"
+    )
+
+
+@harness_app.command("list")
+def harness_list() -> None:
+    """Every harness, where it runs and whether it is ready."""
+    table = Table(title="Harnesses")
+    for column in ("Harness", "Ready", "Environment", "What it is"):
+        table.add_column(column)
+    for name in sorted(available()):
+        environment = ENVIRONMENTS.get(name)
+        if environment is None:
+            where = "the runner's process" if name != "external" else "--agent-cmd"
+            table.add_row(name, "[green]yes[/green]", where, "")
+            continue
+        state = environment.state(home())
+        where = (
+            str(environment.folder(home()))
+            if environment.own_venv
+            else f"the runner's Python {sys.version.split()[0]}"
+        )
+        if state and environment.own_venv:
+            versions = ", ".join(f"{k} {v}" for k, v in state.get("packages", {}).items())
+            where += f" (Python {state.get('python')}; {versions})"
+        ready = "[green]yes[/green]" if state else "[red]no[/red] (runner harness install)"
+        table.add_row(name, ready, where, environment.about)
+    console.print(table)
+
+
+@app.command()
+def testmodel(
+    port: Annotated[int, typer.Option(help="port on 127.0.0.1")] = 8011,
+    scripts: Annotated[
+        Path | None, typer.Option(help="folder of scripts (default: the repo's)")
+    ] = None,
+) -> None:
+    """Serve the deterministic test model (OpenAI-compatible) at http://127.0.0.1:PORT/v1."""
+    import uvicorn
+
+    from runner.testmodel.server import SCRIPTS_DIR, create_app
+
+    folder = scripts or SCRIPTS_DIR
+    if not folder.is_dir():
+        fail(f"--scripts: no folder {folder}")
+    console.print(f"test model at http://127.0.0.1:{port}/v1 (scripts in {folder})")
+    uvicorn.run(create_app(folder), host="127.0.0.1", port=port, log_level="warning")
 
 
 tasks_app = typer.Typer(

@@ -10,7 +10,7 @@ import platform
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,11 +19,14 @@ import httpx
 from playwright.async_api import Browser, async_playwright
 
 from runner import browser as chromium
-from runner.harness import Episode, Harness, InfraError
+from runner.harness import AgentConfig, Episode, Harness, InfraError
+from runner.prices import Price
+from runner.prices import cost as prices_cost
 from services.kit.tasks import load_task, task_files
 
 RETRIES = 2  # extra attempts after an infrastructure failure
 UNSCORED = ("infra_error", "task_error")  # neither is the agent's failure
+GRACE_S = 15  # past the time limit, for a harness to stop and say so itself
 
 
 @dataclass
@@ -106,14 +109,22 @@ class Hub:
         await self.client.aclose()
 
 
-async def run_one(
-    hub: Hub,
-    harness: Harness,
-    ref: TaskRef,
-    browser: Browser | None,
-    time_limit: float,
-    model: str | None,
-) -> dict[str, Any]:
+@dataclass
+class RunContext:
+    """What every episode of a run shares."""
+
+    hub: Hub
+    harness: Harness
+    browser: Browser | None
+    time_limit: float
+    out_dir: Path
+    agent: AgentConfig = field(default_factory=AgentConfig)
+    prices: dict[str, Price] = field(default_factory=dict)
+    chromium: str | None = None
+
+
+async def run_one(run: RunContext, ref: TaskRef) -> dict[str, Any]:
+    hub, harness, time_limit = run.hub, run.harness, run.time_limit
     clock = time.monotonic()
     created = await hub.call(
         "POST", "/api/trajectories", json={"task": ref.task, "task_id": ref.name}
@@ -127,14 +138,19 @@ async def run_one(
         url=created["url"],
         first_domain=meta.get("first_domain"),
         time_limit_s=time_limit,
-        browser=browser,
+        browser=run.browser,
         conditions=meta["conditions"],
-        model=model,
+        model=run.agent.model,
+        agent=run.agent,
+        output_dir=run.out_dir / "episodes" / tid,
+        chromium=run.chromium,
     )
     started = time.monotonic()
     status, error = "ok", None
     try:
-        outcome = await asyncio.wait_for(harness.run(episode), time_limit)
+        # An agent harness enforces the limit itself, killing its process; this is the
+        # backstop for harnesses in the runner's process.
+        outcome = await asyncio.wait_for(harness.run(episode), time_limit + GRACE_S)
     except TimeoutError:
         outcome, status, error = None, "timeout", f"no answer within {time_limit:.0f}s"
     except InfraError:
@@ -143,7 +159,11 @@ async def run_one(
         outcome, status, error = None, "agent_error", f"{type(exc).__name__}: {exc}"
     seconds = time.monotonic() - started
     phases["agent"] = seconds
+    if outcome is not None and outcome.status != "ok":
+        status, error = outcome.status, outcome.error
     completion = bool(outcome and outcome.completion)
+    usage = outcome.usage if outcome else {}
+    cost, priced = prices_cost(run.prices, usage) if usage else (0.0, True)
     clock = time.monotonic()
     await hub.call(
         "POST",
@@ -180,22 +200,21 @@ async def run_one(
         "seconds": round(seconds, 3),
         "phases": {name: round(value, 4) for name, value in phases.items()},
         "tokens": outcome.tokens if outcome else 0,
-        "cost": outcome.cost if outcome else 0.0,
+        "usage": usage,
+        "model_calls": sum(u.get("calls", 0) for u in usage.values()),
+        "cost": cost if usage else (outcome.cost if outcome else 0.0),
+        "priced": priced,
+        "episode": f"episodes/{tid}"
+        if episode.output_dir and episode.output_dir.exists()
+        else None,
     }
 
 
-async def run_with_retries(
-    hub: Hub,
-    harness: Harness,
-    ref: TaskRef,
-    browser: Browser | None,
-    time_limit: float,
-    model: str | None,
-) -> dict[str, Any]:
+async def run_with_retries(run: RunContext, ref: TaskRef) -> dict[str, Any]:
     status, last_error = "infra_error", ""
     for attempt in range(1 + RETRIES):
         try:
-            record = await run_one(hub, harness, ref, browser, time_limit, model)
+            record = await run_one(run, ref)
             record["attempts"] = attempt + 1
             return record
         except InfraError as exc:
@@ -221,7 +240,10 @@ async def run_with_retries(
         "steps": 0,
         "seconds": 0.0,
         "tokens": 0,
+        "usage": {},
+        "model_calls": 0,
         "cost": 0.0,
+        "priced": True,
         "final_message": "",
     }
 
@@ -245,6 +267,14 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             "done_and_pass": mean("done_and_pass"),
             "steps": mean("steps"),
             "seconds": mean("seconds"),
+            "totals": {
+                "steps": sum(r["steps"] for r in rows),
+                "seconds": round(sum(r["seconds"] for r in rows), 3),
+                "tokens": sum(r.get("tokens", 0) for r in rows),
+                "model_calls": sum(r.get("model_calls", 0) for r in rows),
+                "cost": round(sum(r.get("cost", 0.0) for r in rows), 6),
+                "priced": all(r.get("priced", True) for r in rows),
+            },
         }
 
     def by(key: Callable[[dict[str, Any]], str]) -> dict[str, Any]:
@@ -290,23 +320,44 @@ async def evaluate(
     out_dir: Path,
     workers: int,
     time_limit: float,
-    model: str | None,
     on_record: Callable[[dict[str, Any]], None],
     today: str | None,
+    agent: AgentConfig | None = None,
+    prices: dict[str, Price] | None = None,
 ) -> dict[str, Any]:
     hub = Hub(hub_url, token)
+    agent = agent or AgentConfig()
     out_dir.mkdir(parents=True, exist_ok=True)
     records: list[dict[str, Any]] = []
     async with async_playwright() as playwright:
         browser = await chromium.launch(playwright) if harness.needs_browser else None
+        run = RunContext(
+            hub,
+            harness,
+            browser,
+            time_limit,
+            out_dir,
+            agent,
+            prices or {},
+            chromium.executable(playwright),
+        )
         manifest = {
             "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "harness": harness.name,
-            "model": model,
+            "model": agent.model,
+            "agent": {
+                "base_url": agent.base_url,
+                "api_key_env": agent.api_key_env,
+                "temperature": agent.temperature,
+                "max_steps": agent.max_steps,
+                "options": agent.options,
+                "command": agent.command,
+            },
+            "prices": sorted(run.prices),
             "tasks": len(refs),
             "task_set_hash": task_set_hash(refs),
             "task_names": [r.name for r in refs],
-            "browser": f"chromium {browser.version}" if browser else None,
+            "browser": f"chromium {browser.version}" if browser else run.chromium,
             "viewport": chromium.VIEWPORT,
             "locale": chromium.LOCALE,
             "timezone": chromium.TIMEZONE,
@@ -329,7 +380,7 @@ async def evaluate(
             async def worker() -> None:
                 while not queue.empty():
                     ref = queue.get_nowait()
-                    record = await run_with_retries(hub, harness, ref, browser, time_limit, model)
+                    record = await run_with_retries(run, ref)
                     records.append(record)
                     sink.write(json.dumps(record, ensure_ascii=False) + "\n")
                     sink.flush()

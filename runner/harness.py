@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, Protocol
 
 from playwright.async_api import Browser
@@ -18,6 +19,22 @@ ENTRY_POINT_GROUP = "webpagebench.harnesses"
 
 class InfraError(RuntimeError):
     """The stand or the browser failed, not the agent; the run is retried, never scored."""
+
+
+@dataclass
+class AgentConfig:
+    """How an agent harness is run: the model it calls and its limits (`runner eval`'s
+    options). The API key is named by a variable, never carried."""
+
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    temperature: float = 0.0
+    max_steps: int = 30
+    # Harness-specific settings (`family` for gui, `page_geometry`, `use_vision`).
+    options: dict[str, Any] = field(default_factory=dict)
+    # The command of the `external` harness (`--agent-cmd`).
+    command: str | None = None
 
 
 @dataclass
@@ -34,6 +51,11 @@ class Episode:
     # reads them is not measuring an agent.
     conditions: list[dict[str, Any]] = field(default_factory=list)
     model: str | None = None
+    agent: AgentConfig = field(default_factory=AgentConfig)
+    # Where the episode's steps, screenshots and logs go (the run's episodes/<trajectory>/).
+    output_dir: Path | None = None
+    # The Chromium binary for harnesses that launch their own browser per episode.
+    chromium: str | None = None
 
 
 @dataclass
@@ -43,6 +65,13 @@ class Outcome:
     steps: int = 0
     tokens: int = 0
     cost: float = 0.0
+    # Tokens and calls per model: {"model": {"input_tokens", "output_tokens", "calls"}}.
+    usage: dict[str, dict[str, int]] = field(default_factory=dict)
+    # Whether every model used has a price in the price table (cost 0 otherwise).
+    priced: bool = True
+    # `ok`, or why the agent stopped short: `timeout`, `step_limit`, `agent_error`.
+    status: str = "ok"
+    error: str | None = None
 
 
 class Harness(Protocol):

@@ -66,4 +66,11 @@ def print_run(console: Console, result: dict[str, Any], out_dir: Path) -> None:
             f"variant EMS {pairs['variant_ems']:.3f} · widget-only failures: "
             f"{', '.join(pairs['donor_pass_variant_fail']) or 'none'}"
         )
+    totals = overall["totals"]
+    if totals["model_calls"]:
+        cost = f"${totals['cost']:.4f}" + ("" if totals["priced"] else " (unpriced models)")
+        console.print(
+            f"model: {manifest['model']} · {totals['model_calls']} calls · "
+            f"{totals['tokens']} tokens · {totals['steps']} steps · cost {cost}"
+        )
     console.print(f"EMS {_fmt(overall['ems'])} · run directory {out_dir}")

@@ -86,7 +86,7 @@ def run_eval(stack: Any, out: Any, harness: str, refs: list[Any]) -> dict[str, A
     from runner.harness import get_harness
 
     run = evaluate(
-        stack.hub_url, stack.token, get_harness(harness), refs, out, 2, 90, None, _skip, None
+        stack.hub_url, stack.token, get_harness(harness), refs, out, 2, 90, _skip, None
     )
     return run_async(run)  # type: ignore[no-any-return]
 

@@ -1,3 +1,5 @@
-"""Built-in harnesses: `oracle` (reference solver through the real UI) and `noop`."""
+"""Built-in harnesses: `oracle` (reference solver through the real UI), `noop`, and the
+agent harnesses that run out of process (`browser-use`, `openhands`, `dom`, `gui`,
+`external`)."""
 
-from runner.harnesses import noop, oracle  # noqa: F401
+from runner.harnesses import agents, noop, oracle  # noqa: F401

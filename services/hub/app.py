@@ -13,11 +13,17 @@ from typing import Any
 
 import httpx
 from fastapi import Depends, FastAPI, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 
 from services.hub.dateshift import shift_task
 from services.hub.proxy import forward
-from services.hub.runs import list_runs, load_run
+from services.hub.runs import STEP_SHOT, find_episode, list_runs, load_episode, load_run
 from services.kit.bus import TRAJECTORIES_BUCKET, KeyWrongLastSequenceError
 from services.kit.contract import TRACKING_TYPES
 from services.kit.settings import HubSettings
@@ -222,7 +228,15 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
 
     @app.get("/view/trajectories/{tid}", dependencies=[Admin])
     async def trajectory_page(trajectory: TrajectoryDep) -> HTMLResponse:
-        return pages.render(trajectory, "trajectory.html", meta=trajectory.meta)
+        episode = load_episode(find_episode(settings.home / "runs", trajectory.id))
+        return pages.render(trajectory, "trajectory.html", meta=trajectory.meta, episode=episode)
+
+    @app.get("/view/trajectories/{tid}/{name}", dependencies=[Admin])
+    async def step_screenshot(trajectory: TrajectoryDep, name: str) -> FileResponse:
+        folder = find_episode(settings.home / "runs", trajectory.id)
+        if folder is None or not STEP_SHOT.fullmatch(name) or not (folder / name).is_file():
+            raise HTTPException(404, f"name: no screenshot {name!r} for this trajectory")
+        return FileResponse(folder / name, media_type="image/png")
 
     # -- the agent's side ------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -54,3 +55,32 @@ def _read(path: Path) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     return value if isinstance(value, dict) else None
+
+
+STEP_SHOT = re.compile(r"step-\d{3}\.png")
+
+
+def find_episode(root: Path, tid: str) -> Path | None:
+    """The folder an agent harness wrote for trajectory `tid` (`<run>/episodes/<tid>/`)."""
+    if not root.is_dir():
+        return None
+    return next((p for p in root.glob(f"*/episodes/{tid}") if p.is_dir()), None)
+
+
+def load_episode(folder: Path | None) -> dict[str, Any] | None:
+    """An agent's steps (each with its screenshot's name) and final answer, as recorded."""
+    if folder is None:
+        return None
+    steps = []
+    lines = folder / "steps.jsonl"
+    if lines.exists():
+        for line in lines.read_text("utf-8").splitlines():
+            try:
+                steps.append(json.loads(line))
+            except ValueError:
+                continue  # a line cut short by a kill
+    return {
+        "run": folder.parent.parent.name,
+        "steps": steps,
+        "output": _read(folder / "output.json"),
+    }

@@ -26,7 +26,6 @@ def run(stack, tmp_path, harness: str, pattern: str, workers: int = 2) -> dict:
             tmp_path / harness,
             workers,
             90,
-            None,
             lambda _: None,
             None,
         )

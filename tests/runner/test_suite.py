@@ -26,7 +26,6 @@ def run_suite(stack, tmp_path, harness: str) -> dict:
             tmp_path / harness,
             2,
             120,
-            None,
             lambda _: None,
             None,
         )

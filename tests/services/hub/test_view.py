@@ -34,7 +34,6 @@ def test_run_page_shows_why_each_task_failed(page: Page, stack) -> None:
             stack.home / "runs" / "20990101T000000Z-noop",
             1,
             30,
-            None,
             lambda _: None,
             None,
         )

@@ -1,0 +1,205 @@
+"""Where each agent harness runs: a venv of its own under `$WPB_HOME/harnesses/NAME/`, with
+the Python it needs, or the runner's own interpreter for agents without pinned packages.
+
+`runner harness install NAME` makes the venv; `runner harness list` tells what is ready.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runner.stack import REPO
+
+
+class HarnessEnvError(RuntimeError):
+    """An environment cannot be installed or is not ready."""
+
+
+@dataclass(frozen=True)
+class Environment:
+    name: str
+    # The agent program: `python -m <module> INPUT.json`.
+    module: str
+    # Packages of its own venv; none means it runs on the runner's interpreter.
+    requirements: tuple[str, ...] = ()
+    min_python: tuple[int, int] = (3, 11)
+    # Variables set for the agent process (telemetry off, no downloads).
+    env: dict[str, str] = field(default_factory=dict)
+    about: str = ""
+
+    @property
+    def own_venv(self) -> bool:
+        return bool(self.requirements)
+
+    def folder(self, home: Path) -> Path:
+        return home / "harnesses" / self.name
+
+    def python(self, home: Path) -> Path:
+        if not self.own_venv:
+            return Path(sys.executable)
+        return self.folder(home) / "venv" / "bin" / "python"
+
+    def marker(self, home: Path) -> Path:
+        return self.folder(home) / "ready.json"
+
+    def state(self, home: Path) -> dict[str, Any] | None:
+        """What was installed, when it matches today's requirements; None otherwise."""
+        if not self.own_venv:
+            return {"python": sys.version.split()[0], "packages": {}}
+        try:
+            state = json.loads(self.marker(home).read_text())
+        except (OSError, ValueError):
+            return None
+        if state.get("requirements") != list(self.requirements):
+            return None
+        if not self.python(home).exists():
+            return None
+        return state  # type: ignore[no-any-return]
+
+    def command(self, home: Path) -> list[str]:
+        if self.state(home) is None:
+            raise HarnessEnvError(
+                f"harness {self.name!r} is not installed: run `runner harness install {self.name}`"
+            )
+        return [str(self.python(home)), "-m", self.module]
+
+    def install(
+        self, home: Path, python: str | None = None, log: Callable[[str], None] = print
+    ) -> dict[str, Any]:
+        if not self.own_venv:
+            return self.state(home) or {}
+        interpreter = python or find_python(self.min_python)
+        folder = self.folder(home)
+        venv = folder / "venv"
+        if venv.exists():
+            shutil.rmtree(venv)
+        folder.mkdir(parents=True, exist_ok=True)
+        self.marker(home).unlink(missing_ok=True)
+        log(f"{self.name}: venv with {interpreter}")
+        _run([interpreter, "-m", "venv", str(venv)])
+        pip = [str(venv / "bin" / "python"), "-m", "pip", "--disable-pip-version-check"]
+        _run([*pip, "install", "--quiet", "--upgrade", "pip"])
+        log(f"{self.name}: pip install {' '.join(self.requirements)}")
+        _run([*pip, "install", "--quiet", *self.requirements])
+        listed = subprocess.run(
+            [*pip, "list", "--format", "json"], capture_output=True, text=True, check=True
+        )
+        packages = {p["name"].lower(): p["version"] for p in json.loads(listed.stdout)}
+        version = subprocess.run(
+            [
+                str(venv / "bin" / "python"),
+                "-c",
+                "import platform; print(platform.python_version())",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        state: dict[str, Any] = {
+            "requirements": list(self.requirements),
+            "python": version,
+            "packages": {
+                name: packages[name]
+                for name in (r.split("=")[0].split("<")[0].split(">")[0] for r in self.requirements)
+                if name in packages
+            },
+        }
+        self.marker(home).write_text(json.dumps(state, indent=1))
+        return state
+
+
+GUI_FAMILIES = ("uitars", "qwen3vl", "opencua", "fara")
+
+QUIET = {
+    "ANONYMIZED_TELEMETRY": "false",
+    "BROWSER_USE_SETUP_LOGGING": "false",
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    "OPENHANDS_SUPPRESS_BANNER": "1",
+    "PYTHONUNBUFFERED": "1",
+}
+
+ENVIRONMENTS: dict[str, Environment] = {
+    env.name: env
+    for env in (
+        Environment(
+            "browser-use",
+            "runner.agents.browser_use_agent",
+            ("browser-use>=0.13,<0.14",),
+            env=QUIET,
+            about="browser-use's Agent attached over CDP; DOM state with indexed elements",
+        ),
+        Environment(
+            "openhands",
+            "runner.agents.openhands_agent",
+            ("openhands-sdk>=1.58,<1.59", "openhands-tools>=1.58,<1.59"),
+            min_python=(3, 12),
+            env=QUIET,
+            about="the OpenHands SDK agent with its browser tool set over CDP",
+        ),
+        Environment(
+            "dom",
+            "runner.agents.dom_agent",
+            env=QUIET,
+            about="our compact agent over the accessibility tree, tool calls",
+        ),
+        Environment(
+            "gui",
+            "runner.agents.gui_agent",
+            env=QUIET,
+            about="screenshot-only agent; --family uitars|qwen3vl|opencua|fara",
+        ),
+    )
+}
+
+
+def find_python(minimum: tuple[int, int]) -> str:
+    """An interpreter at least `minimum`: the runner's own, else python3.X on PATH, else
+    pyenv's (WPB_HARNESS_PYTHON overrides)."""
+    configured = os.environ.get("WPB_HARNESS_PYTHON")
+    if configured:
+        return configured
+    if sys.version_info[:2] >= minimum:
+        return sys.executable
+    for minor in range(minimum[1], 16):
+        found = shutil.which(f"python{minimum[0]}.{minor}")
+        if found:
+            return found
+    if shutil.which("pyenv"):
+        listed = subprocess.run(
+            ["pyenv", "versions", "--bare"], capture_output=True, text=True, check=False
+        ).stdout.split()
+        for version in sorted(listed, key=_version_key, reverse=True):
+            if _version_key(version)[:2] >= minimum:
+                prefix = subprocess.run(
+                    ["pyenv", "prefix", version], capture_output=True, text=True, check=False
+                ).stdout.strip()
+                candidate = Path(prefix) / "bin" / "python"
+                if candidate.exists():
+                    return str(candidate)
+    raise HarnessEnvError(
+        f"no Python >= {minimum[0]}.{minimum[1]} found (PATH, pyenv); "
+        "set WPB_HARNESS_PYTHON or use --python"
+    )
+
+
+def _version_key(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.split("."))
+    except ValueError:
+        return (0,)
+
+
+def _run(argv: list[str]) -> None:
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=REPO)
+    if done.returncode != 0:
+        raise HarnessEnvError(
+            f"{' '.join(argv[:4])}… failed ({done.returncode}):\n{done.stderr[-3000:]}"
+        )

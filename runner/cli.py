@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
+import shutil
 import signal
 import sys
 import time
@@ -231,8 +233,12 @@ def agent_config(
             fail(f"--base-url: expected http(s)://…, got {base_url!r}")
     if harness == "gui" and family not in GUI_FAMILIES:
         fail(f"--family: the gui harness needs one of {', '.join(GUI_FAMILIES)}")
-    if harness == "external" and not agent_cmd:
-        fail("--agent-cmd: the external harness needs the agent's command")
+    if harness == "external":
+        argv = shlex.split(agent_cmd or "")
+        if not argv:
+            fail("--agent-cmd: the external harness needs the agent's command")
+        if shutil.which(argv[0]) is None:
+            fail(f"--agent-cmd: {argv[0]!r} is not an executable file or on PATH")
     options: dict[str, Any] = {}
     if family:
         options["family"] = family

@@ -36,6 +36,9 @@ PROTOCOL = 1
 # How often the runner looks at a running agent.
 POLL_S = 0.25
 CHROMIUM_START_S = 20
+# Headless Chromium keeps a window frame this tall above the page: the window is made that
+# much taller so that every tab's viewport is the standard one.
+FRAME_PX = 87
 
 
 @contextlib.asynccontextmanager
@@ -58,10 +61,11 @@ async def episode_chromium(executable: str, folder: Path) -> AsyncIterator[str]:
         executable,
         *ARGS,
         "--headless",
+        "--test-type",  # no infobar about the flags, which would shrink the page
         "--remote-debugging-port=0",
         "--remote-debugging-address=127.0.0.1",
         f"--user-data-dir={profile}",
-        f"--window-size={VIEWPORT['width']},{VIEWPORT['height']}",
+        f"--window-size={VIEWPORT['width']},{VIEWPORT['height'] + FRAME_PX}",
         f"--lang={LOCALE}",
         f"--accept-lang={LOCALE},ru",
         "about:blank",
@@ -184,7 +188,6 @@ class AgentHarness:
                         *argv,
                         str(spec),
                         env=env,
-                        cwd=folder,
                         stdin=asyncio.subprocess.DEVNULL,
                         stdout=log,
                         stderr=log,

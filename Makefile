@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export WPB_HOME ?= $(CURDIR)/.wpb
 
-.PHONY: setup chromium demo test lint bench clean
+.PHONY: setup chromium harnesses demo test lint bench clean
 
 setup: $(BIN)/runner chromium
 
@@ -31,6 +31,11 @@ chromium: $(BIN)/runner
 	    fonts-dejavu-core fonts-noto-color-emoji >/dev/null; \
 	fi
 
+# The agent frameworks, each in a venv of its own under $(WPB_HOME)/harnesses/ (once).
+harnesses: $(BIN)/runner
+	$(BIN)/runner harness install browser-use
+	$(BIN)/runner harness install openhands
+
 demo: setup
 	$(BIN)/runner up --detach
 	$(BIN)/runner eval --harness oracle --workers 2 || { $(BIN)/runner down; exit 1; }
@@ -42,7 +47,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint
+test: lint harnesses
 	$(BIN)/pytest
 
 bench: setup

@@ -2,8 +2,9 @@
 
 import asyncio
 
-from bench import page_weight, platform, suite
+from bench import agents, page_weight, platform, suite
 
 asyncio.run(platform.main())
 page_weight.main()
 suite.main()
+agents.main()

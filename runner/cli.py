@@ -267,11 +267,15 @@ def harness_install(
     python: Annotated[
         str | None, typer.Option(help="the interpreter for its venv (else found on PATH/pyenv)")
     ] = None,
+    force: Annotated[bool, typer.Option(help="reinstall even when ready")] = False,
 ) -> None:
     """Prepare a harness's environment: a venv under $WPB_HOME/harnesses/NAME/."""
     environment = ENVIRONMENTS.get(name)
     if environment is None:
         fail(f"unknown harness environment {name!r}; known: {', '.join(ENVIRONMENTS)}")
+    if not force and environment.state(home()) is not None:
+        console.print(f"{name} is ready ({environment.folder(home())}); --force reinstalls")
+        return
     started = time.monotonic()
     try:
         state = environment.install(home(), python, log=lambda line: console.print(line))

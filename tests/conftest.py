@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from runner.browser import ARGS, LOCALE, TIMEZONE, VIEWPORT, chromium_path
 from runner.stack import Stack, free_port
+from runner.testmodel.server import background
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
@@ -59,3 +60,10 @@ def page(browser: Browser) -> Iterator[Page]:
     opened.set_default_timeout(15_000)
     yield opened
     context.close()
+
+
+@pytest.fixture(scope="session")
+def testmodel() -> Iterator[str]:
+    """The deterministic test model (`runner testmodel`) as a real server; its base URL."""
+    with background() as base_url:
+        yield base_url

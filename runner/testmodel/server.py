@@ -9,14 +9,19 @@ state in the request, through the dialect of the harness that sent it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import subprocess
+import sys
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 
@@ -199,3 +204,30 @@ def tool_call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         "type": "function",
         "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)},
     }
+
+
+@contextlib.contextmanager
+def background(port: int | None = None) -> Iterator[str]:
+    """`runner testmodel` as a process of its own, for tests and benchmarks; its base URL."""
+    from runner.stack import free_port
+
+    port = port or free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "runner", "testmodel", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        for _ in range(150):
+            try:
+                httpx.get(f"{base_url}/models", timeout=1).raise_for_status()
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError(f"the test model did not answer at {base_url}")
+        yield base_url
+    finally:
+        server.terminate()
+        server.wait(10)

@@ -1,0 +1,149 @@
+"""The runner's overhead per step for each agent harness, with the test model answering at
+once: everything an episode spends outside the model call (the harness's start, the
+browser, observing the page, acting), from the steps each agent recorded.
+
+    .venv/bin/python -m bench.agents [--harnesses dom,gui:uitars,browser-use,openhands]
+                                     [--tasks grocery_showcase_tea] [--repeat 3]
+
+The baseline is the oracle on the same task in the same run: Playwright in the runner's
+own process, no model, no agent process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import fresh_stack, table
+from runner.environments import ENVIRONMENTS
+from runner.evaluate import evaluate, select_tasks
+from runner.harness import AgentConfig, get_harness
+from runner.settings import RunnerSettings
+from runner.stack import TASKS_DIR, Stack
+from runner.testmodel.server import background
+
+
+def run(stack: Stack, harness: str, agent: AgentConfig, tasks: str, out: Path) -> list[dict]:
+    refs = select_tasks(TASKS_DIR, tasks, None)
+    result = asyncio.run(
+        evaluate(
+            stack.hub_url,
+            stack.token,
+            get_harness(harness),
+            refs,
+            out,
+            1,
+            180,
+            lambda _: None,
+            "2026-11-29",
+            agent,
+        )
+    )
+    return result["records"]  # type: ignore[no-any-return]
+
+
+def episode_figures(out: Path, record: dict[str, Any]) -> dict[str, float]:
+    """Start (until the first step's model call returned), and per later step the time
+    outside the model call."""
+    lines = (out / record["episode"] / "steps.jsonl").read_text().splitlines()
+    steps = [json.loads(line) for line in lines]
+    model = sum(s["latency_s"] for s in steps)
+    later = [
+        (b["elapsed_s"] - a["elapsed_s"]) - b["latency_s"] for a, b in itertools.pairwise(steps)
+    ]
+    return {
+        "seconds": record["seconds"],
+        "steps": len(steps),
+        "model": model,
+        "start": steps[0]["elapsed_s"] if steps else record["seconds"],
+        "per_step": statistics.fmean(later) if later else 0.0,
+        "outside": (record["seconds"] - model) / max(1, len(steps)),
+    }
+
+
+def measure(args: argparse.Namespace, home: Path, base_url: str, rows: list[list[str]]) -> float:
+    """Each harness `--repeat` times on the tasks, after the oracle; the seconds it took."""
+    with fresh_stack() as stack, tempfile.TemporaryDirectory() as folder:
+        started = time.monotonic()
+        oracle = [
+            run(stack, "oracle", AgentConfig(), args.tasks, Path(folder) / f"oracle-{i}")[0]
+            for i in range(args.repeat)
+        ]
+        baseline = statistics.fmean(r["seconds"] for r in oracle)
+        steps = statistics.fmean(r["steps"] for r in oracle)
+        rows.append(
+            [
+                "oracle (baseline)",
+                f"{baseline:.2f}",
+                f"{steps:.0f}",
+                "—",
+                "—",
+                f"{baseline / max(1, steps) * 1000:.0f}",
+                "1.0",
+            ]
+        )
+        for spec in args.harnesses.split(","):
+            name, _, family = spec.partition(":")
+            environment = ENVIRONMENTS.get(name)
+            if environment is not None and environment.state(home) is None:
+                rows.append([spec, "not installed", "", "", "", "", ""])
+                continue
+            options: dict[str, Any] = {"family": family, "page_geometry": True} if family else {}
+            agent = AgentConfig(model="test", base_url=base_url, options=options, max_steps=15)
+            figures = []
+            for i in range(args.repeat):
+                out = Path(folder) / f"{name}-{family}-{i}"
+                record = run(stack, name, agent, args.tasks, out)[0]
+                if record["ems"] != 1:
+                    raise SystemExit(f"{spec}: not solved ({record['status']}: {record['error']})")
+                figures.append(episode_figures(out, record))
+            mean = {key: statistics.fmean(f[key] for f in figures) for key in figures[0]}
+            rows.append(
+                [
+                    spec,
+                    f"{mean['seconds']:.2f}",
+                    f"{mean['steps']:.0f}",
+                    f"{mean['start']:.2f}",
+                    f"{mean['per_step'] * 1000:.0f}",
+                    f"{mean['outside'] * 1000:.0f}",
+                    f"{mean['seconds'] / baseline:.1f}",
+                ]
+            )
+        return time.monotonic() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--harnesses", default="dom,gui:uitars,gui:qwen3vl,browser-use,openhands")
+    parser.add_argument("--tasks", default="grocery_showcase_tea")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    home = RunnerSettings().home.resolve()
+    rows = []
+    with background() as base_url:
+        wall = measure(args, home, base_url, rows)
+    table(
+        f"Agent harnesses on {args.tasks}, test model answering at once "
+        f"(mean of {args.repeat}; {wall:.0f}s in all)",
+        [
+            "harness",
+            "episode s",
+            "steps",
+            "start s",
+            "per later step ms (outside the model)",
+            "outside the model ms/step",
+            "× oracle",
+        ],
+        rows,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""The test model's core: scripts, label resolution, and its HTTP answers to bad input."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from runner.testmodel.dialects import Element
+from runner.testmodel.server import SCRIPTS_DIR, Script, find_label, load_scripts
+
+pytestmark = [pytest.mark.slow]
+
+
+def test_labels_resolve_exact_then_prefix_then_substring() -> None:
+    elements = [
+        Element("1", "Чай зелёный"),
+        Element("2", "Чай"),
+        Element("3", "В корзину"),
+        Element("4", "  в   корзину "),
+        Element("5", "Добавить чай в корзину"),
+    ]
+    assert find_label(elements, "чай").ref == "2"  # type: ignore[union-attr]
+    assert find_label(elements, "В корзину").ref == "3"  # type: ignore[union-attr]
+    assert find_label(elements, "В корзину", nth=1).ref == "4"  # type: ignore[union-attr]
+    assert find_label(elements, "Чай зел").ref == "1"  # type: ignore[union-attr]
+    assert find_label(elements, "чай в корз").ref == "5"  # type: ignore[union-attr]
+    assert find_label(elements, "кофе") is None
+
+
+def test_a_script_repeats_its_last_step_or_loops() -> None:
+    ends = Script("a", [{"click": "x"}, {"done": "ok"}])
+    assert [ends.step(i) for i in range(4)] == [{"click": "x"}] + [{"done": "ok"}] * 3
+    loops = Script("b", [{"wait": 1}, {"scroll": "down"}, {"scroll": "up"}], loop_from=1)
+    assert [next(iter(loops.step(i).values())) for i in range(6)] == [1, "down", "up"] * 2
+
+
+def test_every_shipped_script_loads() -> None:
+    scripts = load_scripts(SCRIPTS_DIR)
+    assert {"done-at-once", "never-ends", "server-error"} <= set(scripts)
+    for path in SCRIPTS_DIR.glob("*.json"):
+        data = json.loads(path.read_text())
+        assert data["name"] == path.stem and data["steps"]
+
+
+def test_bad_requests_get_clear_errors(testmodel: str) -> None:
+    url = f"{testmodel}/chat/completions"
+    assert httpx.post(url, content=b"{").status_code == 400
+    answer = httpx.post(url, json={"model": "test"})
+    assert answer.status_code == 422 and "messages" in answer.text
+    answer = httpx.post(
+        url, json={"model": "nobody", "messages": [{"role": "user", "content": "привет"}]}
+    )
+    assert answer.status_code == 404 and "no script" in answer.text
+    names = {m["id"] for m in httpx.get(f"{testmodel}/models").json()["data"]}
+    assert "test" in names and "done-at-once" in names

@@ -161,33 +161,40 @@ ENVIRONMENTS: dict[str, Environment] = {
 
 
 def find_python(minimum: tuple[int, int]) -> str:
-    """An interpreter at least `minimum`: the runner's own, else python3.X on PATH, else
-    pyenv's (WPB_HARNESS_PYTHON overrides)."""
-    configured = os.environ.get("WPB_HARNESS_PYTHON")
-    if configured:
-        return configured
-    if sys.version_info[:2] >= minimum:
-        return sys.executable
-    for minor in range(minimum[1], 16):
-        found = shutil.which(f"python{minimum[0]}.{minor}")
-        if found:
-            return found
+    """An interpreter at least `minimum` that runs: WPB_HARNESS_PYTHON, the runner's own,
+    python3.X on PATH, else the oldest of pyenv's that is new enough."""
+    candidates = [os.environ.get("WPB_HARNESS_PYTHON"), sys.executable]
+    candidates += [shutil.which(f"python3.{minor}") for minor in range(minimum[1], 20)]
     if shutil.which("pyenv"):
         listed = subprocess.run(
             ["pyenv", "versions", "--bare"], capture_output=True, text=True, check=False
         ).stdout.split()
-        for version in sorted(listed, key=_version_key, reverse=True):
-            if _version_key(version)[:2] >= minimum:
-                prefix = subprocess.run(
-                    ["pyenv", "prefix", version], capture_output=True, text=True, check=False
-                ).stdout.strip()
-                candidate = Path(prefix) / "bin" / "python"
-                if candidate.exists():
-                    return str(candidate)
+        for version in sorted(listed, key=_version_key):
+            prefix = subprocess.run(
+                ["pyenv", "prefix", version], capture_output=True, text=True, check=False
+            ).stdout.strip()
+            candidates.append(str(Path(prefix) / "bin" / "python") if prefix else None)
+    for candidate in candidates:
+        if candidate and _python_version(candidate) >= minimum:
+            return candidate
     raise HarnessEnvError(
         f"no Python >= {minimum[0]}.{minimum[1]} found (PATH, pyenv); "
         "set WPB_HARNESS_PYTHON or use --python"
     )
+
+
+def _python_version(path: str) -> tuple[int, ...]:
+    """The version an interpreter reports (a pyenv shim of an inactive version fails)."""
+    try:
+        done = subprocess.run(
+            [path, "-c", "import sys; print(*sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return (0,)
+    return tuple(int(n) for n in done.stdout.split()) if done.returncode == 0 else (0,)
 
 
 def _version_key(text: str) -> tuple[int, ...]:

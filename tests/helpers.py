@@ -6,11 +6,15 @@ import asyncio
 import concurrent.futures
 import copy
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import httpx
 
-from runner.stack import TASKS_DIR
+from runner.stack import TASKS_DIR, free_port
 
 # The stand's frozen today in the test stack.
 TODAY = "2026-11-29"
@@ -85,9 +89,7 @@ def run_eval(stack: Any, out: Any, harness: str, refs: list[Any]) -> dict[str, A
     from runner.evaluate import evaluate
     from runner.harness import get_harness
 
-    run = evaluate(
-        stack.hub_url, stack.token, get_harness(harness), refs, out, 2, 90, _skip, None
-    )
+    run = evaluate(stack.hub_url, stack.token, get_harness(harness), refs, out, 2, 90, _skip, None)
     return run_async(run)  # type: ignore[no-any-return]
 
 
@@ -122,3 +124,15 @@ def search_donor_runs(site: str, donors: list[str]) -> list[Any]:
         for impl in VARIANTS["text_search"][site]
         for ref in with_variants(found, site, {"text_search": impl}, f"text_search_{impl}")
     ]
+
+
+def runner(home: Path, *args: str, port: int | None = None) -> subprocess.CompletedProcess[str]:
+    """The `runner` command as a user types it, under its own WPB_HOME and hub port."""
+    env = {**os.environ, "WPB_HOME": str(home), "WPB_HUB_PORT": str(port or free_port())}
+    return subprocess.run(
+        [sys.executable, "-m", "runner", *args],
+        env=env,
+        text=True,
+        capture_output=True,
+        timeout=180,
+    )

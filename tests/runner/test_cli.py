@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import runner
 
 from runner.stack import free_port
 
 pytestmark = pytest.mark.slow
-
-
-def runner(home: Path, *args: str, port: int | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "WPB_HOME": str(home), "WPB_HUB_PORT": str(port or free_port())}
-    return subprocess.run(
-        [sys.executable, "-m", "runner", *args],
-        env=env,
-        text=True,
-        capture_output=True,
-        timeout=180,
-    )
 
 
 def test_up_status_eval_down(tmp_path: Path) -> None:

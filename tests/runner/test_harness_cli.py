@@ -1,0 +1,74 @@
+"""Agent harness settings as a user types them: refused early with the option's name,
+environments listed, prices read from the user's table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import runner
+
+from runner.environments import ENVIRONMENTS, find_python
+from runner.prices import Price, PriceError, cost, load_prices
+
+pytestmark = pytest.mark.slow
+
+ENDPOINT = ("--model", "m", "--base-url", "http://127.0.0.1:9/v1")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--harness", "dom"), "--model"),
+        (("--harness", "dom", "--model", "m"), "--base-url"),
+        (("--harness", "dom", "--model", "m", "--base-url", "127.0.0.1:9"), "--base-url"),
+        (("--harness", "gui", *ENDPOINT), "--family"),
+        (("--harness", "gui", "--family", "cogagent", *ENDPOINT), "--family"),
+        (("--harness", "external", *ENDPOINT), "--agent-cmd"),
+        (("--harness", "external", "--agent-cmd", "no-such-agent-cmd", *ENDPOINT), "--agent-cmd"),
+        (("--harness", "dom", "--prices", "missing.toml", *ENDPOINT), "--prices"),
+    ],
+)
+def test_agent_settings_are_refused_early(tmp_path: Path, args, message) -> None:
+    done = runner(tmp_path, "eval", *args)
+    assert done.returncode == 2 and message in done.stdout, done.stdout + done.stderr
+    assert not (tmp_path / "runs").exists()
+
+
+def test_a_bad_price_table_names_the_model(tmp_path: Path) -> None:
+    table = tmp_path / "prices.toml"
+    table.write_text('[models."m"]\ninput = "cheap"\n')
+    done = runner(tmp_path, "eval", "--harness", "dom", *ENDPOINT, "--prices", str(table))
+    assert done.returncode == 2 and 'models."m"' in done.stdout
+
+
+def test_harness_list_and_install(tmp_path: Path) -> None:
+    listed = runner(tmp_path, "harness", "list")
+    assert listed.returncode == 0
+    for name in ("oracle", "noop", "browser-use", "openhands", "dom", "gui", "external"):
+        assert name in listed.stdout
+    assert "runner harness install" in listed.stdout  # nothing installed under this home
+    done = runner(tmp_path, "harness", "install", "nothing")
+    assert done.returncode == 2 and "unknown harness environment" in done.stdout
+    done = runner(tmp_path, "harness", "install", "dom")
+    assert done.returncode == 0 and "ready" in done.stdout
+
+
+def test_prices(tmp_path: Path) -> None:
+    table = tmp_path / "prices.toml"
+    table.write_text('[models."gpt-x"]\ninput = 1.0\noutput = 4.0\n')
+    prices = load_prices(table)
+    assert prices == {"gpt-x": Price(1.0, 4.0)}
+    usage = {"openai/gpt-x": {"input_tokens": 1_000_000, "output_tokens": 500_000, "calls": 3}}
+    assert cost(prices, usage) == (3.0, True)
+    assert cost(prices, {**usage, "other": {"input_tokens": 5}}) == (3.0, False)
+    assert load_prices(tmp_path / "absent.toml") == {}
+    table.write_text("models = 3\n")
+    with pytest.raises(PriceError, match="models"):
+        load_prices(table)
+
+
+def test_openhands_gets_a_python_it_can_run() -> None:
+    assert ENVIRONMENTS["openhands"].min_python == (3, 12)
+    found = find_python((3, 12))
+    assert Path(found).exists()

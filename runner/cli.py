@@ -19,7 +19,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from runner.environments import ENVIRONMENTS, GUI_FAMILIES, HarnessEnvError
+from runner.agents.gui_families import FAMILIES as GUI_FAMILIES
+from runner.environments import ENVIRONMENTS, HarnessEnvError
 from runner.evaluate import evaluate, select_tasks
 from runner.harness import AgentConfig, available, get_harness
 from runner.prices import PriceError, load_prices

@@ -116,8 +116,6 @@ class Environment:
         return state
 
 
-GUI_FAMILIES = ("uitars", "qwen3vl", "opencua", "fara")
-
 QUIET = {
     "ANONYMIZED_TELEMETRY": "false",
     "BROWSER_USE_SETUP_LOGGING": "false",

@@ -43,6 +43,7 @@ INFRA_NAMES = (
     "AuthenticationError",
     "NotFoundError",
     "Timeout",
+    "TargetClosedError",
 )
 
 

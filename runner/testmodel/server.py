@@ -31,6 +31,7 @@ SCRIPTS_DIR = Path(__file__).parent / "scripts"
 START_URL = re.compile(r"https?://[0-9.:\[\]a-z]+/t/([A-Za-z0-9_-]{16,})/")
 # Steps that name an element and the key that holds its label.
 TARGETED = ("click", "type", "select")
+IMAGE_DATA = re.compile(r"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+")
 # How often a label may be missing from the page before the script gives up on the step.
 MISSES = 5
 
@@ -136,7 +137,6 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
         model = str(body.get("model") or "test")
         text = conversation_text(body)
         script = pick_script(model, text)
-        dialect = pick_dialect(body)
         start = START_URL.search(text)
         episode = start.group(1) if start else "-"
         session = sessions.setdefault((script.name, episode), Session())
@@ -148,6 +148,7 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
                 {"error": {"message": f"scripted failure {code}", "type": "server_error"}},
                 status_code=code,
             )
+        dialect = pick_dialect(body)
         if "navigate" in step and start:
             step["navigate"] = start.group(0) + str(step["navigate"]).lstrip("/")
         target: Element | None = None
@@ -177,7 +178,8 @@ def completion(model: str, message: dict[str, Any], body: dict[str, Any]) -> JSO
     """An OpenAI chat-completions answer around `message`, with token counts estimated
     as a quarter of the characters sent and returned."""
     message = {"role": "assistant", "content": None, **message}
-    sent = len(json.dumps(body.get("messages"), ensure_ascii=False))
+    # Images count as a fixed share, not as the characters of their base64.
+    sent = len(IMAGE_DATA.sub("image", json.dumps(body.get("messages"), ensure_ascii=False)))
     returned = len(json.dumps(message, ensure_ascii=False))
     prompt_tokens, completion_tokens = max(1, sent // 4), max(1, returned // 4)
     finish = "tool_calls" if message.get("tool_calls") else "stop"

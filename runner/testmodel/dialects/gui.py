@@ -1,0 +1,208 @@
+"""The `gui` agent's dialect (runner/agents/gui_agent.py). A screenshot says nothing a
+script can search, so the agent, when told to (`page_geometry`), adds a top-level
+`wpb_page` to each request: `{"family", "frame", "viewport", "image_size", "elements":
+[{"label", "box": [x, y, w, h]}]}` (viewport CSS px). The answer is written in the
+family's own format (UI-TARS text, Qwen3-VL or Fara `<tool_call>` JSON, OpenCUA pyautogui
+code), pointing at the centre of the element the step names, or at a script's
+`{"x", "y"}` (viewport px), converted into the family's coordinate frame.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import HTTPException
+
+from runner.agents.gui_families import smart_resize
+from runner.testmodel.dialects import Element
+
+DEFAULT_FRAMES = {"uitars": "0..1000", "qwen3vl": "0..999", "opencua": "resized", "fara": "resized"}
+
+
+def page_of(body: dict[str, Any]) -> dict[str, Any]:
+    page = body.get("wpb_page")
+    if not isinstance(page, dict):
+        raise HTTPException(422, "wpb_page: the gui dialect needs the page geometry")
+    return page
+
+
+def size(value: Any) -> tuple[float, float]:
+    if isinstance(value, dict):
+        return float(value["width"]), float(value["height"])
+    return float(value[0]), float(value[1])
+
+
+def to_frame(page: dict[str, Any], x: float, y: float) -> tuple[float, float]:
+    """A viewport point in the frame the family points in."""
+    family = str(page.get("family"))
+    frame = str(page.get("frame") or DEFAULT_FRAMES.get(family, "pixels"))
+    vw, vh = size(page["viewport"])
+    iw, ih = size(page.get("image_size") or page["viewport"])
+    if frame == "pixels":
+        return round(x * iw / vw), round(y * ih / vh)
+    if frame == "resized":
+        rw, rh = smart_resize(int(iw), int(ih))
+        return round(x * rw / vw), round(y * rh / vh)
+    if frame == "0..1":
+        return round(x / vw, 4), round(y / vh, 4)
+    if frame in ("0..999", "0..1000"):
+        top = 999 if frame == "0..999" else 1000
+        return min(round(x / vw * 1000), top), min(round(y / vh * 1000), top)
+    raise HTTPException(422, f"wpb_page.frame: unknown frame {frame!r}")
+
+
+def quoted(text: str) -> str:
+    """A Python string literal in single quotes, as UI-TARS and pyautogui code write them."""
+    escaped = text.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
+    return f"'{escaped}'"
+
+
+def num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def tool_calls(*calls: dict[str, Any]) -> str:
+    """Calls of the computer_use function, as Qwen3-VL and Fara write them."""
+    return "\n".join(
+        "<tool_call>\n"
+        + json.dumps({"name": "computer_use", "arguments": call}, ensure_ascii=False)
+        + "\n</tool_call>"
+        for call in calls
+    )
+
+
+def render(family: str, kind: str, thought: str, **a: Any) -> str:
+    """One step in the family's format. `a` holds the point (`x`, `y`, already in the
+    family's frame), `text`, `submit`, `direction`, `success`, `url`."""
+    x, y = num(a.get("x", 0)), num(a.get("y", 0))
+    text, submit = str(a.get("text", "")), bool(a.get("submit"))
+    status = "success" if a.get("success", True) else "failure"
+    sign = 1 if a.get("direction") == "up" else -1
+    if family == "uitars":
+        box = f"start_box='({x},{y})'"
+        typed = quoted(text + "\n" if submit else text)
+        action = {
+            "click": f"click({box})",
+            "type": f"click({box})\n\ntype(content={typed})",
+            "scroll": f"scroll(start_box='(500,500)', direction='{a.get('direction')}')",
+            "back": "hotkey(key='alt left')",
+            "wait": "wait()",
+            "done": f"finished(content={quoted(text)})",
+        }.get(kind)
+        if action is None:
+            raise HTTPException(422, f"UI-TARS has no action for a {kind!r} step")
+        return f"Thought: {thought}\nAction: {action}"
+    if family in ("qwen3vl", "fara"):
+        point = [a.get("x", 0), a.get("y", 0)]
+        calls: list[dict[str, Any]]
+        if kind == "click":
+            calls = [{"action": "left_click", "coordinate": point}]
+        elif kind == "type" and family == "fara":
+            calls = [{"action": "type", "coordinate": point, "text": text, "press_enter": submit}]
+        elif kind == "type":
+            calls = [
+                {"action": "left_click", "coordinate": point},
+                {"action": "type", "text": text},
+            ]
+            calls += [{"action": "key", "keys": ["enter"]}] if submit else []
+        elif kind == "scroll":
+            calls = [{"action": "scroll", "pixels": 500 * sign}]
+        elif kind == "back" and family == "fara":
+            calls = [{"action": "history_back"}]
+        elif kind == "back":
+            calls = [{"action": "key", "keys": ["alt", "left"]}]
+        elif kind == "navigate" and family == "fara":
+            calls = [{"action": "visit_url", "url": a.get("url", "")}]
+        elif kind == "wait":
+            calls = [{"action": "wait", "time": 1}]
+        elif kind == "done" and family == "qwen3vl":
+            calls = [{"action": "answer", "text": text}, {"action": "terminate", "status": status}]
+        elif kind == "done":  # Fara's final words stand before its terminate call
+            calls, thought = [{"action": "terminate", "status": status}], text
+        else:
+            raise HTTPException(422, f"{family} has no action for a {kind!r} step")
+        return f"{thought}\n{tool_calls(*calls)}"
+    if family == "opencua":
+        xy = f"x={x}, y={y}"
+        enter = "\npyautogui.press('enter')" if submit else ""
+        code = {
+            "click": f"pyautogui.click({xy})",
+            "type": f"pyautogui.click({xy})\npyautogui.write({quoted(text)}){enter}",
+            "scroll": f"pyautogui.scroll({5 * sign})",
+            "back": "pyautogui.hotkey('alt', 'left')",
+            "wait": "computer.wait()",
+            "done": f"computer.terminate(status='{status}', answer={quoted(text)})",
+        }.get(kind)
+        if code is None:
+            raise HTTPException(422, f"OpenCUA has no action for a {kind!r} step")
+        fence = "code" if code.startswith("computer.") else "python"
+        return f"## Thought\n{thought}\n## Action\n{thought}\n## Code\n```{fence}\n{code}\n```"
+    raise HTTPException(422, f"wpb_page.family: unknown family {family!r}")
+
+
+class GuiDialect:
+    name = "gui"
+
+    def detect(self, body: dict[str, Any]) -> bool:
+        return isinstance(body.get("wpb_page"), dict)
+
+    def elements(self, body: dict[str, Any]) -> list[Element] | None:
+        items = page_of(body).get("elements")
+        if not isinstance(items, list):
+            return None
+        found = []
+        for index, item in enumerate(items):
+            if isinstance(item, dict) and isinstance(item.get("box"), list | tuple):
+                x, y, w, h = (float(v) for v in item["box"][:4])
+                found.append(
+                    Element(ref=str(index), label=str(item.get("label") or ""), box=(x, y, w, h))
+                )
+        return found
+
+    def answer(self, step: dict[str, Any], target: Element | None, body: dict[str, Any]) -> dict:
+        page = page_of(body)
+        family = str(page.get("family"))
+        args: dict[str, Any] = {}
+        if target is not None and target.box:
+            x, y, w, h = target.box
+            args["x"], args["y"] = to_frame(page, x + w / 2, y + h / 2)
+        label = f"«{target.label}»" if target else ""
+        if "done" in step:
+            kind, thought = "done", "The task is done."
+            args.update(text=str(step["done"]), success=bool(step.get("success", True)))
+        elif "click" in step:
+            kind, thought = "click", f"Click {label}."
+            if isinstance(step["click"], dict):
+                args["x"], args["y"] = to_frame(
+                    page, float(step["click"]["x"]), float(step["click"]["y"])
+                )
+                thought = "Click the point."
+        elif "type" in step:
+            kind, thought = "type", f"Type into {label}."
+            args.update(text=str(step.get("text", "")), submit=bool(step.get("submit")))
+        elif "select" in step:
+            # A native list takes its option from the keyboard once it has the focus.
+            kind, thought = "type", f"Choose {step.get('option')} in {label}."
+            args.update(text=str(step.get("option", "")), submit=True)
+        elif "scroll" in step:
+            kind, thought = "scroll", "Scroll."
+            args["direction"] = "up" if step["scroll"] == "up" else "down"
+        elif "back" in step:
+            kind, thought = "back", "Go back."
+        elif "navigate" in step:
+            kind, thought = "navigate", "Open the page."
+            args["url"] = str(step["navigate"])
+        elif "wait" in step:
+            return self.observe(body)
+        else:
+            raise HTTPException(422, f"the gui dialect cannot play the step {step!r}")
+        return {"content": render(family, kind, thought, **args)}
+
+    def observe(self, body: dict[str, Any]) -> dict:
+        """Waiting changes nothing and brings a new screenshot."""
+        family = str(page_of(body).get("family"))
+        return {"content": render(family, "wait", "Wait for the page.")}
+
+
+DIALECT = GuiDialect()

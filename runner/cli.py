@@ -129,7 +129,10 @@ def eval_(
     page_geometry: Annotated[
         bool, typer.Option(help="gui: send element boxes with each request (for the test model)")
     ] = False,
-    use_vision: Annotated[bool, typer.Option(help="browser-use: send screenshots too")] = False,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(help="a harness option KEY=VALUE (JSON value or text), repeatable"),
+    ] = None,
     agent_cmd: Annotated[
         str | None, typer.Option(help="external: the agent's command (gets INPUT.json)")
     ] = None,
@@ -156,7 +159,7 @@ def eval_(
         max_steps,
         family,
         page_geometry,
-        use_vision,
+        option or [],
         agent_cmd,
     )
     try:
@@ -221,7 +224,7 @@ def agent_config(
     max_steps: int,
     family: str | None,
     page_geometry: bool,
-    use_vision: bool,
+    option: list[str],
     agent_cmd: str | None,
 ) -> AgentConfig:
     """The agent harness's settings from `runner eval`'s options, refused early when wrong."""
@@ -241,12 +244,18 @@ def agent_config(
         if shutil.which(argv[0]) is None:
             fail(f"--agent-cmd: {argv[0]!r} is not an executable file or on PATH")
     options: dict[str, Any] = {}
+    for item in option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            fail(f"--option: expected KEY=VALUE, got {item!r}")
+        try:
+            options[key.strip()] = json.loads(value)
+        except ValueError:
+            options[key.strip()] = value
     if family:
         options["family"] = family
     if page_geometry:
         options["page_geometry"] = True
-    if use_vision:
-        options["use_vision"] = True
     return AgentConfig(
         model=model,
         base_url=base_url,

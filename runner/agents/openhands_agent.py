@@ -93,7 +93,9 @@ class Episode:
         from pydantic import SecretStr
 
         model = self.spec.model
-        name = model.name if "/" in model.name else f"openai/{model.name}"
+        # Always LiteLLM's OpenAI-compatible client: a name's own slash (`Qwen/Qwen3-8B`,
+        # `qwen/qwen3-coder` at a router) is part of the name, not a provider.
+        name = f"openai/{model.name}"
         options = self.spec.options
         extra: dict[str, Any] = {}
         if "reasoning_effort" in options:  # the SDK asks for "high" where a model may think

@@ -27,6 +27,7 @@ ENDPOINT = ("--model", "m", "--base-url", "http://127.0.0.1:9/v1")
         (("--harness", "external", *ENDPOINT), "--agent-cmd"),
         (("--harness", "external", "--agent-cmd", "no-such-agent-cmd", *ENDPOINT), "--agent-cmd"),
         (("--harness", "dom", "--prices", "missing.toml", *ENDPOINT), "--prices"),
+        (("--harness", "dom", "--option", "history_steps", *ENDPOINT), "--option"),
     ],
 )
 def test_agent_settings_are_refused_early(tmp_path: Path, args, message) -> None:

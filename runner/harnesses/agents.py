@@ -173,7 +173,12 @@ class AgentHarness:
                 json.dumps(self.agent_input(episode, cdp_url, folder), ensure_ascii=False, indent=1)
             )
             env = {
-                **os.environ,
+                # The stand's own settings (the admin token among them) stay with the runner.
+                **{
+                    k: v
+                    for k, v in os.environ.items()
+                    if not k.startswith("WPB_") or k == episode.agent.api_key_env
+                },
                 **extra_env,
                 "PYTHONPATH": os.pathsep.join(
                     p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p

@@ -53,6 +53,7 @@ def probe(stack, out: Path, behaviour: str, time_limit: float = 60, max_steps: i
 
 def test_an_episode_gets_its_own_browser_and_records(stack, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("WPB_TEST_KEY", "secret-value")
+    monkeypatch.setenv("WPB_ADMIN_TOKEN", stack.token)
     record = probe(stack, tmp_path, "finish")
     assert record["status"] == "ok" and record["completion"] == 1 and record["ems"] == 0
     seen = json.loads(record["final_message"])
@@ -62,6 +63,7 @@ def test_an_episode_gets_its_own_browser_and_records(stack, tmp_path, monkeypatc
         "language": "ru-RU",
         "timezone": "Europe/Moscow",
         "api_key_set": True,
+        "stand_settings": ["WPB_AGENT_INPUT", "WPB_CHROMIUM", "WPB_TEST_KEY"],
     }
     assert record["usage"] == {
         "probe-model": {"input_tokens": 1000, "output_tokens": 50, "calls": 1}

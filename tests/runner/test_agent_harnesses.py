@@ -80,6 +80,31 @@ def test_each_harness_solves_its_scripted_task(stack, tmp_path, testmodel, harne
     assert output["completion"] is True and output["error"] is None
 
 
+# One scripted task per site (runner/testmodel/scripts/).
+SITE_TASKS = ",".join(
+    [
+        TEA,
+        "shop_any_electronics",
+        "books_author_cheapest_rudneva",
+        "rail_pick_from",
+        "hotels_pick_city",
+        "files_year_datasets_2025",
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("harness", "options"),
+    [("dom", {}), ("gui", {"family": "uitars", "page_geometry": True})],
+    ids=["dom", "gui-uitars"],
+)
+def test_a_scripted_task_on_every_site(stack, tmp_path, testmodel, harness, options):
+    records = agent_eval(stack, tmp_path, harness, testmodel, tasks=SITE_TASKS, options=options)
+    assert {r["site"] for r in records} == {"grocery", "shop", "books", "rail", "hotels", "files"}
+    failed = {r["task"]: (r["status"], r["error"]) for r in records if not solved(r)}
+    assert not failed
+
+
 @pytest.mark.parametrize("harness", ["dom", "browser-use"])
 def test_saying_done_without_acting_is_completion_without_success(
     stack, tmp_path, testmodel, harness

@@ -35,6 +35,8 @@ export function combobox(root, { pick, empty = "Ничего не найдено
   const byId = new Map(options.map((o) => [o.id, o]));
   const uid = `wpb-combo-${++counter}`;
   let chosen = byId.get(hidden.value) || null;
+  // The caption names the field it stands over: a click on it focuses the field.
+  root.querySelector(".wpb-combo-caption").htmlFor = `${uid}-field`;
 
   function choose(option) {
     const changed = !chosen || chosen.id !== option.id;
@@ -48,6 +50,7 @@ export function combobox(root, { pick, empty = "Ничего не найдено
   if (impl === "native_select") {
     const select = document.createElement("select");
     select.className = "wpb-combo-select";
+    select.id = `${uid}-field`;
     select.setAttribute("aria-label", label);
     select.add(new Option(placeholder || "Выберите из списка", ""));
     for (const option of options) select.add(new Option(option.label, option.id));
@@ -63,6 +66,7 @@ export function combobox(root, { pick, empty = "Ничего не найдено
   const input = document.createElement("input");
   input.type = "text";
   input.className = "wpb-combo-input";
+  input.id = `${uid}-field`;
   input.autocomplete = "off";
   input.placeholder = placeholder;
   input.setAttribute("role", "combobox");

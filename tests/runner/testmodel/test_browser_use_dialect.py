@@ -269,26 +269,22 @@ def test_older_action_names_when_the_schema_has_them() -> None:
     ]
 
 
-async def test_the_server_runs_the_tea_script_through_this_dialect(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_server_runs_the_tea_script_through_this_dialect(testmodel: str) -> None:
     """The shipped grocery script, step by step, as browser-use would ask for it."""
-    monkeypatch.setattr(server, "all_dialects", lambda: [DIALECT])
-    transport = httpx.ASGITransport(app=server.create_app())
-    async with httpx.AsyncClient(transport=transport, base_url="http://testmodel") as client:
+    with httpx.Client(base_url=testmodel) as client:
 
-        async def ask(state: str) -> list[dict[str, Any]]:
-            answer = await client.post("/v1/chat/completions", json=body(state))
+        def ask(state: str) -> list[dict[str, Any]]:
+            answer = client.post("/chat/completions", json=body(state))
             assert answer.status_code == 200, answer.text
             data = answer.json()
             assert data["usage"]["prompt_tokens"] > 0
             return output(data["choices"][0]["message"])["action"]
 
-        assert await ask(HUB_STATE) == [{"click": {"index": 35}}]
+        assert ask(HUB_STATE) == [{"click": {"index": 35}}]
         # «В корзину» is not on the hub: the model waits for a fresh state, no step taken.
-        assert await ask(HUB_STATE) == [{"wait": {"seconds": 1}}]
-        assert await ask(GROCERY_STATE) == [{"click": {"index": 1941}}]
-        assert next(iter((await ask(GROCERY_STATE))[0])) == "done"
+        assert ask(HUB_STATE) == [{"wait": {"seconds": 1}}]
+        assert ask(GROCERY_STATE) == [{"click": {"index": 1941}}]
+        assert next(iter((ask(GROCERY_STATE))[0])) == "done"
 
 
 def test_shipped_scripts_for_this_harness() -> None:

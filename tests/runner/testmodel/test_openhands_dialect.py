@@ -11,12 +11,11 @@ import httpx
 import pytest
 from fastapi import HTTPException
 
-import runner.testmodel.server as server
 from runner.testmodel.dialects import Element
 from runner.testmodel.dialects.openhands import DIALECT, parse_elements
 from runner.testmodel.server import find_label
 
-TID = "0123456789abcdef0123456789abcdef"
+TID = "fedcba9876543210fedcba9876543210"
 BASE = f"http://127.0.0.1:8000/t/{TID}/"
 PROMPT = (
     f"Открой {BASE}, раздел «Продукты». На главной странице в хитах недели есть чёрный чай "
@@ -214,29 +213,25 @@ def test_steps_it_cannot_express_are_refused() -> None:
         DIALECT.answer({"scroll": "left"}, None, request)
 
 
-async def test_the_server_runs_the_tea_script_through_this_dialect(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_server_runs_the_tea_script_through_this_dialect(testmodel: str) -> None:
     """The shipped grocery script, request by request, as an OpenHands agent sends them."""
-    monkeypatch.setattr(server, "all_dialects", lambda: [DIALECT])
-    transport = httpx.ASGITransport(app=server.create_app())
-    async with httpx.AsyncClient(transport=transport, base_url="http://testmodel") as client:
+    with httpx.Client(base_url=testmodel) as client:
 
-        async def ask(*turns: tuple[str, dict[str, Any], str]) -> list[tuple[str, Any]]:
-            answer = await client.post("/v1/chat/completions", json=body(*turns))
+        def ask(*turns: tuple[str, dict[str, Any], str]) -> list[tuple[str, Any]]:
+            answer = client.post("/chat/completions", json=body(*turns))
             assert answer.status_code == 200, answer.text
             data = answer.json()
             assert data["choices"][0]["finish_reason"] == "tool_calls"
             return calls(data["choices"][0]["message"])
 
         # No page state yet: the model reads it first (no script step taken).
-        assert await ask() == [GET_STATE]
+        assert ask() == [GET_STATE]
         hub = (*GET_STATE, HUB)
-        assert await ask(hub) == [("browser_click", {"index": 35})]
+        assert ask(hub) == [("browser_click", {"index": 35})]
         clicked = ("browser_click", {"index": 35}, "Clicked element 35")
-        assert await ask(hub, clicked) == [GET_STATE]
+        assert ask(hub, clicked) == [GET_STATE]
         grocery = (*GET_STATE, GROCERY)
-        assert await ask(hub, clicked, grocery) == [("browser_click", {"index": 451})]
+        assert ask(hub, clicked, grocery) == [("browser_click", {"index": 451})]
         bought = ("browser_click", {"index": 451}, "Clicked element 451")
-        (name, arguments), *_ = await ask(hub, clicked, grocery, bought)
+        (name, arguments), *_ = ask(hub, clicked, grocery, bought)
         assert name == "finish" and "Крупяной ряд" in arguments["message"]

@@ -23,6 +23,7 @@ from services.hub.dateshift import shift_task
 from services.kit.contract import EVENT_TYPES
 from services.kit.tasks import TaskError, check_task, task_files
 from services.kit.variants import DOMAINS, VariantError, check_selection
+from services.verifier.matching import ConditionError, validate_conditions
 
 CANONICAL = "canonical"
 GENERATED = "variants"
@@ -130,8 +131,17 @@ def validate(task: Any, name: str) -> list[str]:
         check_task(task, name)
     except (TaskError, VariantError) as exc:
         return [str(exc)]
-    problems = []
     data = task["test_data"]
+    try:  # the matching rules' own checks, as trajectory creation makes them
+        validate_conditions(data["conditions"])
+    except ConditionError as exc:
+        return [f"{name}.test_data.{exc}"]
+    problems = []
+    if all(condition.get("forbidden") is True for condition in data["conditions"]):
+        problems.append(
+            f"{name}.test_data.conditions: every condition is forbidden, so doing nothing passes;"
+            " a task must require at least one event"
+        )
     domain = data.get("bench_first_domain")
     if domain is None:
         problems.append(f"{name}.test_data.bench_first_domain: missing")

@@ -273,6 +273,8 @@ def task_problems(test_data: dict[str, Any]) -> list[str]:
         ]
     problems = []
     for index, condition in enumerate(test_data.get("conditions") or []):
+        if condition.get("forbidden"):
+            continue  # names what must not be bought, not the answer
         item_id = (condition.get("parameters") or {}).get("item_id")
         if isinstance(item_id, str) and "*" not in item_id and item_id != answers[0]:
             problems.append(

@@ -237,6 +237,11 @@ ITEM_KEYS = ("id", "work_id", "title", "author_id", "series_id", "series_index",
              "narrator", "color")  # fmt: skip
 
 
+def narrator(first: str, surname: str) -> str:
+    """A full name whose surname agrees with the first name's gender («Майя Тетерина»)."""
+    return f"{first} {female(surname) if first in FEMALE else surname}"
+
+
 def female(surname: str) -> str:
     if surname.endswith("ский"):
         return surname[:-4] + "ская"
@@ -347,7 +352,7 @@ def build_catalog() -> dict[str, Any]:
     rng.shuffle(editions)
     prices: dict[str, set[int]] = {}
     items: list[dict[str, Any]] = []
-    narrators = [f"{rng.choice(MALE + FEMALE)} {rng.choice(SURNAMES)}" for _ in range(12)]
+    narrators = [narrator(rng.choice(MALE + FEMALE), rng.choice(SURNAMES)) for _ in range(12)]
     for n, (work, fmt) in enumerate(editions, start=1):
         taken = prices.setdefault(work["author_id"], set())
         low, high = (149, 799) if fmt == "text" else (249, 999)

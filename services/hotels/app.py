@@ -119,6 +119,18 @@ def parse_search(
     }
 
 
+def search_facts(found: dict[str, Any]) -> dict[str, Any]:
+    """The values a search was made with, as the search and booking events carry them."""
+    return {
+        "cityId": found["city"].id,
+        "startDate": found["start"].isoformat(),
+        "endDate": found["end"].isoformat(),
+        "rooms": found["rooms"],
+        "roomsCount": len(found["rooms"]),
+        "guestsCount": found["guests"],
+    }
+
+
 def hotel_fits(hotel: Hotel, rooms: Rooms) -> bool:
     return all(any(room.fits(r["adults"], len(r["kids"])) for room in hotel.rooms) for r in rooms)
 
@@ -197,7 +209,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         found, errors = search_or_errors(trajectory, city, start, end, rooms)
         if found is None:
             return render(pages, trajectory, "main.html", 422, form=form, errors=errors)
-        await emit.screen("bench_hotel_search", category=found["city"].id)
+        await emit.screen("bench_hotel_search", category=found["city"].id, **search_facts(found))
         hotels = [h for h in catalog.hotels_in(found["city"].id) if hotel_fits(h, found["rooms"])]
         return render(pages, trajectory, "results.html", form=form, search=found, hotels=hotels)
 
@@ -215,7 +227,8 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         if hotel is None:
             return render(pages, trajectory, "missing.html", 404)
         found, errors = search_or_errors(trajectory, hotel.city, start, end, rooms)
-        await emit.screen("bench_hotel_item", item_id=hotel.id)
+        facts = search_facts(found) if found else {}
+        await emit.screen("bench_hotel_item", item_id=hotel.id, **facts)
         await emit("bench_hotel_select_hotel", hotelId=hotel.id, name=hotel.name)
         return render(
             pages,
@@ -262,7 +275,13 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
             value.update(hotel=hotel.id, room=room.type, start=start, end=end, rooms=rooms)
 
         await state.update("booking", keep)
-        await emit("bench_hotel_select_room", roomType=room.type, price=room.price)
+        await emit(
+            "bench_hotel_select_room",
+            roomType=room.type,
+            price=room.price,
+            hotelId=hotel.id,
+            **search_facts(found),
+        )
         return RedirectResponse(f"/t/{trajectory.id}/{DOMAIN}/booking", 303)
 
     @router.get("/booking")
@@ -272,12 +291,15 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         chosen = await state.get("booking")
         hotel = catalog.hotel(chosen.get("hotel", ""))
         room = hotel.room(chosen.get("room", "")) if hotel else None
-        await emit.screen("bench_hotel_booking")
         found = None
         if hotel is not None:
             found, _ = search_or_errors(
                 trajectory, hotel.city, chosen["start"], chosen["end"], chosen["rooms"]
             )
+        if hotel is not None and found is not None:
+            await emit.screen("bench_hotel_booking", item_id=hotel.id, **search_facts(found))
+        else:
+            await emit.screen("bench_hotel_booking")
         return render(
             pages,
             trajectory,

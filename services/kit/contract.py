@@ -43,6 +43,13 @@ class StateChanged(Params):
     item_id: str | None = None
     # files: the collection a `bench_files_collection` screen shows (its catalog id).
     collection: str | None = None
+    # hotels: the search a hotel screen (search, hotel, booking) was served for.
+    cityId: str | None = None
+    startDate: str | None = None
+    endDate: str | None = None
+    rooms: list[Room] | None = Field(default=None, min_length=1, max_length=6)
+    roomsCount: int | None = Field(default=None, ge=1, le=6)
+    guestsCount: int | None = Field(default=None, ge=1, le=36)
 
 
 class DialogOpened(Params):
@@ -60,11 +67,40 @@ class SubmitSearch(Params):
     passengers_amount: int | None = Field(default=None, ge=0, le=20)
 
 
+class TicketSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    number: int = Field(ge=1)
+    near_window: bool
+    lower_berth: bool | None = None  # None in a sitting car
+
+
+class TicketPassenger(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    kind: Literal["adult", "child"]
+
+
 class Basket(Params):
     item_id: str
     amount: int = Field(ge=0)
     title: str
     price: int | float = Field(ge=0)
+    # rail: what a ticket line books (train, route, day, tariff, seats, passengers).
+    train_name: str | None = None
+    from_city: str | None = None
+    to_city: str | None = None
+    from_station: str | None = None
+    to_station: str | None = None
+    date: str | None = None
+    tarif_name: str | None = None
+    seats: list[TicketSeat] | None = Field(default=None, max_length=20)
+    lower_berths: int | None = Field(default=None, ge=0)
+    window_seats: int | None = Field(default=None, ge=0)
+    passengers: list[TicketPassenger] | None = Field(default=None, max_length=20)
+    adults: int | None = Field(default=None, ge=0)
+    children: int | None = Field(default=None, ge=0)
 
 
 class Favorites(Params):
@@ -161,6 +197,14 @@ class HotelSelect(Params):
 class HotelRoom(Params):
     roomType: str
     price: int | float = Field(ge=0)
+    # The booking the room was chosen for: hotel, city, dates, guests.
+    hotelId: str | None = None
+    cityId: str | None = None
+    startDate: str | None = None
+    endDate: str | None = None
+    rooms: list[Room] | None = Field(default=None, min_length=1, max_length=6)
+    roomsCount: int | None = Field(default=None, ge=1, le=6)
+    guestsCount: int | None = Field(default=None, ge=1, le=36)
 
 
 # -- files ------------------------------------------------------------------------------

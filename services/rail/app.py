@@ -33,6 +33,8 @@ DOMAIN = "rail"
 HERE = Path(__file__).parent
 ADULTS, CHILDREN, MAX_PASSENGERS = (1, 4), (0, 3), 4
 SORTS = {"departure": "по времени отправления", "price": "по цене", "duration": "по времени в пути"}
+# The saved passengers' kinds (catalog, in Russian) as a ticket line names them.
+PASSENGER_KINDS = {"взрослый": "adult", "детский": "child"}
 PAY_METHODS = {"card": "Банковская карта", "sbp": "СБП", "wallet": "Электронный кошелёк"}
 
 
@@ -363,6 +365,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
             trip=trip if train else None,
             train=train,
             car=train.car_for(trip.get("tariff", "")) if train else None,
+            kinds=PASSENGER_KINDS,
         )
 
     @router.post("/passengers/{index}")
@@ -399,13 +402,36 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         item_id = f"{train.id}:{trip['date']}:{car.car}"
         day = date.fromisoformat(trip["date"]).strftime("%d.%m.%Y")
         title = f"«{train.name}» {train.number}, {train.from_city} — {train.to_city}, {day}"
+        booked = [seat for n in sorted(seats) if (seat := car.seat(n))]
+        people = [catalog.passengers[i] for i in trip["passengers"]]
         line = {
             "item_id": item_id,
             "title": f"{title}, {car.tariff}",
             "amount": len(seats),
             "price": car.price * len(seats),
             "seats": sorted(seats),
-            "passengers": [catalog.passengers[i].name for i in trip["passengers"]],
+            "passengers": [p.name for p in people],
+        }
+        # What the tickets book, for conditions to bind to one line.
+        kinds = [PASSENGER_KINDS[p.kind] for p in people]
+        ticket = {
+            "train_name": train.name,
+            "from_city": train.from_city,
+            "to_city": train.to_city,
+            "from_station": train.from_station,
+            "to_station": train.to_station,
+            "date": trip["date"],
+            "tarif_name": car.tariff,
+            "seats": [
+                {"number": s.n, "near_window": s.window, "lower_berth": s.lower} for s in booked
+            ],
+            "lower_berths": sum(1 for s in booked if s.lower),
+            "window_seats": sum(1 for s in booked if s.window),
+            "passengers": [
+                {"name": p.name, "kind": kind} for p, kind in zip(people, kinds, strict=True)
+            ],
+            "adults": kinds.count("adult"),
+            "children": kinds.count("child"),
         }
 
         def add(value: dict[str, Any]) -> None:
@@ -419,6 +445,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
             amount=line["amount"],
             title=line["title"],
             price=line["price"],
+            **ticket,
         )
         return back(trajectory, "/cart")
 

@@ -153,6 +153,8 @@ def vocabulary() -> dict[str, set[str]]:
         "name": cities,
         "city_from": cities,
         "city_to": cities,
+        "from_city": cities,
+        "to_city": cities,
         "from_station": stations,
         "to_station": stations,
         "train_name": {t.name for t in catalog.trains},

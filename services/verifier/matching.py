@@ -3,7 +3,9 @@
 A condition holds when some event of its type carries every named parameter
 (log order is ignored), except for quantity conditions, which are judged on the
 last event of their family only. Conditions sharing a ``group`` are
-alternatives. The exact match score (EMS) is 1 when every unit holds.
+alternatives. A ``forbidden`` condition is the reverse: it holds when no event matches it
+(every event counts; the last-event rule does not apply). The exact match score (EMS) is 1
+when every unit holds.
 
 Events are taken in the order given, which must be log order (ascending seq).
 """
@@ -237,8 +239,15 @@ def _match_any(condition: Condition, events: list[Event]) -> Event | None:
     return next((event for event in events if event_matches(condition, event)), None)
 
 
+def _is_forbidden(condition: Condition) -> bool:
+    return condition.get("forbidden") is True
+
+
 def _find_match(condition: Condition, events: list[Event]) -> Event | None:
-    """The event that makes the condition hold, or None."""
+    """The event that makes the condition hold, or None; for a forbidden condition, the
+    first event that breaks it."""
+    if _is_forbidden(condition):
+        return _match_any(condition, events)
     family = _last_event_family(condition)
     if family is None:
         return _match_any(condition, events)
@@ -283,6 +292,28 @@ def _validate_condition(path: str, condition: object) -> None:
     group = condition.get("group", "")
     if isinstance(group, bool) or not isinstance(group, str | int):
         raise ConditionError(f"{path}.group: expected a string or integer, got {group!r}")
+    _validate_forbidden(path, condition)
+
+
+def _validate_forbidden(path: str, condition: dict[str, Any]) -> None:
+    """`forbidden` is a bool, and a forbidden condition stands alone."""
+    if "forbidden" not in condition:
+        return
+    forbidden = condition["forbidden"]
+    if not isinstance(forbidden, bool):
+        raise ConditionError(f"{path}.forbidden: expected true or false, got {forbidden!r}")
+    if not forbidden:
+        return
+    if "group" in condition:
+        raise ConditionError(
+            f"{path}.forbidden: a forbidden condition cannot be in a group (a group holds when"
+            " any member does, so the mere absence of the event would pass the whole group)"
+        )
+    if "match" in condition:
+        raise ConditionError(
+            f"{path}.forbidden: a forbidden condition cannot set match (every event is"
+            " judged, never only the last one of a family)"
+        )
 
 
 def validate_conditions(conditions: object) -> list[dict]:
@@ -312,7 +343,11 @@ def _condition_result(condition: Condition, matched: Event | None) -> dict[str, 
     }
     if "group" in condition:
         result["group"] = condition["group"]
-    result["success"] = matched is not None
+    if _is_forbidden(condition):
+        result["forbidden"] = True
+        result["success"] = matched is None
+    else:
+        result["success"] = matched is not None
     result["matched_event"] = _event_summary(matched)
     return result
 
@@ -349,8 +384,9 @@ def check(conditions: list[dict], events: list[dict]) -> dict:
 
 
 def event_types(conditions: list[dict[str, Any]]) -> list[str]:
-    """Every event type `check` may look at for these conditions: their names, and the
-    basket twin of a basket condition (one quantity family)."""
+    """Every event type `check` may look at for these conditions (forbidden ones
+    included): their names, and the basket twin of a basket condition (one quantity
+    family)."""
     names = {condition["event_name"] for condition in conditions}
     if names & BASKET_FAMILY:
         names |= BASKET_FAMILY

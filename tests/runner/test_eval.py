@@ -3,12 +3,13 @@ declares done and passes none. The run directory holds what DESIGN §7 lists."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
-from helpers import run_async
+from helpers import run_async, run_eval
 
-from runner.evaluate import evaluate, select_tasks
+from runner.evaluate import TaskRef, evaluate, select_tasks
 from runner.harness import get_harness
 from runner.stack import TASKS_DIR
 
@@ -73,3 +74,27 @@ def test_task_filter_and_limit() -> None:
 def test_unknown_harness_is_refused() -> None:
     with pytest.raises(KeyError, match=r"available: .*noop.*oracle"):
         get_harness("gpt-magic")
+
+
+def test_oracle_leaves_forbidden_events_alone(stack, tmp_path) -> None:
+    """A forbidden condition is never a step for the reference solver: adding one for an
+    event the solution does not make keeps EMS 1; forbidding the required event fails."""
+    (ref,) = select_tasks(TASKS_DIR, "grocery_showcase_ryazhenka", None)
+
+    def forbidding(name: str, item_id: str) -> TaskRef:
+        task = copy.deepcopy(ref.task)
+        task["test_data"]["conditions"].append(
+            {"event_name": "basket_add", "parameters": {"item_id": item_id}, "forbidden": True}
+        )
+        return TaskRef(name, ref.path, task)
+
+    refs = [forbidding("no_kefir", "g-0052"), forbidding("no_ryazhenka", "g-0219")]
+    records = {
+        r["task"]: r for r in run_eval(stack, tmp_path / "oracle", "oracle", refs)["records"]
+    }
+    assert records["no_kefir"]["ems"] == 1, records["no_kefir"]
+    contradiction = records["no_ryazhenka"]
+    assert contradiction["ems"] == 0 and contradiction["completion"] == 1
+    required, forbidden = contradiction["conditions"]
+    assert required["success"] and not forbidden["success"] and forbidden["forbidden"] is True
+    assert forbidden["matched_event"]["params"]["item_id"] == "g-0219"

@@ -13,6 +13,7 @@ import pytest
 from runner.stack import TASKS_DIR
 from runner.tasks import build, dump, load_map, validate, validate_paths
 from services.kit.tasks import task_files
+from services.verifier.matching import check
 
 
 def test_build_reproduces_the_committed_variants() -> None:
@@ -108,6 +109,22 @@ def broken(change) -> dict:
             ),
             "kefir.test_data.conditions[2].parameters.date: '2026-02-31' is not a date",
         ),
+        (
+            lambda d: d["conditions"][1].update(forbidden="yes"),
+            "kefir.test_data.conditions[1].forbidden: expected true or false",
+        ),
+        (
+            lambda d: d["conditions"][1].update(forbidden=True, group="g"),
+            "kefir.test_data.conditions[1].forbidden: a forbidden condition cannot be in a group",
+        ),
+        (
+            lambda d: d["conditions"][1].update(forbidden=True, match="last"),
+            "kefir.test_data.conditions[1].forbidden: a forbidden condition cannot set match",
+        ),
+        (
+            lambda d: [c.update(forbidden=True) for c in d["conditions"]],
+            "kefir.test_data.conditions: every condition is forbidden",
+        ),
     ],
     ids=[
         "event",
@@ -120,11 +137,28 @@ def broken(change) -> dict:
         "variant-key",
         "variant-impl",
         "date",
+        "forbidden-not-bool",
+        "forbidden-in-group",
+        "forbidden-with-match",
+        "only-forbidden",
     ],
 )
 def test_validator_names_file_condition_and_field(change, message: str) -> None:
     problems = validate(broken(change), "kefir")
     assert any(message in problem for problem in problems), problems
+
+
+def test_forbidden_condition_is_valid_and_checked_like_the_rest() -> None:
+    def forbid(item_id: str):
+        return lambda d: d["conditions"].append(
+            {"event_name": "basket_add", "parameters": {"item_id": item_id}, "forbidden": True}
+        )
+
+    assert validate(broken(forbid("g-0219")), "kefir") == []
+    problems = validate(broken(forbid("g-9999")), "kefir")
+    assert problems == [
+        "kefir.test_data.conditions[2].parameters.item_id: 'g-9999' is not in the grocery catalog"
+    ]
 
 
 def test_wildcards_and_operators_are_not_looked_up() -> None:
@@ -161,3 +195,57 @@ def test_cli_list_show_validate_build(tmp_path) -> None:
     bad.write_text(json.dumps(broken(lambda d: d["conditions"][1].update(event_name="x"))))
     failed = runner("validate", str(bad))
     assert failed.returncode == 1 and "bad_task.test_data.conditions[1].event_name" in failed.stdout
+
+
+# -- what a prompt must say for what its conditions demand (issue 10) --------------------
+
+# The event a task's primary UI class cannot be done without.
+PRIMARY_EVENTS = {"SEARCH": "submit_search", "SORT": "apply_sort", "FILTER": "apply_filter"}
+
+
+def canonical() -> dict[str, dict]:
+    return {
+        p.stem: json.loads(p.read_text("utf-8"))["test_data"]
+        for p in task_files(TASKS_DIR / "canonical")
+    }
+
+
+def test_a_required_search_is_asked_for_in_the_prompt() -> None:
+    for name, data in canonical().items():
+        searched = any(c["event_name"] == "submit_search" for c in data["conditions"])
+        if searched and data["bench_first_domain"] in ("shop", "books"):
+            assert "поиск" in data["task"], name
+
+
+def test_a_required_search_names_what_is_searched() -> None:
+    """`submit_search {}` took any query, an empty one too."""
+    for name, data in canonical().items():
+        for c in data["conditions"]:
+            if c["event_name"] == "submit_search":
+                assert c.get("parameters"), name
+
+
+def test_an_empty_or_unrelated_query_fails_a_search_task() -> None:
+    data = canonical()["shop_search_cat_food"]
+    bought = {"type": "basket_add", "params": {"item_id": "m-011", "amount": 1,
+              "title": "Корм сухой для кошек «Пёстрый хвост» с индейкой, 400 г"}}  # fmt: skip
+    for query, ems in (("", 0), ("наушники", 0), ("корм для кошек", 1), ("Пестрый хвост", 1)):
+        events = [{"type": "submit_search", "params": {"value": query}}, bought]
+        assert check(data["conditions"], events)["ems"] == ems, query
+
+
+def test_the_primary_ui_class_is_required() -> None:
+    for name, data in canonical().items():
+        primary = data["ui_taxonomy"]["primary"]
+        if primary in PRIMARY_EVENTS:
+            names = {c["event_name"] for c in data["conditions"]}
+            assert PRIMARY_EVENTS[primary] in names, (name, primary)
+
+
+def test_a_sort_is_named_as_the_page_names_it() -> None:
+    from services.market.catalog import SORTS
+
+    for name, data in canonical().items():
+        for c in data["conditions"]:
+            if c["event_name"] == "apply_sort" and data["bench_first_domain"] == "shop":
+                assert f"«{SORTS[c['parameters']['sort']]}»" in data["task"], name

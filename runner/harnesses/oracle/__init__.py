@@ -2,7 +2,9 @@
 the real UI, clicking and typing as an agent would; it never posts events itself.
 
 Each site has a solver module named after its domain (`oracle/grocery.py`, `oracle/shop.py`)
-with `async def solve(ui: UI, conditions) -> None`.
+with `async def solve(ui: UI, conditions) -> None`. A solver is given only the conditions
+it must make hold: forbidden ones (an event that must not happen) are left out, so no
+solver ever works towards one.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ def solver_for(domain: str) -> Solver | None:
     return module.solve  # type: ignore[no-any-return]
 
 
+def required(conditions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The conditions a solver works towards: all but the forbidden ones."""
+    return [c for c in conditions if c.get("forbidden") is not True]
+
+
 class OracleFailed(RuntimeError):
     """The oracle could not solve the task: a broken task or a broken screen."""
 
@@ -49,7 +56,7 @@ class OracleHarness:
             page.set_default_timeout(min(15_000, episode.time_limit_s * 1000))
             ui = UI(page, episode.first_domain or "")
             await ui.open(episode.url)
-            await solver(ui, episode.conditions)
+            await solver(ui, required(episode.conditions))
             # Done only once the page's own events (widget selections) are stored.
             await page.evaluate("() => window.wpb && window.wpb.settled()")
             return Outcome(completion=True, final_message="Готово.", steps=ui.steps)

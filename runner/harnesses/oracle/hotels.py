@@ -34,6 +34,17 @@ def rooms_for(params: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"adults": guests // count + (i < guests % count), "kids": []} for i in range(count)]
 
 
+def rooms_text(rooms: list[dict[str, Any]]) -> str:
+    """The guests field's value for rooms: "2:7,5;1"."""
+    return ";".join(
+        str(r["adults"]) + (":" + ",".join(str(a) for a in r["kids"]) if r["kids"] else "")
+        for r in rooms
+    )
+
+
+SEARCH_KEYS = ("cityId", "startDate", "endDate", "rooms", "roomsCount", "guestsCount")
+
+
 async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
     wanted: dict[str, dict[str, Any]] = {}
     for condition in conditions:
@@ -49,29 +60,48 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
         if name not in (CITY, START, END, GUESTS, HOTEL, ROOM, "state_changed"):
             raise ValueError(f"the hotels oracle cannot satisfy {name!r}")
         wanted[name if name != "state_changed" else "screen"] = params
+    # The values a search or a booking was made with stand for the widgets they name.
+    made: dict[str, Any] = {}
+    for key in ("screen", ROOM):
+        made.update({k: v for k, v in wanted.get(key, {}).items() if k in SEARCH_KEYS})
+    city_params = wanted.get(CITY) or ({"cityId": made["cityId"]} if "cityId" in made else None)
+    start = wanted[START]["date"] if START in wanted else made.get("startDate")
+    end = wanted[END]["date"] if END in wanted else made.get("endDate")
+    guests = wanted.get(GUESTS) or {
+        k: v for k, v in made.items() if k in ("rooms", "roomsCount", "guestsCount")
+    }
+    hotel = wanted.get(HOTEL) or (
+        {"hotelId": wanted[ROOM]["hotelId"]} if "hotelId" in wanted.get(ROOM, {}) else None
+    )
     page = ui.page
-    if CITY in wanted:
+    if city_params is not None:
         root = page.locator("[data-wpb-combo=city]")
         options = json.loads(await root.locator("script.wpb-options").text_content() or "[]")
         keys = {"cityId": "id", "label": "label", "cityName": "name", "countryName": "country"}
         city = next(
             c
             for c in options
-            if all(value_matches(v, c[keys[k]]) for k, v in wanted[CITY].items() if k in keys)
+            if all(value_matches(v, c[keys[k]]) for k, v in city_params.items() if k in keys)
         )
         await choose_option(ui, root, city["label"])
     dates = page.locator("[data-wpb-date]")
-    if START in wanted:
-        await pick_date(ui, dates, 0, str(plain(wanted[START]["date"])))
-    if END in wanted:
-        await pick_date(ui, dates, 1, str(plain(wanted[END]["date"])))
-    if GUESTS in wanted:
-        await set_guests(ui, page.locator("[data-wpb-guests]"), rooms_for(wanted[GUESTS]))
-    if not ({"screen", HOTEL, ROOM} & wanted.keys()):
+    if start is not None:
+        await pick_date(ui, dates, 0, str(plain(start)))
+    if end is not None:
+        await pick_date(ui, dates, 1, str(plain(end)))
+    if guests:
+        field = page.locator("[data-wpb-guests]")
+        rooms = rooms_for(guests)
+        current = await field.locator("input[type=hidden]").first.input_value()
+        # A guests widget event is needed only when a task names it; a default that is
+        # already right is left alone, as a person would.
+        if GUESTS in wanted or current != rooms_text(rooms):
+            await set_guests(ui, field, rooms)
+    if not ({"screen", ROOM} & wanted.keys()) and hotel is None:
         return
     await ui.click(page.get_by_role("button", name="Найти"))
-    if HOTEL in wanted or ROOM in wanted:
-        await open_hotel(ui, wanted.get(HOTEL, {}))
+    if hotel is not None or ROOM in wanted:
+        await open_hotel(ui, hotel or {})
     if ROOM in wanted:
         rows = page.locator("tr.h-room")
         for index in range(await rows.count()):

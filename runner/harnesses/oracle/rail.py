@@ -23,6 +23,8 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
     want: dict[str, dict[str, Any]] = {}
     screens: set[str] = set()
     for condition in conditions:
+        if condition.get("forbidden"):  # something not to do: the oracle never does extra
+            continue
         name, params = condition["event_name"], condition.get("parameters", {})
         if name == "state_changed":
             screens.add(str(params.get("new_state")))
@@ -51,13 +53,17 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
     rest = want.keys() - {"city_from", "city_to", "date_departure", "date_return"}
     if not rest and not screens:
         return
+    line = want.get("basket_add", {})
     passengers = int(
-        plain(search.get("passengers_amount"))
-        or target_amount(want.get("basket_add", {}).get("amount"))
-        or 1
+        plain(search.get("passengers_amount")) or target_amount(line.get("amount")) or 1
     )
-    await page.locator("select[name=adults]").select_option(str(min(passengers, 4)))
+    children = int(plain(line.get("children")) or 0)
+    adults = int(plain(line.get("adults")) or passengers - children)
+    await page.locator("select[name=adults]").select_option(str(min(adults, 4)))
     ui.steps += 1
+    if children:
+        await page.locator("select[name=children]").select_option(str(children))
+        ui.steps += 1
     await ui.click(page.get_by_role("button", name="Найти"))
     if "apply_filter" in want:
         await page.locator("select[name=tariff]").select_option(
@@ -71,13 +77,16 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
         await ui.click(page.get_by_role("button", name="Упорядочить"))
     if not (booking | paying) & rest and not set(SCREENS_AFTER_CART) & screens:
         return
-    await open_train(ui, want.get("select_train", {}))
-    tariff = want.get("select_tariff", {}).get("tarif_name")
+    await open_train(ui, want.get("select_train", {}).get("train_name", line.get("train_name")))
+    tariff = want.get("select_tariff", {}).get("tarif_name", line.get("tarif_name"))
     await ui.click(await first_matching(page.locator("button[data-tariff]"), "data-tariff", tariff))
-    await choose_seats(ui, passengers, want.get("select_seat", {}))
+    await choose_seats(ui, passengers, want.get("select_seat") or seat_facts(line, passengers))
     await ui.click(page.get_by_role("link", name="Далее: пассажиры"))
-    for index in range(passengers):
-        await ui.click(page.locator("li.r-person").nth(index).get_by_role("button"))
+    for kind in ["child"] * children + ["adult"] * (passengers - children):
+        person = page.locator(f'li.r-person:not(.is-chosen)[data-kind="{kind}"]').first
+        index = await person.get_attribute("data-index")
+        await ui.click(person.get_by_role("button"))
+        await page.locator(f'li.r-person.is-chosen[data-index="{index}"]').wait_for()
     await ui.click(page.get_by_role("button", name="Оформить"))
     if not paying & rest and not ({"bench_rail_checkout", "bench_rail_payment"} & screens):
         return
@@ -103,11 +112,22 @@ async def first_matching(items: Locator, attribute: str, expected: Any) -> Locat
     raise LookupError(f"nothing on the page has {attribute} = {expected!r}")
 
 
-async def open_train(ui: UI, params: dict[str, Any]) -> None:
-    card = await first_matching(
-        ui.page.locator("li.r-train"), "data-name", params.get("train_name")
-    )
+async def open_train(ui: UI, name: Any) -> None:
+    card = await first_matching(ui.page.locator("li.r-train"), "data-name", name)
     await ui.click(card.get_by_role("link"))
+
+
+def seat_facts(line: dict[str, Any], count: int) -> dict[str, bool]:
+    """The flag every seat must have for a basket line's counts of lower berths and
+    window seats (all of the seats or none of them)."""
+    facts = {}
+    for counted, flag in (("lower_berths", "lower_berth"), ("window_seats", "near_window")):
+        if counted in line:
+            wanted = int(plain(line[counted]))
+            if wanted not in (0, count):
+                raise LookupError(f"{counted} = {wanted} of {count} seats is not supported")
+            facts[flag] = wanted == count
+    return facts
 
 
 async def choose_seats(ui: UI, count: int, params: dict[str, Any]) -> None:

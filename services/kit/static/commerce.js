@@ -47,7 +47,8 @@ async function changeFavorite(form) {
     const { ok, answer } = await send(form);
     if (!ok) return;
     button.setAttribute("aria-pressed", String(answer.favorite));
-    button.setAttribute("aria-label", answer.favorite ? "Убрать из избранного" : "Добавить в избранное");
+    const action = answer.favorite ? "Убрать из избранного" : "Добавить в избранное";
+    button.setAttribute("aria-label", `${action}: ${button.dataset.title}`);
     button.title = answer.favorite ? "В избранном" : "В избранное";
     button.textContent = answer.favorite ? "♥" : "♡";
     document.querySelectorAll('[data-testid="fav-count"]').forEach((el) => (el.textContent = answer.count));

@@ -89,6 +89,15 @@ def test_every_author_declines(catalog: Catalog) -> None:
         assert generate.case_forms(a.first, a.last, a.gender) == a.cases
 
 
+def test_narrators_surnames_agree_with_their_first_names(catalog: Catalog) -> None:
+    narrators = {i.narrator for i in catalog.all() if i.narrator}
+    assert len(narrators) >= 8
+    for name in narrators:
+        first, surname = name.split(" ", 1)
+        feminine = surname.endswith(("а", "ая"))
+        assert feminine == (first in generate.FEMALE), name
+
+
 def test_search_and_suggestions(catalog: Catalog) -> None:
     found, exact = catalog.search("Веры Рудневой")
     assert exact and {i.author_id for i in found} == {"a-01"}

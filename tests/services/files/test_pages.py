@@ -191,7 +191,7 @@ def test_buttons_control(page: Page, hub: httpx.Client, impl: str) -> None:
         if impl == "split":
             first.get_by_role("link", name="Скачать").click()
         elif impl == "icon":
-            control = first.get_by_role("link", name="Скачать локальный файл")
+            control = first.get_by_role("link", name="Скачать: Таблица_допусков.csv")
             assert control.inner_text().strip() == ""  # an arrow, no caption
             control.click()
         elif impl == "solid":
@@ -290,3 +290,13 @@ def test_dark_theme(page: Page, hub: httpx.Client) -> None:
     row.locator(".wb-more").click()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "files-dark.png"))
+
+
+def test_a_collections_years_are_the_years_it_offers(page: Page, hub: httpx.Client) -> None:
+    """«Руководства» has no 2022: its card must not say «2021–2025»."""
+    start(page, hub)
+    card = page.get_by_role("article").filter(has=page.get_by_role("link", name="Руководства"))
+    expect(card).to_contain_text("Годы: 2021, 2023, 2024, 2025")
+    card.get_by_role("link", name="Руководства").click()
+    offered = page.get_by_role("combobox", name="Год").locator("option").all_inner_texts()
+    assert [y for y in offered if y.isdigit()] == ["2021", "2023", "2024", "2025"]

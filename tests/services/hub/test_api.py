@@ -77,6 +77,23 @@ def test_ui_variants_resolve_and_override(hub: httpx.Client) -> None:
             "price.condition",
         ),
         (
+            {
+                "task": make_task(
+                    [
+                        {"event_name": "basket_add"},
+                        {"event_name": "add_favorites", "forbidden": "yes"},
+                    ]
+                )
+            },
+            422,
+            "task.test_data.conditions[1].forbidden: expected true or false",
+        ),
+        (
+            {"task": make_task([{"event_name": "basket_add", "forbidden": True, "group": "g"}])},
+            422,
+            "task.test_data.conditions[0].forbidden: a forbidden condition cannot be in a group",
+        ),
+        (
             {"task": make_task([{"event_name": "basket_add"}]), "ui_variants": {"theme": "neon"}},
             422,
             "ui_variants.theme",
@@ -90,6 +107,8 @@ def test_ui_variants_resolve_and_override(hub: httpx.Client) -> None:
         "no-conditions",
         "unknown-event",
         "unknown-operator",
+        "forbidden-not-bool",
+        "forbidden-in-group",
         "unknown-variant",
         "bad-today",
         "unknown-task-id",

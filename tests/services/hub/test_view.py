@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import create, load, run_async
+from helpers import create, load, make_task, run_async
 from playwright.sync_api import Page, expect
 
 from runner.evaluate import evaluate, select_tasks
@@ -64,3 +64,23 @@ def test_trajectory_page_refreshes_live(page: Page, hub: httpx.Client, stack) ->
     page.locator("h1").click()  # a person's clicks on this page are not the agent's events
     page.wait_for_timeout(1500)
     assert len(hub.get(f"/api/trajectories/{tid}/events").json()["events"]) == before
+
+
+def test_trajectory_page_shows_a_forbidden_condition(page: Page, hub: httpx.Client, stack) -> None:
+    wanted = {"event_name": "basket_add", "parameters": {"item_id": "g-0219"}}
+    kefir = {"event_name": "basket_add", "parameters": {"item_id": "g-0052"}, "forbidden": True}
+    created = create(hub, make_task([wanted, kefir]))
+    login(page, stack)
+    page.goto(f"{stack.hub_url}/view/trajectories/{created['trajectory_id']}")
+    rows = page.locator("#conditions tr")
+    expect(page.locator("#ems")).to_have_text("EMS 0 · 1/2")
+    expect(rows.nth(1)).to_contain_text("запрещено")
+    expect(rows.nth(1).locator(".ok")).to_have_text("✓")
+    expect(rows.nth(0)).not_to_contain_text("запрещено")
+    httpx.post(f"{created['url']}grocery/cart/g-0219", data={"op": "add"})
+    expect(page.locator("#ems")).to_have_text("EMS 1 · 2/2", timeout=10_000)
+    httpx.post(f"{created['url']}grocery/cart/g-0052", data={"op": "add"})
+    expect(page.locator("#ems")).to_have_text("EMS 0 · 1/2", timeout=10_000)
+    expect(rows.nth(1).locator(".fail")).to_have_text("✗")
+    expect(rows.nth(1)).to_contain_text("g-0052")  # the offending event
+    expect(page.locator("#events .offending")).to_contain_text("g-0052")

@@ -4,6 +4,7 @@ every tariff; train names are invented (none of the real brands)."""
 from __future__ import annotations
 
 from services.rail import generate
+from services.rail.app import PASSENGER_KINDS
 from services.rail.catalog import load_catalog
 
 REAL_TRAIN_BRANDS = ("Сапсан", "Ласточка", "Красная стрела", "Гранд", "Невский", "Аврора")
@@ -49,3 +50,8 @@ def test_names_are_invented_and_seats_make_sense() -> None:
                 assert [s.window for s in seats[:4]] == [True, False, False, True]
             else:
                 assert [s.lower for s in seats[:2]] == [True, False]
+
+
+def test_every_saved_passenger_has_a_ticket_kind() -> None:
+    kinds = [PASSENGER_KINDS[p.kind] for p in load_catalog().passengers]
+    assert "adult" in kinds and "child" in kinds

@@ -104,6 +104,25 @@ def test_book_and_pay_by_mouse(page: Page, hub: httpx.Client) -> None:
     ]
     assert [p["passenger_index"] for p in of_type(hub, tid, "select_passenger")] == [0, 1]
     assert by["basket_add"]["amount"] == 2 and by["basket_add"]["price"] == 6580
+    line = by["basket_add"]
+    assert {k: line[k] for k in ("train_name", "from_city", "to_city", "date", "tarif_name")} == {
+        "train_name": "Ночная звезда",
+        "from_city": "Москва",
+        "to_city": "Санкт-Петербург",
+        "date": "2026-12-15",
+        "tarif_name": "Купе",
+    }
+    assert line["from_station"] == by["select_train"]["from_station"]
+    assert line["seats"] == [
+        {"number": 1, "near_window": True, "lower_berth": True},
+        {"number": 2, "near_window": True, "lower_berth": False},
+    ]
+    assert (line["lower_berths"], line["window_seats"]) == (1, 2)
+    assert line["passengers"] == [
+        {"name": "Смирнова Анна Петровна", "kind": "adult"},
+        {"name": "Смирнов Игорь Олегович", "kind": "adult"},
+    ]
+    assert (line["adults"], line["children"]) == (2, 0)
     assert by["select_pay_method"] == {"method": "sbp"}
     assert by["submit_payment"] == {"method": "sbp", "result": "success", "amount": 6580}
     states = [p["new_state"] for p in of_type(hub, tid, "state_changed")]

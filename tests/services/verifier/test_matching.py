@@ -320,6 +320,78 @@ CHECK_CASES = [
         1,
         id="group-of-quantity-alternatives",
     ),
+    # forbidden conditions
+    pytest.param(
+        [cond("checkout", forbidden=True)], SEARCHES, 1, id="forbidden-holds-without-event"
+    ),
+    pytest.param([cond("checkout", forbidden=True)], [], 1, id="forbidden-holds-on-empty-log"),
+    pytest.param([cond("search", forbidden=True)], SEARCHES, 0, id="forbidden-fails-with-event"),
+    pytest.param(
+        [cond("search", {"query": "eggs"}, forbidden=True)],
+        SEARCHES,
+        1,
+        id="forbidden-other-parameter-value-is-allowed",
+    ),
+    pytest.param(
+        [cond("search", {"query": "BREAD "}, forbidden=True)],
+        SEARCHES,
+        0,
+        id="forbidden-parameters-compare-as-usual",
+    ),
+    pytest.param(
+        [cond("search", {"query": "milk", "page": 2}, forbidden=True)],
+        SEARCHES,
+        1,
+        id="forbidden-needs-all-params-on-one-event",
+    ),
+    pytest.param(
+        [cond("search", {"query": "*rea*"}, forbidden=True)],
+        SEARCHES,
+        0,
+        id="forbidden-wildcard",
+    ),
+    pytest.param(
+        [cond("open_item", {"price": op("greater_than", 100)}, forbidden=True)],
+        SEARCHES,
+        0,
+        id="forbidden-operator-matches",
+    ),
+    pytest.param(
+        [cond("open_item", {"price": op("greater_than", 500)}, forbidden=True)],
+        SEARCHES,
+        1,
+        id="forbidden-operator-no-match",
+    ),
+    pytest.param(
+        [cond("basket_add", {"item_id": "milk", "amount": 2}, forbidden=True)],
+        ADD2_THEN_3,
+        0,
+        id="forbidden-quantity-judged-on-every-event-not-last",
+    ),
+    pytest.param(
+        [cond("basket_add", {"item_id": "milk"}, forbidden=True)],
+        log(("basket_remove", {"item_id": "milk", "amount": 0})),
+        1,
+        id="forbidden-basket-add-ignores-basket-remove",
+    ),
+    pytest.param(
+        [cond("search", {"query": "milk"}), cond("checkout", forbidden=True)],
+        SEARCHES,
+        1,
+        id="forbidden-beside-required-both-hold",
+    ),
+    pytest.param(
+        [cond("search", {"query": "milk"}), cond("open_item", forbidden=True)],
+        SEARCHES,
+        0,
+        id="forbidden-breaks-ems-of-passing-task",
+    ),
+    pytest.param(
+        [cond("search", {"query": "milk"}), cond("search", {"query": "bread"}, forbidden=False)],
+        SEARCHES,
+        1,
+        id="forbidden-false-is-an-ordinary-condition",
+    ),
 ]
 
 
@@ -370,6 +442,24 @@ def test_report_matched_event_is_last_family_event_for_quantities() -> None:
     }
 
 
+def test_report_of_forbidden_condition() -> None:
+    conditions = [cond("search", {"query": "*"}, forbidden=True), cond("checkout", forbidden=True)]
+    report = check(conditions, SEARCHES)
+    assert (report["ems"], report["passed"], report["total"]) == (0, 1, 2)
+    broken, kept = report["conditions"]
+    assert broken == {
+        "event_name": "search",
+        "parameters": {"query": "*"},
+        "forbidden": True,
+        "success": False,
+        "matched_event": {"seq": 1, "type": "search", "params": {"query": "milk", "page": 1}},
+    }
+    assert kept["forbidden"] is True and kept["success"] is True
+    assert kept["matched_event"] is None
+    ordinary = check([cond("search", forbidden=False)], SEARCHES)["conditions"][0]
+    assert "forbidden" not in ordinary
+
+
 def test_empty_conditions_report() -> None:
     assert check([], SEARCHES) == {"ems": 0, "passed": 0, "total": 0, "conditions": []}
 
@@ -400,6 +490,8 @@ SHUFFLE_CONDITIONS = [
     cond("checkout", {"paid": 1}, group="pay"),
     cond("search", {"query": "eggs"}, group="other"),
     cond("basket_add", {"item_id": "milk", "amount": 1}, match="any"),
+    cond("checkout", {"paid": False}, forbidden=True),
+    cond("search", {"query": "bread"}, forbidden=True),
 ]
 
 
@@ -456,6 +548,21 @@ INVALID_CASES = [
     pytest.param([cond("x", group=1.5)], "conditions[0].group", id="group-float"),
     pytest.param([cond("x", group=None)], "conditions[0].group", id="group-null"),
     pytest.param([cond("x", group=True)], "conditions[0].group", id="group-bool"),
+    pytest.param(
+        [cond("a"), cond("x", forbidden="yes")], "conditions[1].forbidden", id="forbidden-string"
+    ),
+    pytest.param([cond("x", forbidden=1)], "conditions[0].forbidden", id="forbidden-int"),
+    pytest.param([cond("x", forbidden=None)], "conditions[0].forbidden", id="forbidden-null"),
+    pytest.param(
+        [cond("x", forbidden=True, group="g")],
+        "conditions[0].forbidden: a forbidden condition cannot be in a group",
+        id="forbidden-in-group",
+    ),
+    pytest.param(
+        [cond("x", forbidden=True, match="any")],
+        "conditions[0].forbidden: a forbidden condition cannot set match",
+        id="forbidden-with-match",
+    ),
 ]
 
 
@@ -482,6 +589,8 @@ def test_validate_conditions_accepts_and_returns_list() -> None:
         cond("search", {"query": "milk", "price": op("equal", "free")}, group="g", match="any"),
         cond("search", {"page": op("less_than_or_equal", "2")}, group=3, match="last"),
         {"event_name": "checkout"},
+        cond("basket_add", {"amount": op("greater_than", 1)}, forbidden=True),
+        cond("search", group="g", match="last", forbidden=False),
     ]
     assert validate_conditions(conditions) is conditions
     assert validate_conditions([]) == []
@@ -505,3 +614,10 @@ def test_event_types_cover_the_basket_family() -> None:
         "state_changed",
     ]
     assert event_types([{"event_name": "select_seat"}]) == ["select_seat"]
+
+
+def test_event_types_include_forbidden_conditions() -> None:
+    from services.verifier.matching import event_types
+
+    conditions = [cond("state_changed"), cond("checkout", forbidden=True)]
+    assert event_types(conditions) == ["checkout", "state_changed"]

@@ -27,7 +27,7 @@ let counter = 0;
  * Make `root` (holding a hidden input and a JSON list of options) a working choice.
  * `pick(option)` is called when a person chooses; it returns the event to write.
  */
-export function combobox(root, { pick, empty = "Ничего не найдено", placeholder = "" }) {
+export function combobox(root, { pick, empty = "Ничего не найдено", placeholder = "", unchosen = "Выберите вариант из списка" }) {
   const impl = root.dataset.impl;
   const label = root.dataset.label;
   const hidden = root.querySelector("input[type=hidden]");
@@ -125,6 +125,7 @@ export function combobox(root, { pick, empty = "Ничего не найдено
   function accept(option) {
     input.value = option.label;
     status.textContent = "";
+    input.removeAttribute("aria-invalid");
     close();
     choose(option);
   }
@@ -141,7 +142,14 @@ export function combobox(root, { pick, empty = "Ничего не найдено
   input.addEventListener("focus", () => {
     if (!chosen) render();
   });
-  input.addEventListener("blur", () => close());
+  input.addEventListener("blur", () => {
+    close();
+    // Typed but not chosen: say so here and now, not only after the form is sent.
+    const left = Boolean(input.value.trim()) && !chosen;
+    status.textContent = left ? `${unchosen}: «${input.value.trim()}» не выбран` : status.textContent;
+    if (left) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+  });
   input.addEventListener("keydown", (event) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
@@ -168,6 +176,7 @@ document.querySelectorAll("[data-wpb-combo=city]").forEach((root) => {
   combobox(root, {
     placeholder: "Город или страна",
     empty: "Такого города нет в списке",
+    unchosen: "Выберите город из списка",
     pick: (city, widget) => [root.dataset.event, { cityId: city.id, label: city.label, cityName: city.name, countryName: city.country, widget }],
   });
 });

@@ -6,6 +6,7 @@ document.querySelectorAll("[data-wpb-combo=station]").forEach((root) => {
   combobox(root, {
     placeholder: "Город или вокзал",
     empty: "Такой станции нет",
+    unchosen: "Выберите станцию из списка",
     pick: (station, widget) => ["select_city", { field: root.dataset.field, name: station.id, widget }],
   });
 });

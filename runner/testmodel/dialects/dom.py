@@ -58,9 +58,21 @@ def unquote(text: str) -> str:
     return text
 
 
+# YAML quotes a whole entry in '…' when its name holds ": " («В корзину: Чай…»).
+QUOTED_ENTRY = re.compile(r"^(?P<indent>\s*)- '(?P<entry>(?:[^']|'')*)'(?P<rest>:.*)?$")
+
+
+def plain_entry(line: str) -> str:
+    quoted = QUOTED_ENTRY.match(line)
+    if not quoted:
+        return line
+    entry = quoted.group("entry").replace("''", "'")
+    return f"{quoted.group('indent')}- {entry}{quoted.group('rest') or ''}"
+
+
 def parse_tree(text: str) -> list[Element]:
     """Every element with a reference, in document order."""
-    lines = text.splitlines()
+    lines = [plain_entry(line) for line in text.splitlines()]
     found: list[Element] = []
     for number, line in enumerate(lines):
         match = LINE.match(line)

@@ -167,3 +167,14 @@ def test_a_point_cannot_be_clicked_through_references() -> None:
     with pytest.raises(HTTPException) as error:
         DIALECT.answer({"click": {"x": 10, "y": 20}}, None, body(state(1, "/", HUB_TREE)))
     assert error.value.status_code == 422
+
+
+def test_entries_yaml_quotes_for_a_colon_in_the_name() -> None:
+    tree = (
+        "- 'button \"В корзину: Чай чёрный «Крупяной ряд»\" [ref=e59] [cursor=pointer]': "
+        "В корзину\n- 'link \"It''s: x\" [ref=e61]'"
+    )
+    assert [(e.ref, e.label) for e in parse_tree(tree)] == [
+        ("e59", "В корзину: Чай чёрный «Крупяной ряд»"),
+        ("e61", "It's: x"),
+    ]

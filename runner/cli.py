@@ -432,3 +432,104 @@ def tasks_show(
         f"dates shifted {shift} days (today {day})"
     )
     console.print(prompt, soft_wrap=True)
+
+
+@tasks_app.command("audit")
+def tasks_audit(
+    tasks: Annotated[str | None, typer.Option(help="comma-separated sites, names or globs")] = None,
+    max_tasks: Annotated[int | None, typer.Option(min=1, help="at most this many tasks")] = None,
+    workers: Annotated[int, typer.Option(min=1, max=32, help="tasks run at once")] = 1,
+    time_limit: Annotated[float, typer.Option(min=1, help="seconds per task")] = 120,
+    today: Annotated[str | None, typer.Option(help="stand's today for an ephemeral stack")] = None,
+    report: Annotated[Path | None, typer.Option(help="write the full result as JSON")] = None,
+    kinds: Annotated[
+        str | None, typer.Option(help="near misses to make: drop,param,free,last,forbid")
+    ] = None,
+) -> None:
+    """Run the reference solver, then check that near misses of its logs fail and that each
+    task's primary UI class is exercised (docs/tasks.md, "The audit")."""
+    from runner.audit import KINDS, audit_suite, collect, suite_line
+
+    chosen_kinds = [k.strip() for k in (kinds or ",".join(KINDS)).split(",") if k.strip()]
+    if not chosen_kinds or set(chosen_kinds) - set(KINDS):
+        fail(f"--kinds: expected some of {','.join(KINDS)}, got {kinds!r}")
+
+    refs = select_tasks(TASKS_DIR, tasks, max_tasks)
+    if not refs:
+        fail(f"no task matches {tasks!r} under {TASKS_DIR}")
+    state = running_stack(home())
+    stack = None
+    if state is None:
+        stack = Stack(home(), today=today)
+        with console.status("no stack running: starting one for the audit…"):
+            try:
+                stack.start()
+            except StackError as exc:
+                fail(str(exc))
+        hub_url = stack.hub_url
+    else:
+        hub_url = state["hub_url"]
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    out_dir = home() / "runs" / f"{stamp}-audit"
+    token = admin_token(home())
+    try:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+        ) as progress:
+            bar = progress.add_task(f"oracle on {len(refs)} tasks", total=len(refs))
+            run = asyncio.run(
+                evaluate(
+                    hub_url,
+                    token,
+                    get_harness("oracle"),
+                    refs,
+                    out_dir,
+                    workers,
+                    time_limit,
+                    lambda _: progress.advance(bar),
+                    today,
+                )
+            )
+        items = asyncio.run(collect(hub_url, token, refs, run["records"]))
+    finally:
+        if stack is not None:
+            stack.stop()
+    summary = audit_suite(items, kinds=chosen_kinds)
+    table = Table(title="Task audit")
+    for column in ("task", "tried", "caught", "survive without a reason", "class"):
+        table.add_column(column, overflow="fold")
+    for name, result in summary["tasks"].items():
+        check = result.get("class_check") or {}
+        if result["ems"] != 1:
+            survivors = f"[red]the reference log fails (conditions {result['failed_conditions']})"
+        else:
+            survivors = "\n".join(result["survivors"]) or "[green]none"
+        problems = result["exception_problems"] + [
+            f"unused exception {p!r}" for p in result["unused_exceptions"]
+        ]
+        if problems:
+            survivors += "\n[yellow]" + "\n".join(problems)
+        if check.get("ok"):
+            verdict = f"[green]{check['class']}"
+        else:
+            missing = [
+                where
+                for where, key in (("log", "in_log"), ("conditions", "in_conditions"))
+                if not check.get(key)
+            ]
+            verdict = f"[red]{check.get('class')}: not in {' or '.join(missing)}"
+        table.add_row(name, str(result["tried"]), str(result["caught"]), survivors, verdict)
+    console.print(table)
+    console.print(suite_line(summary))
+    if summary["original_failures"]:
+        failing = ", ".join(summary["original_failures"])
+        console.print(f"[red]the reference log fails[/red] for {failing}", soft_wrap=True)
+    if report is not None:
+        report.write_text(json.dumps(summary, ensure_ascii=False, indent=1), encoding="utf-8")
+        console.print(f"report in {report}")
+    if not summary["ok"]:
+        raise typer.Exit(1)

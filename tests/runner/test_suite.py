@@ -1,12 +1,15 @@
 """The released suite end to end, as `make demo` runs it: 152 task files (65 canonical, 87
 variants); the oracle solves every one through Chromium, noop claims done and passes none.
-This is CI's proof that every task is solvable without a model."""
+This is CI's proof that every task is solvable without a model. The oracle's logs then go
+through the audit (`runner tasks audit`): every near miss of every task fails, or the task
+says why it may pass; every primary UI class is both used and required."""
 
 from __future__ import annotations
 
 import pytest
 from helpers import run_async
 
+from runner.audit import audit_suite, collect, suite_line
 from runner.evaluate import evaluate, select_tasks
 from runner.harness import get_harness
 from runner.stack import TASKS_DIR
@@ -47,6 +50,12 @@ def test_oracle_solves_all_152(stack, tmp_path) -> None:
     assert summary["canonical_vs_variant"]["variant"]["tasks"] == 87
     assert summary["paired_variants"]["pairs"] == 87
     assert summary["paired_variants"]["donor_pass_variant_fail"] == []
+    refs = select_tasks(TASKS_DIR, None, None)
+    items = run_async(collect(stack.hub_url, stack.token, refs, result["records"]))
+    audit = audit_suite(items)
+    print(suite_line(audit))  # the figures, in the test log
+    assert audit["ok"], suite_line(audit)
+    assert audit["tried"] > 2000 and audit["caught"] / audit["tried"] > 0.8
 
 
 def test_noop_passes_none_of_152(stack, tmp_path) -> None:

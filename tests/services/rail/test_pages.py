@@ -60,6 +60,10 @@ def test_book_and_pay_by_mouse(page: Page, hub: httpx.Client) -> None:
     page.get_by_role("button", name="Упорядочить").click()
     page.get_by_role("link", name="Выбрать поезд «Ночная звезда»").click()
     page.get_by_role("button", name="Купе · 3290 ₽").click()
+    # The hint speaks of the places shown (numbers), not of a sitting car's letters.
+    hint = page.get_by_text("Нечётные места — нижние")
+    expect(hint).to_contain_text("у окна — первые два места каждого купе")
+    expect(hint).not_to_contain_text("A и D")
     page.get_by_role("button", name="Место 1, нижнее, у окна").click()
     expect(page.get_by_role("link", name="Далее: пассажиры")).to_have_count(0)
     page.get_by_role("button", name="Место 2, верхнее, у окна").click()

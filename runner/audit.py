@@ -1,0 +1,786 @@
+"""`runner tasks audit`: do a task's conditions tell its reference solution from near misses?
+
+The reference solver's event log must pass. Each near miss made from it must fail:
+- `drop:<unit>`: the events that satisfy one condition (or one group) are removed;
+- `param:<unit>.<path>=<value>`: one named parameter of the satisfying events takes a
+  look-alike value (a number ±1, a date ±1 day, a flipped boolean, another value of the
+  same parameter from the catalog, the suite's conditions or the logs);
+- `free:<unit>.<param>=<value>`: a parameter of the satisfying events that the condition
+  leaves open takes a look-alike (it may survive only where the prompt leaves it open);
+- `last:<unit>.<param>=<n>`: a later event of a quantity family leaves another quantity
+  (a basket line removed, one unit more or less, one seat or guest more or less);
+- `forbid:<unit>`: an event that a forbidden condition rules out is added.
+
+`<unit>` is `<event_name>#<index of the condition>`; `drop:` takes a whole group at once,
+`drop:group=<name>`. A surviving near miss is a defect unless the task lists it in
+`test_data.audit_exceptions` (`[{"mutation": "<id or glob>", "reason": "…"}]`).
+
+The class check: the task's `ui_taxonomy.primary` class must be evidenced both by an event
+of the reference log and by one of the conditions (else the class is credited for a
+control the task never requires).
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+from services.verifier.matching import (
+    BASKET_FAMILY,
+    QUANTITY_PARAMS,
+    check,
+    event_matches,
+    value_matches,
+)
+
+ALTERNATIVES = 3  # look-alike values tried per parameter
+ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+HUB_STATES = frozenset({"bench_hub_main"})
+
+Event = dict[str, Any]
+Condition = dict[str, Any]
+Pool = dict[str, set[Any]]
+
+
+# -- the UI classes and the events that evidence them ------------------------------------
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _at_least(params: dict[str, Any], name: str, floor: float) -> bool:
+    number = _number(params.get(name))
+    return number is not None and number >= floor
+
+
+# Parameters a submitted search or booking carries for the control that set them (a
+# widget left at its default still yields the value it was submitted with).
+CITY_PARAMS = frozenset({"cityId", "city_from", "city_to", "from_city", "to_city"})
+DATE_PARAMS = frozenset({"date", "startDate", "endDate", "date_departure", "date_return"})
+GUEST_PARAMS = frozenset({"guestsCount", "roomsCount", "rooms"})
+FORM_PARAMS = CITY_PARAMS | DATE_PARAMS | GUEST_PARAMS | {"passengers", "passengers_amount"}
+CHOICE_PARAMS = frozenset(
+    {"tarif_name", "train_name", "lower_berths", "window_seats", "roomType", "year"}
+)
+
+
+def _counter(kind: str, params: dict[str, Any]) -> bool:
+    if kind in {"bench_hotel_select_guests", "basket_remove"}:
+        return True
+    if kind == "basket_add":  # the stepper: a line of two or more
+        return _at_least(params, "amount", 2)
+    if _at_least(params, "passengers_amount", 2):  # the default (one) says nothing
+        return True
+    passengers = params.get("passengers")
+    if isinstance(passengers, list) and len(passengers) >= 2:
+        return True
+    people = [_number(params.get(name)) for name in ("adults", "children")]
+    if sum(n for n in people if n is not None) >= 2:
+        return True
+    return bool(GUEST_PARAMS & set(params))
+
+
+def _form(kind: str, params: dict[str, Any]) -> bool:
+    if kind in {"submit_search", "submit_payment", "select_pay_method"}:
+        return True
+    if kind == "state_changed" and params.get("new_state") in {
+        "bench_hotel_search",
+        "bench_hotel_booking",
+        "bench_rail_payment",
+    }:
+        return True
+    return len(FORM_PARAMS & set(params)) >= 2
+
+
+def _nav(kind: str, params: dict[str, Any]) -> bool:
+    if kind == "bench_files_select_collection":
+        return True
+    if kind != "state_changed":
+        return False
+    screen = str(params.get("new_state", ""))
+    return "category" in params or any(
+        word in screen for word in ("category", "author", "collection")
+    )
+
+
+CLASS_EVIDENCE: dict[str, Callable[[str, dict[str, Any]], bool]] = {
+    "SEARCH": lambda kind, params: (
+        kind == "submit_search"
+        or (kind == "state_changed" and params.get("new_state") == "bench_hotel_search")
+    ),
+    "SORT": lambda kind, _: kind == "apply_sort",
+    "FILTER": lambda kind, _: kind == "apply_filter",
+    "DATE": lambda kind, params: (
+        kind in {"select_date", "bench_hotel_select_start_date", "bench_hotel_select_end_date"}
+        or bool(DATE_PARAMS & set(params))
+    ),
+    "SELECT_AC": lambda kind, params: (
+        kind in {"select_city", "bench_hotel_select_city"} or bool(CITY_PARAMS & set(params))
+    ),
+    "COUNTER": _counter,
+    "DOWNLOAD": lambda kind, _: kind == "bench_files_download",
+    "SELECT": lambda kind, params: (
+        bool(CHOICE_PARAMS & set(params))
+        or kind
+        in {
+            "bench_files_select_year",
+            "select_train",
+            "select_tariff",
+            "select_seat",
+            "select_passenger",
+            "select_pay_method",
+            "bench_hotel_select_hotel",
+            "bench_hotel_select_room",
+        }
+    ),
+    "NAV": _nav,
+    "BUTTON": lambda kind, _: (
+        kind in {"basket_add", "basket_remove", "add_favorites", "remove_favorites"}
+    ),
+    "FORM": _form,
+    "DIALOG": lambda kind, _: kind == "dialog_opened",
+}
+
+
+def _plain_params(condition: Condition) -> dict[str, Any]:
+    """A condition's parameters as an event would carry them (operators give their value)."""
+    params = {}
+    for name, expected in (condition.get("parameters") or {}).items():
+        if isinstance(expected, dict) and "condition" in expected:
+            params[name] = expected.get("value")
+        else:
+            params[name] = expected
+    return params
+
+
+def class_check(primary: str | None, conditions: list[Condition], events: list[Event]) -> dict:
+    """Is the primary class evidenced by the log, and required by a condition?"""
+    rule = CLASS_EVIDENCE.get(primary or "")
+    if rule is None:
+        return {
+            "class": primary,
+            "known": False,
+            "in_log": False,
+            "in_conditions": False,
+            "ok": False,
+        }
+    in_log = any(rule(str(e.get("type")), _params(e)) for e in events)
+    in_conditions = any(
+        rule(c["event_name"], _plain_params(c)) for c in conditions if not c.get("forbidden")
+    )
+    return {
+        "class": primary,
+        "known": True,
+        "in_log": in_log,
+        "in_conditions": in_conditions,
+        "ok": in_log and in_conditions,
+    }
+
+
+# -- near misses ---------------------------------------------------------------------------
+
+
+@dataclass
+class Mutation:
+    id: str
+    events: list[Event]
+
+
+def _params(event: Event) -> dict[str, Any]:
+    params = event.get("params")
+    return params if isinstance(params, dict) else {}
+
+
+def _unit(index: int, condition: Condition) -> str:
+    if "group" in condition:
+        return f"group={condition['group']}"
+    return f"{condition['event_name']}#{index}"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _is_operator(expected: object) -> bool:
+    return isinstance(expected, dict) and "condition" in expected
+
+
+def _bump(value: Any, step: int) -> Any:
+    """A number or ISO date moved by `step` (units or days); None when it is neither."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return value + step
+    if isinstance(value, str) and ISO_DATE.match(value):
+        try:
+            return (date.fromisoformat(value) + timedelta(days=step)).isoformat()
+        except ValueError:
+            return None
+    if isinstance(value, str):
+        number = _number(value)
+        if number is not None and number.is_integer() and value.strip().lstrip("-").isdigit():
+            return str(int(number) + step)
+    return None
+
+
+def _below_zero(actual: Any, bumped: Any) -> bool:
+    """A count or price pushed under zero is no look-alike."""
+    before, after = _number(actual), _number(bumped)
+    return before is not None and after is not None and before >= 0 > after
+
+
+def _boundary(expected: dict[str, Any]) -> list[Any]:
+    """The nearest values an ordering operator must refuse."""
+    value = _number(expected.get("value"))
+    if value is None:
+        return []
+    op = expected.get("condition")
+    shown = int(value) if value.is_integer() else value
+    return {
+        "less_than": [shown],
+        "less_than_or_equal": [shown + 1],
+        "greater_than": [shown],
+        "greater_than_or_equal": [shown - 1],
+    }.get(str(op), [])
+
+
+def _look_alikes(name: str, expected: Any, actual: Any, pool: Pool) -> list[Any]:
+    """Up to ALTERNATIVES values close to `actual` that `expected` must refuse."""
+    found: list[Any] = []
+    if isinstance(actual, bool):
+        found.append(not actual)
+    for step in (1, -1):
+        bumped = _bump(actual, step)
+        if bumped is not None and not _below_zero(actual, bumped):
+            found.append(bumped)
+    if isinstance(expected, dict) and _is_operator(expected):
+        found.extend(_boundary(expected))
+    if isinstance(actual, str) and not ISO_DATE.match(actual):
+        others = sorted(
+            (v for v in pool.get(name, ()) if isinstance(v, str) and v != actual),
+            key=lambda v: (-difflib.SequenceMatcher(None, actual, v).ratio(), v),
+        )
+        found.extend(others)
+    chosen: list[Any] = []
+    for value in found:
+        if value in chosen or value == actual:
+            continue
+        if _refuses(expected, value):
+            chosen.append(value)
+        if len(chosen) == ALTERNATIVES:
+            break
+    return chosen
+
+
+def _refuses(expected: Any, value: Any) -> bool:
+    if isinstance(expected, _Anything):
+        return value != expected.original
+    try:
+        return not value_matches(expected, value)
+    except ValueError:
+        return False
+
+
+def _leaves(value: Any, path: str = "") -> Iterable[tuple[str, str, Any]]:
+    """(path, key name, leaf) of every scalar inside a parameter value."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _leaves(inner, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from _leaves(inner, f"{path}[{index}]")
+    else:
+        key = re.split(r"[.\[]", path.rsplit(".", 1)[-1])[0]
+        yield path, key, value
+
+
+def _set_leaf(root: dict[str, Any], path: str, value: Any) -> None:
+    """Assign at a path like `rooms[0].kids[1]` inside `root`."""
+    tokens = re.findall(r"[^.\[\]]+|\[\d+\]", path)
+    target: Any = root
+    for token in tokens[:-1]:
+        target = target[int(token[1:-1])] if token.startswith("[") else target[token]
+    last = tokens[-1]
+    if last.startswith("["):
+        target[int(last[1:-1])] = value
+    else:
+        target[last] = value
+
+
+def _get_leaf(root: dict[str, Any], path: str) -> Any:
+    tokens = re.findall(r"[^.\[\]]+|\[\d+\]", path)
+    target: Any = root
+    for token in tokens:
+        target = target[int(token[1:-1])] if token.startswith("[") else target[token]
+    return target
+
+
+def _members(conditions: list[Condition], index: int) -> list[Condition]:
+    """The condition, or every member of its group."""
+    condition = conditions[index]
+    if "group" not in condition:
+        return [condition]
+    return [c for c in conditions if c.get("group") == condition["group"]]
+
+
+def _drops(conditions: list[Condition], events: list[Event]) -> Iterable[Mutation]:
+    seen: set[str] = set()
+    for index, condition in enumerate(conditions):
+        unit = _unit(index, condition)
+        if condition.get("forbidden") or unit in seen:
+            continue
+        seen.add(unit)
+        members = [c for c in _members(conditions, index) if not c.get("forbidden")]
+        kept = [e for e in events if not any(event_matches(c, e) for c in members)]
+        yield Mutation(f"drop:{unit}", kept)
+
+
+def _alone(conditions: list[Condition], index: int, events: list[Event]) -> list[Event]:
+    """The log without the events that only the other members of the condition's group
+    match: a near miss of one alternative must not be rescued by another."""
+    condition = conditions[index]
+    others = [c for c in _members(conditions, index) if c is not condition]
+    return [
+        e
+        for e in events
+        if event_matches(condition, e) or not any(event_matches(c, e) for c in others)
+    ]
+
+
+def _param_changes(conditions: list[Condition], log: list[Event], pool: Pool) -> Iterable[Mutation]:
+    for index, condition in enumerate(conditions):
+        if condition.get("forbidden"):
+            continue
+        events = log
+        unit = f"{condition['event_name']}#{index}"
+        base = _alone(conditions, index, events)
+        satisfying = [i for i, e in enumerate(base) if event_matches(condition, e)]
+        if not satisfying:
+            continue
+        events = base
+        for name, expected in (condition.get("parameters") or {}).items():
+            actual = _params(events[satisfying[-1]]).get(name)
+            if isinstance(actual, dict | list) and not _is_operator(expected):
+                for path, key, leaf in _leaves(actual, name):
+                    for value in _look_alikes(key, leaf, leaf, pool):
+                        yield Mutation(
+                            f"param:{unit}.{path}={_show(value)}",
+                            _with_changed(events, satisfying, path, value),
+                        )
+                continue
+            for value in _look_alikes(name, expected, actual, pool):
+                yield Mutation(
+                    f"param:{unit}.{name}={_show(value)}",
+                    _with_changed(events, satisfying, name, value),
+                )
+
+
+def _with_changed(events: list[Event], indexes: list[int], path: str, value: Any) -> list[Event]:
+    changed = list(events)
+    for index in indexes:
+        event = copy.deepcopy(events[index])
+        event["params"] = _params(event)
+        try:
+            _get_leaf(event["params"], path)
+        except (KeyError, IndexError, TypeError):
+            continue  # this occurrence has another shape; leave it
+        _set_leaf(event["params"], path, value)
+        changed[index] = event
+    return changed
+
+
+def _appended(events: list[Event], kind: str, params: dict[str, Any]) -> list[Event]:
+    seq = max((int(e.get("seq") or 0) for e in events), default=0) + 1
+    site = events[-1].get("site") if events else None
+    return [*events, {"seq": seq, "type": kind, "site": site, "source": "audit", "params": params}]
+
+
+def _quantity_changes(conditions: list[Condition], events: list[Event]) -> Iterable[Mutation]:
+    for index, condition in enumerate(conditions):
+        name = condition["event_name"]
+        if condition.get("forbidden") or name not in QUANTITY_PARAMS:
+            continue
+        satisfying = [e for e in events if event_matches(condition, e)]
+        if not satisfying:
+            continue
+        last = satisfying[-1]
+        unit = f"{condition['event_name']}#{index}"
+        named = set(condition.get("parameters") or {}) & QUANTITY_PARAMS[name]
+        quantities = sorted(named) or (["amount"] if name in BASKET_FAMILY else [])
+        for param in quantities:
+            current = _number(_params(last).get(param))
+            if current is None:
+                continue
+            # a basket line judged by any event: removing it is the near miss
+            steps = (-1, 1) if named else (-int(current),)
+            for step in steps:
+                value = int(current) + step
+                if value < 0:
+                    continue
+                kind = name
+                if name in BASKET_FAMILY:
+                    kind = "basket_add" if step > 0 else "basket_remove"
+                params = {**copy.deepcopy(_params(last)), param: value}
+                yield Mutation(f"last:{unit}.{param}={value}", _appended(events, kind, params))
+
+
+# A parameter that only restates another one of the same event (the item's title beside
+# its id): changing it alone is no near miss.
+RESTATES: dict[str, str] = {
+    "title": "item_id",
+    "price": "item_id",
+    "label": "cityId",
+    "cityName": "cityId",
+    "countryName": "cityId",
+    "name": "hotelId",
+}
+
+
+# Event parameters that describe how, not what: never changed by a `free` near miss.
+HOW = frozenset({"widget", "target", "key", "x", "y", "direction"})
+
+
+def _free_changes(conditions: list[Condition], log: list[Event], pool: Pool) -> Iterable[Mutation]:
+    """Change a parameter of the satisfying event that the condition leaves open: when
+    the change survives, the condition does not bind that value (which is right only
+    when the prompt leaves it open too, e.g. «any product»)."""
+    for index, condition in enumerate(conditions):
+        if condition.get("forbidden"):
+            continue
+        unit = f"{condition['event_name']}#{index}"
+        events = _alone(conditions, index, log)
+        satisfying = [i for i, e in enumerate(events) if event_matches(condition, e)]
+        if not satisfying:
+            continue
+        given = set(condition.get("parameters") or {})
+        bound = given | QUANTITY_PARAMS.get(condition["event_name"], frozenset())
+        last = _params(events[satisfying[-1]])
+        for name in sorted(set(last) - bound - HOW):
+            if RESTATES.get(name) in last:
+                continue  # the restated parameter is changed instead
+            actual = last[name]
+            if isinstance(actual, dict | list):
+                continue
+            for value in _look_alikes(name, _Anything(actual), actual, pool):
+                yield Mutation(
+                    f"free:{unit}.{name}={_show(value)}",
+                    _with_changed(events, satisfying, name, value),
+                )
+
+
+class _Anything:
+    """An expected value that refuses everything but the original (for free changes)."""
+
+    def __init__(self, original: Any) -> None:
+        self.original = original
+
+
+def _example(expected: Any, pool_values: Iterable[Any]) -> Any:
+    """A concrete value that `expected` accepts."""
+    if _is_operator(expected):
+        value = _number(expected.get("value"))
+        op = expected.get("condition")
+        if value is None:
+            return expected.get("value")
+        shown = int(value) if value.is_integer() else value
+        return {"less_than": shown - 1, "greater_than": shown + 1}.get(str(op), shown)
+    if isinstance(expected, str) and "*" in expected:
+        for candidate in sorted(v for v in pool_values if isinstance(v, str)):
+            if value_matches(expected, candidate):
+                return candidate
+        return expected.replace("*", "")
+    return expected
+
+
+def _forbidden_events(
+    conditions: list[Condition], events: list[Event], pool: Pool
+) -> Iterable[Mutation]:
+    for index, condition in enumerate(conditions):
+        if not condition.get("forbidden"):
+            continue
+        name = condition["event_name"]
+        template = next((e for e in reversed(events) if e.get("type") == name), None)
+        params = copy.deepcopy(_params(template)) if template else {}
+        for key, expected in (condition.get("parameters") or {}).items():
+            params[key] = _example(expected, pool.get(key, ()))
+        yield Mutation(f"forbid:{_unit(index, condition)}", _appended(events, name, params))
+
+
+KINDS = ("drop", "param", "free", "last", "forbid")
+
+
+def mutations(
+    conditions: list[Condition],
+    events: list[Event],
+    pool: Pool,
+    kinds: Iterable[str] = KINDS,
+) -> list[Mutation]:
+    """Every near miss of a log, with its id (ids are unique; the first one made wins)."""
+    sources = {
+        "drop": lambda: _drops(conditions, events),
+        "param": lambda: _param_changes(conditions, events, pool),
+        "free": lambda: _free_changes(conditions, events, pool),
+        "last": lambda: _quantity_changes(conditions, events),
+        "forbid": lambda: _forbidden_events(conditions, events, pool),
+    }
+    made: dict[str, Mutation] = {}
+    for kind in kinds:
+        for mutation in sources[kind]():
+            made.setdefault(mutation.id, mutation)
+    return list(made.values())
+
+
+def _glob(pattern: str) -> re.Pattern[str]:
+    """`*` and `?` are wildcards; everything else (brackets included) is literal."""
+    parts = ("." if c == "?" else ".*" if c == "*" else re.escape(c) for c in pattern)
+    return re.compile("".join(parts) + r"\Z", re.DOTALL)
+
+
+def exception_problems(exceptions: object) -> list[str]:
+    """What is malformed in a task's `audit_exceptions`."""
+    if exceptions is None:
+        return []
+    if not isinstance(exceptions, list):
+        return ["audit_exceptions: expected a list"]
+    problems = []
+    for index, item in enumerate(exceptions):
+        where = f"audit_exceptions[{index}]"
+        if not isinstance(item, dict):
+            problems.append(f"{where}: expected an object")
+            continue
+        if not isinstance(item.get("mutation"), str) or not item["mutation"].strip():
+            problems.append(f"{where}.mutation: expected a mutation id or glob")
+        if not isinstance(item.get("reason"), str) or not item["reason"].strip():
+            problems.append(f"{where}.reason: say why this near miss may pass")
+    return problems
+
+
+def audit_log(
+    conditions: list[Condition],
+    events: list[Event],
+    pool: Pool,
+    exceptions: Sequence[dict[str, Any]] | None = (),
+    primary: str | None = None,
+    kinds: Iterable[str] = KINDS,
+) -> dict[str, Any]:
+    """Check the log passes and every near miss of it fails; with `primary`, the class check.
+
+    `pool` maps a parameter name to values it may take (the look-alikes); `exceptions`
+    are the task's `audit_exceptions`; `kinds` limits the near misses made (KINDS).
+    Nothing here touches the network.
+    """
+    events = sorted(events, key=lambda e: int(e.get("seq") or 0))
+    problems = exception_problems(exceptions)
+    rules = [
+        (item["mutation"], _glob(item["mutation"]), item["reason"])
+        for item in (exceptions or [])
+        if isinstance(item, dict) and not exception_problems([item])
+    ]
+    original = check(conditions, events)
+    result: dict[str, Any] = {
+        "ems": original["ems"],
+        "failed_conditions": [i for i, c in enumerate(original["conditions"]) if not c["success"]],
+        "mutations": [],
+        "tried": 0,
+        "caught": 0,
+        "survivors": [],
+        "excused": [],
+        "unused_exceptions": [],
+        "exception_problems": problems,
+    }
+    if primary is not None:
+        result["class_check"] = class_check(primary, conditions, events)
+    if original["ems"] != 1:
+        return result  # near misses of a failing log say nothing
+    used: set[str] = set()
+    for mutation in mutations(conditions, events, pool, kinds):
+        caught = check(conditions, mutation.events)["ems"] == 0
+        reason = None
+        if not caught:
+            for pattern, regex, why in rules:
+                if regex.match(mutation.id):
+                    reason = why
+                    used.add(pattern)
+                    break
+            if reason is None:
+                result["survivors"].append(mutation.id)
+            else:
+                result["excused"].append({"mutation": mutation.id, "reason": reason})
+        result["mutations"].append({"id": mutation.id, "caught": caught, "reason": reason})
+    result["tried"] = len(result["mutations"])
+    result["caught"] = sum(m["caught"] for m in result["mutations"])
+    result["unused_exceptions"] = [p for p, _, _ in rules if p not in used]
+    return result
+
+
+def task_ok(result: dict[str, Any]) -> bool:
+    """No unexplained survivor, a passing original, a sound exception list and class."""
+    return (
+        result["ems"] == 1
+        and not result["survivors"]
+        and not result["exception_problems"]
+        and result.get("class_check", {"ok": True})["ok"]
+    )
+
+
+# -- the suite -------------------------------------------------------------------------------
+
+
+@dataclass
+class AuditItem:
+    """One task's reference log with what the audit needs about the task."""
+
+    name: str
+    conditions: list[Condition]
+    events: list[Event]
+    exceptions: list[dict[str, Any]] = field(default_factory=list)
+    primary: str | None = None
+    domain: str | None = None
+
+
+def _collect(pool: Pool, value: Any, name: str) -> None:
+    for _, key, leaf in _leaves(value, name):
+        if isinstance(leaf, str) and "*" not in leaf and leaf.strip():
+            pool[key].add(leaf)
+
+
+def build_pools(items: Sequence[AuditItem], vocabulary: bool = True) -> dict[str | None, Pool]:
+    """Look-alike values per domain: its catalog vocabulary, the suite's conditions and
+    the logs. The `None` domain pools every item."""
+    pools: dict[str | None, Pool] = defaultdict(lambda: defaultdict(set))
+    for item in items:
+        for target in {item.domain, None}:
+            pool = pools[target]
+            for condition in item.conditions:
+                for name, expected in (condition.get("parameters") or {}).items():
+                    if not _is_operator(expected):
+                        _collect(pool, expected, name)
+            for event in item.events:
+                for name, value in _params(event).items():
+                    if name not in {"target", "key", "x", "y"}:
+                        _collect(pool, value, name)
+    if vocabulary:
+        from runner.tasks import site_module
+
+        for domain in [d for d in pools if d is not None]:
+            module = site_module(domain)
+            if module is not None and hasattr(module, "vocabulary"):
+                for name, values in module.vocabulary().items():
+                    pools[domain][name].update(v for v in values if isinstance(v, str))
+    return {domain: dict(pool) for domain, pool in pools.items()}
+
+
+def _as_item(index: int, item: AuditItem | tuple[Any, ...]) -> AuditItem:
+    if isinstance(item, AuditItem):
+        return item
+    conditions, events, exceptions = item[:3]
+    return AuditItem(f"#{index}", conditions, events, list(exceptions or []))
+
+
+def audit_suite(
+    items: Iterable[AuditItem | tuple[Any, ...]],
+    vocabulary: bool = True,
+    kinds: Iterable[str] = KINDS,
+) -> dict[str, Any]:
+    """Audit many tasks: `AuditItem`s or `(conditions, events, exceptions)` tuples.
+
+    Returns per-task results (by name) and the suite totals; `ok` is false when a near
+    miss survives without a reason, an original log fails, or a class check fails."""
+    listed = [_as_item(i, item) for i, item in enumerate(items)]
+    pools = build_pools(listed, vocabulary)
+    kinds = tuple(kinds)
+    tasks = {}
+    for item in listed:
+        pool = pools.get(item.domain) or pools.get(None) or {}
+        tasks[item.name] = audit_log(
+            item.conditions, item.events, pool, item.exceptions, item.primary, kinds
+        )
+    tried = sum(r["tried"] for r in tasks.values())
+    caught = sum(r["caught"] for r in tasks.values())
+    surviving = sum(len(r["survivors"]) for r in tasks.values())
+    class_failures = sorted(
+        name for name, r in tasks.items() if not r.get("class_check", {"ok": True})["ok"]
+    )
+    by_kind: dict[str, dict[str, int]] = {k: {"tried": 0, "survive": 0} for k in kinds}
+    for result in tasks.values():
+        for mutation in result["mutations"]:
+            tally = by_kind[mutation["id"].split(":", 1)[0]]
+            tally["tried"] += 1
+            tally["survive"] += not mutation["caught"] and mutation["reason"] is None
+    return {
+        "tasks": tasks,
+        "by_kind": by_kind,
+        "tried": tried,
+        "caught": caught,
+        "caught_share": round(caught / tried, 4) if tried else None,
+        "survivors": surviving,
+        "excused": sum(len(r["excused"]) for r in tasks.values()),
+        "original_failures": sorted(n for n, r in tasks.items() if r["ems"] != 1),
+        "class_failures": class_failures,
+        "ok": all(task_ok(r) for r in tasks.values()),
+    }
+
+
+def suite_line(summary: dict[str, Any]) -> str:
+    share = summary["caught_share"]
+    percent = f"{share * 100:.1f}%" if share is not None else "n/a"
+    return (
+        f"{summary['tried']} mutations tried, {summary['caught']} caught ({percent}), "
+        f"{summary['survivors']} survive without a reason; "
+        f"{len(summary['class_failures'])} tasks fail the class check"
+    )
+
+
+async def collect(
+    hub_url: str, token: str, refs: Sequence[Any], records: Sequence[dict[str, Any]]
+) -> list[AuditItem]:
+    """Each evaluated task's shifted conditions and event log, fetched from the hub.
+    `refs` are runner.evaluate.TaskRef; `records` the run's records (trajectory_id)."""
+    import httpx
+
+    by_name = {ref.name: ref for ref in refs}
+    items = []
+    async with httpx.AsyncClient(
+        base_url=hub_url, headers={"Authorization": f"Bearer {token}"}, timeout=60
+    ) as client:
+        for record in records:
+            ref = by_name[record["task"]]
+            data = ref.task["test_data"]
+            tid = record.get("trajectory_id")
+            conditions, events = data["conditions"], []
+            if tid:
+                meta = (await client.get(f"/api/trajectories/{tid}")).raise_for_status().json()
+                answer = await client.get(f"/api/trajectories/{tid}/events")
+                conditions = meta["conditions"]
+                events = answer.raise_for_status().json()["events"]
+            items.append(
+                AuditItem(
+                    name=ref.name,
+                    conditions=conditions,
+                    events=events,
+                    exceptions=data.get("audit_exceptions") or [],
+                    primary=(data.get("ui_taxonomy") or {}).get("primary"),
+                    domain=data.get("bench_first_domain"),
+                )
+            )
+    return items

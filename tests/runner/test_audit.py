@@ -1,0 +1,239 @@
+"""The task audit's near misses and class check, on hand-made logs (no browser)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import runner
+
+from runner.audit import audit_log, audit_suite, class_check, suite_line
+
+
+def event(seq: int, kind: str, **params: Any) -> dict[str, Any]:
+    return {"seq": seq, "type": kind, "params": params}
+
+
+POOL = {"item_id": {"g-0052", "g-0053", "g-0146"}, "category": {"dairy", "bakery", "pantry"}}
+
+KEFIR_LOG = [
+    event(1, "state_changed", new_state="bench_grocery_category", category="dairy"),
+    event(2, "basket_add", item_id="g-0052", amount=1, title="Кефир", price=99),
+]
+KEFIR = [
+    {
+        "event_name": "state_changed",
+        "parameters": {"new_state": "bench_grocery_category", "category": "dairy"},
+    },
+    {"event_name": "basket_add", "parameters": {"item_id": "g-0052"}},
+]
+
+
+def ids(result: dict[str, Any]) -> dict[str, bool]:
+    return {m["id"]: m["caught"] for m in result["mutations"]}
+
+
+def test_the_reference_log_passes_and_a_dropped_event_is_caught() -> None:
+    result = audit_log(KEFIR, KEFIR_LOG, POOL, kinds=("drop", "param"))
+    assert result["ems"] == 1
+    made = ids(result)
+    assert made["drop:basket_add#1"] is True
+    assert made["drop:state_changed#0"] is True
+    assert made["param:basket_add#1.item_id=g-0053"] is True
+    assert made["param:state_changed#0.category=bakery"] is True
+    assert result["survivors"] == [] and result["tried"] == result["caught"]
+
+
+def test_a_basket_line_removed_later_survives_an_any_event_condition() -> None:
+    result = audit_log(KEFIR, KEFIR_LOG, POOL)
+    assert ids(result)["last:basket_add#1.amount=0"] is False
+    assert "last:basket_add#1.amount=0" in result["survivors"]
+
+
+def test_a_look_alike_survives_where_the_condition_leaves_the_query_open() -> None:
+    conditions = [
+        {"event_name": "submit_search", "parameters": {}},
+        {"event_name": "basket_add", "parameters": {"item_id": "m-004"}},
+    ]
+    log = [
+        event(1, "submit_search", value="колонка"),
+        event(2, "basket_add", item_id="m-004", amount=1),
+    ]
+    pool = {"value": {"колонка", "колонки", "чайник"}, "item_id": {"m-004", "m-005"}}
+    result = audit_log(conditions, log, pool, kinds=("free",))
+    assert "free:submit_search#0.value=колонки" in result["survivors"]
+    # the same change is caught once the condition names the query
+    conditions[0]["parameters"] = {"value": "колонка"}
+    strict = audit_log(conditions, log, pool, kinds=("param", "free"))
+    assert ids(strict)["param:submit_search#0.value=колонки"] is True
+    assert strict["survivors"] == []
+
+
+def test_numbers_dates_and_booleans_get_their_neighbours() -> None:
+    conditions = [
+        {"event_name": "select_date", "parameters": {"date": "2026-10-04"}},
+        {"event_name": "select_seat", "parameters": {"seats_amount": 2, "lower_berth": True}},
+        {
+            "event_name": "basket_add",
+            "parameters": {"price": {"value": 45, "condition": "less_than"}},
+        },
+    ]
+    log = [
+        event(1, "select_date", direction="departure", date="2026-10-04"),
+        event(2, "select_seat", seats_amount=1, lower_berth=True),
+        event(3, "select_seat", seats_amount=2, lower_berth=True),
+        event(4, "basket_add", item_id="g-1", amount=1, price=40),
+    ]
+    made = ids(audit_log(conditions, log, {}))
+    for mutation in (
+        "param:select_date#0.date=2026-10-05",
+        "param:select_date#0.date=2026-10-03",
+        "param:select_seat#1.seats_amount=3",
+        "param:select_seat#1.lower_berth=false",
+        "param:basket_add#2.price=45",
+        "last:select_seat#1.seats_amount=1",
+        "last:select_seat#1.seats_amount=3",
+    ):
+        assert made[mutation] is True, mutation
+    # 41 is a price that the condition accepts: no near miss
+    assert "param:basket_add#2.price=41" not in made
+
+
+def test_an_exception_with_a_reason_is_honoured_and_an_unused_one_reported() -> None:
+    exceptions = [
+        {"mutation": "last:basket_add#*.amount=0", "reason": "the prompt only asks to add"},
+        {"mutation": "free:nothing*", "reason": "stale"},
+    ]
+    result = audit_log(KEFIR, KEFIR_LOG, POOL, exceptions)
+    assert result["survivors"] == []
+    assert result["excused"] == [
+        {"mutation": "last:basket_add#1.amount=0", "reason": "the prompt only asks to add"}
+    ]
+    assert result["unused_exceptions"] == ["free:nothing*"]
+
+
+def test_an_exception_without_a_reason_excuses_nothing() -> None:
+    result = audit_log(KEFIR, KEFIR_LOG, POOL, [{"mutation": "last:*"}])
+    assert result["exception_problems"] == [
+        "audit_exceptions[0].reason: say why this near miss may pass"
+    ]
+    assert "last:basket_add#1.amount=0" in result["survivors"]
+
+
+def test_an_event_a_forbidden_condition_rules_out_is_caught() -> None:
+    conditions = [
+        {"event_name": "state_changed", "parameters": {"new_state": "bench_rail_payment"}},
+        {"event_name": "submit_payment", "parameters": {}, "forbidden": True},
+    ]
+    log = [event(1, "state_changed", new_state="bench_rail_payment")]
+    result = audit_log(conditions, log, {})
+    assert ids(result) == {"drop:state_changed#0": True, "forbid:submit_payment#1": True}
+    assert result["survivors"] == []
+
+
+def test_a_group_alternative_is_not_rescued_by_the_other() -> None:
+    conditions = [
+        {"event_name": "submit_search", "parameters": {"value": "кефир"}, "group": "way"},
+        {"event_name": "state_changed", "parameters": {"category": "dairy"}, "group": "way"},
+    ]
+    log = [
+        event(1, "submit_search", value="кефир"),
+        event(2, "state_changed", new_state="bench_grocery_category", category="dairy"),
+    ]
+    pool = {"value": {"кефир", "кефиры"}, "category": {"dairy", "bakery"}}
+    made = ids(audit_log(conditions, log, pool, kinds=("drop", "param")))
+    assert made == {
+        "drop:group=way": True,
+        "param:submit_search#0.value=кефиры": True,
+        "param:state_changed#1.category=bakery": True,
+    }
+
+
+def test_a_failing_reference_log_is_reported_without_near_misses() -> None:
+    result = audit_log(KEFIR, KEFIR_LOG[:1], POOL)
+    assert result["ems"] == 0 and result["failed_conditions"] == [1]
+    assert result["mutations"] == []
+
+
+def test_the_class_check_wants_the_log_and_the_conditions() -> None:
+    sorted_log = [*KEFIR_LOG, event(3, "apply_sort", sort="price_asc")]
+    assert class_check("SORT", KEFIR, sorted_log) == {
+        "class": "SORT",
+        "known": True,
+        "in_log": True,
+        "in_conditions": False,
+        "ok": False,
+    }
+    assert class_check("NAV", KEFIR, KEFIR_LOG)["ok"] is True
+    assert class_check("COUNTER", KEFIR, KEFIR_LOG)["in_log"] is False
+
+
+def test_the_suite_takes_plain_tuples() -> None:
+    summary = audit_suite(
+        [(KEFIR, KEFIR_LOG, []), (KEFIR, KEFIR_LOG, [{"mutation": "last:*", "reason": "r"}])],
+        vocabulary=False,
+    )
+    first, second = summary["tasks"]["#0"], summary["tasks"]["#1"]
+    assert first["survivors"] == ["last:basket_add#1.amount=0"] and second["survivors"] == []
+    assert summary["survivors"] == 1 and summary["ok"] is False
+    assert summary["by_kind"]["last"] == {"tried": 2, "survive": 1}
+    line = suite_line(summary)
+    assert line.endswith("1 survive without a reason; 0 tasks fail the class check")
+
+
+def test_nested_values_are_changed_leaf_by_leaf() -> None:
+    conditions = [
+        {
+            "event_name": "bench_hotel_select_guests",
+            "parameters": {"rooms": [{"adults": 2, "kids": [7]}], "guestsCount": 3},
+        }
+    ]
+    log = [
+        event(
+            1,
+            "bench_hotel_select_guests",
+            rooms=[{"adults": 2, "kids": [7]}],
+            roomsCount=1,
+            guestsCount=3,
+        )
+    ]
+    made = ids(audit_log(conditions, log, {}, kinds=("param",)))
+    assert made == {
+        "param:bench_hotel_select_guests#0.rooms[0].adults=3": True,
+        "param:bench_hotel_select_guests#0.rooms[0].adults=1": True,
+        "param:bench_hotel_select_guests#0.rooms[0].kids[0]=8": True,
+        "param:bench_hotel_select_guests#0.rooms[0].kids[0]=6": True,
+        "param:bench_hotel_select_guests#0.guestsCount=4": True,
+        "param:bench_hotel_select_guests#0.guestsCount=2": True,
+    }
+
+
+def test_a_submitted_value_evidences_its_control() -> None:
+    booking = [
+        {
+            "event_name": "bench_hotel_select_room",
+            "parameters": {"cityId": "cz-prg", "startDate": "2026-10-12", "guestsCount": 2},
+        }
+    ]
+    log = [event(1, "bench_hotel_select_room", cityId="cz-prg", startDate="2026-10-12")]
+    for primary in ("SELECT_AC", "DATE", "FORM"):
+        assert class_check(primary, booking, log)["ok"] is True, primary
+    assert class_check("WIDGET", booking, log)["ok"] is False
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_command_runs_the_reference_solver_and_reports(tmp_path: Path) -> None:
+    report = tmp_path / "audit.json"
+    done = runner(
+        tmp_path, "tasks", "audit", "--tasks", "grocery_nav_bakery", "--report", str(report)
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "grocery_nav_bakery" in done.stdout
+    assert "mutations tried" in done.stdout and "0 survive without a reason" in done.stdout
+    summary = json.loads(report.read_text(encoding="utf-8"))
+    result = summary["tasks"]["grocery_nav_bakery"]
+    assert result["ems"] == 1 and result["tried"] == result["caught"] > 0
+    assert result["class_check"]["ok"] is True

@@ -9,6 +9,7 @@ import shutil
 import signal
 import sys
 import time
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -21,9 +22,9 @@ from rich.table import Table
 
 from runner.agents.gui_families import FAMILIES as GUI_FAMILIES
 from runner.environments import ENVIRONMENTS, HarnessEnvError
-from runner.evaluate import evaluate, select_tasks
-from runner.harness import AgentConfig, available, get_harness
-from runner.prices import PriceError, load_prices
+from runner.evaluate import TaskRef, evaluate, select_tasks
+from runner.harness import AgentConfig, Harness, available, get_harness
+from runner.prices import Price, PriceError, load_prices
 from runner.report import print_run
 from runner.settings import RunnerSettings
 from runner.stack import TASKS_DIR, Stack, StackError, admin_token, running_stack, stop_recorded
@@ -171,11 +172,30 @@ def eval_(
     refs = select_tasks(TASKS_DIR, tasks, max_tasks)
     if not refs:
         fail(f"no task matches {tasks!r} under {TASKS_DIR}")
+    result, out_dir, _ = run_on_stack(
+        chosen, refs, workers, time_limit, today, agent=agent, prices=price_table
+    )
+    print_run(console, result, out_dir)
+
+
+def run_on_stack(
+    harness: Harness,
+    refs: list[TaskRef],
+    workers: int,
+    time_limit: float,
+    today: str | None,
+    agent: AgentConfig | None = None,
+    prices: dict[str, Price] | None = None,
+    then: Callable[[str, str, dict[str, Any]], Any] | None = None,
+) -> tuple[dict[str, Any], Path, Any]:
+    """Evaluate on the running stack, or on one started for it and stopped after, with a
+    progress bar; `then(hub_url, token, result)` runs while the stack is still up. Returns
+    the result, the run directory and what `then` returned."""
     state = running_stack(home())
     stack = None
     if state is None:
         stack = Stack(home(), today=today)
-        with console.status("no stack running: starting one for this evaluation…"):
+        with console.status("no stack running: starting one for this run…"):
             try:
                 stack.start()
             except StackError as exc:
@@ -184,7 +204,8 @@ def eval_(
     else:
         hub_url = state["hub_url"]
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    out_dir = home() / "runs" / f"{stamp}-{harness}"
+    out_dir = home() / "runs" / f"{stamp}-{harness.name}"
+    token = admin_token(home())
     try:
         with Progress(
             TextColumn("{task.description}"),
@@ -193,12 +214,12 @@ def eval_(
             TimeElapsedColumn(),
             console=console,
         ) as progress:
-            bar = progress.add_task(f"{harness} on {len(refs)} tasks", total=len(refs))
+            bar = progress.add_task(f"{harness.name} on {len(refs)} tasks", total=len(refs))
             result = asyncio.run(
                 evaluate(
                     hub_url,
-                    admin_token(home()),
-                    chosen,
+                    token,
+                    harness,
                     refs,
                     out_dir,
                     workers,
@@ -206,13 +227,14 @@ def eval_(
                     lambda _: progress.advance(bar),
                     today,
                     agent,
-                    price_table,
+                    prices,
                 )
             )
+        after = then(hub_url, token, result) if then else None
     finally:
         if stack is not None:
             stack.stop()
-    print_run(console, result, out_dir)
+    return result, out_dir, after
 
 
 def agent_config(
@@ -457,47 +479,14 @@ def tasks_audit(
     refs = select_tasks(TASKS_DIR, tasks, max_tasks)
     if not refs:
         fail(f"no task matches {tasks!r} under {TASKS_DIR}")
-    state = running_stack(home())
-    stack = None
-    if state is None:
-        stack = Stack(home(), today=today)
-        with console.status("no stack running: starting one for the audit…"):
-            try:
-                stack.start()
-            except StackError as exc:
-                fail(str(exc))
-        hub_url = stack.hub_url
-    else:
-        hub_url = state["hub_url"]
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    out_dir = home() / "runs" / f"{stamp}-audit"
-    token = admin_token(home())
-    try:
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-        ) as progress:
-            bar = progress.add_task(f"oracle on {len(refs)} tasks", total=len(refs))
-            run = asyncio.run(
-                evaluate(
-                    hub_url,
-                    token,
-                    get_harness("oracle"),
-                    refs,
-                    out_dir,
-                    workers,
-                    time_limit,
-                    lambda _: progress.advance(bar),
-                    today,
-                )
-            )
-        items = asyncio.run(collect(hub_url, token, refs, run["records"]))
-    finally:
-        if stack is not None:
-            stack.stop()
+    _, _, items = run_on_stack(
+        get_harness("oracle"),
+        refs,
+        workers,
+        time_limit,
+        today,
+        then=lambda hub_url, token, run: asyncio.run(collect(hub_url, token, refs, run["records"])),
+    )
     summary = audit_suite(items, kinds=chosen_kinds)
     table = Table(title="Task audit")
     for column in ("task", "tried", "caught", "survive without a reason", "class"):

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -136,3 +137,13 @@ def runner(home: Path, *args: str, port: int | None = None) -> subprocess.Comple
         capture_output=True,
         timeout=180,
     )
+
+
+def verdict(hub: httpx.Client, tid: str, wait_for: str) -> dict[str, Any]:
+    """The trajectory's check once an event of type `wait_for` is stored (or after 5 s)."""
+    for _ in range(50):
+        events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
+        if any(e["type"] == wait_for for e in events):
+            break
+        time.sleep(0.1)
+    return hub.get(f"/api/trajectories/{tid}/check").json()  # type: ignore[no-any-return]

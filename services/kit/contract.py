@@ -36,20 +36,24 @@ class IsoDate(Params):
 # -- screens and navigation -------------------------------------------------------------
 
 
-class StateChanged(Params):
-    new_state: str = Field(min_length=1, max_length=80)
-    # Optional context of the screen: the category, item or query it shows.
-    category: str | None = None
-    item_id: str | None = None
-    # files: the collection a `bench_files_collection` screen shows (its catalog id).
-    collection: str | None = None
-    # hotels: the search a hotel screen (search, hotel, booking) was served for.
+class HotelSearch(Params):
+    """The search a hotel screen (results, hotel, booking) or room choice was made with."""
+
     cityId: str | None = None
     startDate: str | None = None
     endDate: str | None = None
     rooms: list[Room] | None = Field(default=None, min_length=1, max_length=6)
     roomsCount: int | None = Field(default=None, ge=1, le=6)
     guestsCount: int | None = Field(default=None, ge=1, le=36)
+
+
+class StateChanged(HotelSearch):
+    new_state: str = Field(min_length=1, max_length=80)
+    # Optional context of the screen: the category, item or query it shows.
+    category: str | None = None
+    item_id: str | None = None
+    # files: the collection a `bench_files_collection` screen shows (its catalog id).
+    collection: str | None = None
 
 
 class DialogOpened(Params):
@@ -194,17 +198,11 @@ class HotelSelect(Params):
     name: str
 
 
-class HotelRoom(Params):
+class HotelRoom(HotelSearch):
     roomType: str
     price: int | float = Field(ge=0)
-    # The booking the room was chosen for: hotel, city, dates, guests.
+    # The booking the room was chosen for: its hotel (and, from HotelSearch, the search).
     hotelId: str | None = None
-    cityId: str | None = None
-    startDate: str | None = None
-    endDate: str | None = None
-    rooms: list[Room] | None = Field(default=None, min_length=1, max_length=6)
-    roomsCount: int | None = Field(default=None, ge=1, le=6)
-    guestsCount: int | None = Field(default=None, ge=1, le=36)
 
 
 # -- files ------------------------------------------------------------------------------

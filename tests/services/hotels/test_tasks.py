@@ -4,30 +4,16 @@ city changed before searching fails. Driven through the real UI, by role and acc
 
 from __future__ import annotations
 
-import time
 from datetime import date, timedelta
 
 import httpx
 import pytest
-from helpers import create, load
+from helpers import create, load, verdict
 from playwright.sync_api import Page, expect
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+from services.kit.russian import MONTHS_GENITIVE
 
-MONTHS = [
-    "января",
-    "февраля",
-    "марта",
-    "апреля",
-    "мая",
-    "июня",
-    "июля",
-    "августа",
-    "сентября",
-    "октября",
-    "ноября",
-    "декабря",
-]
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def shifted(iso: str, created: dict) -> date:
@@ -48,7 +34,7 @@ def choose_city(page: Page, typed: str, label: str) -> None:
 def pick_day(page: Page, day: date) -> None:
     """Click a day in the open calendar, turning its months forward until it shows."""
     wanted = page.get_by_role(
-        "button", name=f"{day.day} {MONTHS[day.month - 1]} {day.year}", exact=True
+        "button", name=f"{day.day} {MONTHS_GENITIVE[day.month - 1]} {day.year}", exact=True
     )
     for _ in range(24):
         if wanted.filter(visible=True).count():
@@ -61,15 +47,6 @@ def pick_stay(page: Page, start: date, end: date) -> None:
     page.get_by_role("button", name="Заезд: выберите дату").click()
     pick_day(page, start)
     pick_day(page, end)  # the check-out calendar opens by itself
-
-
-def verdict(hub: httpx.Client, tid: str, wait_for: str) -> dict:
-    for _ in range(50):
-        events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
-        if any(e["type"] == wait_for for e in events):
-            break
-        time.sleep(0.1)
-    return hub.get(f"/api/trajectories/{tid}/check").json()
 
 
 def test_search_with_default_guests_passes(page: Page, hub: httpx.Client) -> None:

@@ -6,12 +6,11 @@ paying fails the task that says not to. Driven through the real UI, by role and 
 from __future__ import annotations
 
 import re
-import time
 from datetime import date, timedelta
 
 import httpx
 import pytest
-from helpers import create, load
+from helpers import create, load, verdict
 from playwright.sync_api import Page, expect
 
 from services.kit.russian import MONTHS_GENITIVE as MONTHS
@@ -67,15 +66,6 @@ def book(page: Page, people: list[str]) -> None:
         page.get_by_role("button", name=f"Выбрать пассажира: {name}").click()
     page.get_by_role("button", name="Оформить").click()
     expect(page.get_by_role("heading", name="Корзина")).to_be_visible()
-
-
-def verdict(hub: httpx.Client, tid: str, wait_for: str) -> dict:
-    for _ in range(50):
-        events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
-        if any(e["type"] == wait_for for e in events):
-            break
-        time.sleep(0.1)
-    return hub.get(f"/api/trajectories/{tid}/check").json()
 
 
 def family(page: Page, hub: httpx.Client, adults: int, seats: list[Seat], people: list[str]) -> int:

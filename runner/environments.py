@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -108,7 +109,7 @@ class Environment:
             "python": version,
             "packages": {
                 name: packages[name]
-                for name in (r.split("=")[0].split("<")[0].split(">")[0] for r in self.requirements)
+                for name in (re.split(r"[<>=!~]", r)[0] for r in self.requirements)
                 if name in packages
             },
         }

@@ -199,7 +199,11 @@ async def run_one(run: RunContext, ref: TaskRef) -> dict[str, Any]:
         "steps": outcome.steps if outcome else 0,
         "seconds": round(seconds, 3),
         "phases": {name: round(value, 4) for name, value in phases.items()},
-        "tokens": outcome.tokens if outcome else 0,
+        "tokens": (
+            sum(u.get("input_tokens", 0) + u.get("output_tokens", 0) for u in usage.values())
+            if usage
+            else (outcome.tokens if outcome else 0)
+        ),
         "usage": usage,
         "model_calls": sum(u.get("calls", 0) for u in usage.values()),
         "cost": cost if usage else (outcome.cost if outcome else 0.0),

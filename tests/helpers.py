@@ -85,12 +85,34 @@ def with_variants(
     return out
 
 
-def run_eval(stack: Any, out: Any, harness: str, refs: list[Any]) -> dict[str, Any]:
-    """`runner eval` of these tasks against the test stack: two workers, 90 s a task."""
+def run_eval(
+    stack: Any,
+    out: Any,
+    harness: str,
+    refs: list[Any],
+    workers: int = 2,
+    time_limit: float = 90,
+    agent: Any = None,
+    prices: Any = None,
+) -> dict[str, Any]:
+    """`runner eval` of these tasks against the test stack (two workers, 90 s a task unless
+    told), with an agent harness's settings and price table when given."""
     from runner.evaluate import evaluate
     from runner.harness import get_harness
 
-    run = evaluate(stack.hub_url, stack.token, get_harness(harness), refs, out, 2, 90, _skip, None)
+    run = evaluate(
+        stack.hub_url,
+        stack.token,
+        get_harness(harness),
+        refs,
+        out,
+        workers,
+        time_limit,
+        _skip,
+        None,
+        agent,
+        prices,
+    )
     return run_async(run)  # type: ignore[no-any-return]
 
 

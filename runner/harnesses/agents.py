@@ -259,9 +259,6 @@ class AgentHarness:
             completion=completion,
             final_message=str(answer.get("final_message") or ""),
             steps=steps,
-            tokens=sum(
-                u.get("input_tokens", 0) + u.get("output_tokens", 0) for u in usage.values()
-            ),
             usage=usage,
             status=status,
             error=message,

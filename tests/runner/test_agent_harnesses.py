@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run_async
+from helpers import run_eval
 from playwright.sync_api import Page, expect
 
-from runner.evaluate import evaluate, select_tasks
-from runner.harness import AgentConfig, get_harness
+from runner.evaluate import select_tasks
+from runner.harness import AgentConfig
 from runner.stack import TASKS_DIR
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -34,20 +34,8 @@ def agent_eval(
     **config: Any,
 ) -> list[dict[str, Any]]:
     agent = AgentConfig(model=model, base_url=base_url, max_steps=max_steps, **config)
-    result = run_async(
-        evaluate(
-            stack.hub_url,
-            stack.token,
-            get_harness(harness),
-            select_tasks(TASKS_DIR, tasks, None),
-            out,
-            2,
-            time_limit,
-            lambda _: None,
-            None,
-            agent,
-        )
-    )
+    refs = select_tasks(TASKS_DIR, tasks, None)
+    result = run_eval(stack, out, harness, refs, time_limit=time_limit, agent=agent)
     return result["records"]  # type: ignore[no-any-return]
 
 

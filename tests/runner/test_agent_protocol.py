@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import run_async
+from helpers import run_eval
 
-from runner.evaluate import evaluate, select_tasks
-from runner.harness import AgentConfig, get_harness
+from runner.evaluate import select_tasks
+from runner.harness import AgentConfig
 from runner.prices import Price
 from runner.stack import TASKS_DIR
 
@@ -33,21 +33,8 @@ def probe(stack, out: Path, behaviour: str, time_limit: float = 60, max_steps: i
         command=f"{sys.executable} {PROBE}",
     )
     refs = select_tasks(TASKS_DIR, "grocery_showcase_tea", None)
-    result = run_async(
-        evaluate(
-            stack.hub_url,
-            stack.token,
-            get_harness("external"),
-            refs,
-            out,
-            1,
-            time_limit,
-            lambda _: None,
-            None,
-            agent,
-            {"probe-model": Price(input=2.0, output=10.0)},
-        )
-    )
+    prices = {"probe-model": Price(input=2.0, output=10.0)}
+    result = run_eval(stack, out, "external", refs, 1, time_limit, agent, prices)
     return result["records"][0]  # type: ignore[no-any-return]
 
 

@@ -23,8 +23,6 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
     want: dict[str, dict[str, Any]] = {}
     screens: set[str] = set()
     for condition in conditions:
-        if condition.get("forbidden"):  # something not to do: the oracle never does extra
-            continue
         name, params = condition["event_name"], condition.get("parameters", {})
         if name == "state_changed":
             screens.add(str(params.get("new_state")))

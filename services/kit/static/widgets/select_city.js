@@ -145,10 +145,12 @@ export function combobox(root, { pick, empty = "Ничего не найдено
   input.addEventListener("blur", () => {
     close();
     // Typed but not chosen: say so here and now, not only after the form is sent.
-    const left = Boolean(input.value.trim()) && !chosen;
-    status.textContent = left ? `${unchosen}: «${input.value.trim()}» не выбран` : status.textContent;
-    if (left) input.setAttribute("aria-invalid", "true");
-    else input.removeAttribute("aria-invalid");
+    if (input.value.trim() && !chosen) {
+      status.textContent = `${unchosen}: «${input.value.trim()}» не выбран`;
+      input.setAttribute("aria-invalid", "true");
+    } else {
+      input.removeAttribute("aria-invalid");
+    }
   });
   input.addEventListener("keydown", (event) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {

@@ -24,6 +24,7 @@ from runner.agents.gui_families import FAMILIES as GUI_FAMILIES
 from runner.environments import ENVIRONMENTS, HarnessEnvError
 from runner.evaluate import TaskRef, evaluate, select_tasks
 from runner.harness import AgentConfig, Harness, available, get_harness
+from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
 from runner.prices import Price, PriceError, load_prices
 from runner.report import print_run
 from runner.settings import RunnerSettings
@@ -274,6 +275,8 @@ def agent_config(
             options[key.strip()] = json.loads(value)
         except ValueError:
             options[key.strip()] = value
+    if harness == "oracle" and options.get("path", ORACLE_PATHS[0]) not in ORACLE_PATHS:
+        fail(f"--option path: the oracle takes one of {', '.join(ORACLE_PATHS)}")
     if family:
         options["family"] = family
     if page_geometry:

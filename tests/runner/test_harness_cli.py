@@ -28,6 +28,7 @@ ENDPOINT = ("--model", "m", "--base-url", "http://127.0.0.1:9/v1")
         (("--harness", "external", "--agent-cmd", "no-such-agent-cmd", *ENDPOINT), "--agent-cmd"),
         (("--harness", "dom", "--prices", "missing.toml", *ENDPOINT), "--prices"),
         (("--harness", "dom", "--option", "history_steps", *ENDPOINT), "--option"),
+        (("--harness", "oracle", "--option", "path=mouse"), "--option path"),
     ],
 )
 def test_agent_settings_are_refused_early(tmp_path: Path, args, message) -> None:

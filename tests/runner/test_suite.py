@@ -2,48 +2,41 @@
 variants); the oracle solves every one through Chromium, noop claims done and passes none.
 This is CI's proof that every task is solvable without a model. The oracle's logs then go
 through the audit (`runner tasks audit`): every near miss of every task fails, or the task
-says why it may pass; every primary UI class is both used and required."""
+says why it may pass; every primary UI class is both used and required. The oracle's second
+path (keyboard only, search where the reference browses, defaults confirmed where it leaves
+them) must solve every task too: a natural solution is never rejected."""
 
 from __future__ import annotations
 
 import pytest
-from helpers import run_async
+from helpers import run_async, run_eval
 
 from runner.audit import audit_suite, collect, suite_line
-from runner.evaluate import evaluate, select_tasks
-from runner.harness import get_harness
+from runner.evaluate import select_tasks
+from runner.harness import AgentConfig
 from runner.stack import TASKS_DIR
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def run_suite(stack, tmp_path, harness: str) -> dict:
+def run_suite(stack, tmp_path, harness: str, agent: AgentConfig | None = None) -> dict:
     refs = select_tasks(TASKS_DIR, None, None)
     assert len(refs) == 152
-    return run_async(
-        evaluate(
-            stack.hub_url,
-            stack.token,
-            get_harness(harness),
-            refs,
-            tmp_path / harness,
-            2,
-            120,
-            lambda _: None,
-            None,
-        )
-    )
+    return run_eval(stack, tmp_path / harness, harness, refs, 2, 120, agent)
+
+
+def unsolved(result: dict) -> dict:
+    return {
+        r["task"]: (r["status"], r["error"], [c for c in r["conditions"] if not c["success"]])
+        for r in result["records"]
+        if r["ems"] != 1
+    }
 
 
 @pytest.mark.timeout(2400)
 def test_oracle_solves_all_152(stack, tmp_path) -> None:
     result = run_suite(stack, tmp_path, "oracle")
-    failed = {
-        r["task"]: (r["status"], r["error"], [c for c in r["conditions"] if not c["success"]])
-        for r in result["records"]
-        if r["ems"] != 1
-    }
-    assert failed == {}
+    assert unsolved(result) == {}
     summary = result["summary"]
     assert summary["overall"]["ems"] == 1.0 and summary["overall"]["scored"] == 152
     assert summary["canonical_vs_variant"]["canonical"]["tasks"] == 65
@@ -61,3 +54,21 @@ def test_oracle_solves_all_152(stack, tmp_path) -> None:
 def test_noop_passes_none_of_152(stack, tmp_path) -> None:
     overall = run_suite(stack, tmp_path, "noop")["summary"]["overall"]
     assert overall["ems"] == 0.0 and overall["completion"] == 1.0 and overall["scored"] == 152
+
+
+@pytest.mark.timeout(2400)
+def test_oracle_alternate_path_solves_all_152(stack, tmp_path) -> None:
+    agent = AgentConfig(options={"path": "alternate"})
+    result = run_suite(stack, tmp_path, "oracle", agent)
+    assert unsolved(result) == {}
+    refs = select_tasks(TASKS_DIR, None, None)
+    items = run_async(collect(stack.hub_url, stack.token, refs, result["records"]))
+    # Keyboard only: every click the pages saw came from a key (a pointer's has a position).
+    pointer = [
+        (item.name, e["params"])
+        for item in items
+        for e in item.events
+        if e["type"] == "click" and (e["params"].get("x"), e["params"].get("y")) != (0, 0)
+    ]
+    assert pointer == []
+    assert sum(e["type"] == "keypress" for item in items for e in item.events) > 1000

@@ -5,6 +5,11 @@ Each site has a solver module named after its domain (`oracle/grocery.py`, `orac
 with `async def solve(ui: UI, conditions) -> None`. A solver is given only the conditions
 it must make hold: forbidden ones (an event that must not happen) are left out, so no
 solver ever works towards one.
+
+`--option path=alternate` takes the second reference path, another way a person would do
+the same task: the keyboard only, the item found by search where the reference browses
+the catalogue, a default confirmed in its widget where the reference leaves it alone
+(`ui.alternate`). Both paths must solve every task.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from runner.browser import new_context
 from runner.harness import Episode, InfraError, Outcome, register
-from runner.harnesses.oracle.ui import UI
+from runner.harnesses.oracle.ui import PATHS, UI
 
 Solver = Callable[[UI, list[dict[str, Any]]], Awaitable[None]]
 
@@ -54,7 +59,7 @@ class OracleHarness:
         try:
             page = await context.new_page()
             page.set_default_timeout(min(15_000, episode.time_limit_s * 1000))
-            ui = UI(page, episode.first_domain or "")
+            ui = UI(page, episode.first_domain or "", episode.agent.options.get("path", PATHS[0]))
             await ui.open(episode.url)
             await solver(ui, required(episode.conditions))
             # Done only once the page's own events (widget selections) are stored.

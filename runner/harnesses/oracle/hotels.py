@@ -93,9 +93,9 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
         field = page.locator("[data-wpb-guests]")
         rooms = rooms_for(guests)
         current = await field.locator("input[type=hidden]").first.input_value()
-        # A guests widget event is needed only when a task names it; a default that is
-        # already right is left alone, as a person would.
-        if GUESTS in wanted or current != rooms_text(rooms):
+        # A guests widget event is needed only when a task names it; the reference leaves a
+        # default that is already right alone, the alternate path confirms it.
+        if GUESTS in wanted or current != rooms_text(rooms) or ui.alternate:
             await set_guests(ui, field, rooms)
     if not ({"screen", ROOM} & wanted.keys()) and hotel is None:
         return

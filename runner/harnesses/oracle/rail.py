@@ -57,8 +57,11 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
     )
     children = int(plain(line.get("children")) or 0)
     adults = int(plain(line.get("adults")) or passengers - children)
-    await page.locator("select[name=adults]").select_option(str(min(adults, 4)))
-    ui.steps += 1
+    # The alternate path leaves the adults' count alone when its default is right.
+    adults_field = page.locator("select[name=adults]")
+    if not ui.alternate or await adults_field.input_value() != str(min(adults, 4)):
+        await adults_field.select_option(str(min(adults, 4)))
+        ui.steps += 1
     if children:
         await page.locator("select[name=children]").select_option(str(children))
         ui.steps += 1

@@ -37,6 +37,11 @@ def plan(conditions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
     steps = plan(conditions)
     must_search = any(c["event_name"] == "submit_search" for c in steps)
+    # The alternate path searches for an item's title where the reference browses, unless
+    # the task narrows a list (a search would start the list afresh).
+    may_search = ui.alternate and not any(
+        c["event_name"] in ("apply_filter", "apply_sort") for c in steps
+    )
     searched = False
     for condition in steps:
         name, params = condition["event_name"], condition.get("parameters", {})
@@ -52,7 +57,7 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
         elif name == "apply_sort":
             await apply_sort(ui, params)
         elif name in ITEM_EVENTS:
-            if must_search and not searched:
+            if not searched and (must_search or (may_search and has_title(params))):
                 await search(ui, search_text(params))
                 searched = True
             card = await find_card(ui, params)
@@ -64,10 +69,13 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
             raise ValueError(f"the shop oracle cannot satisfy {name!r}")
 
 
+def has_title(params: dict[str, Any]) -> bool:
+    return isinstance(params.get("title"), str) and bool(params["title"].strip("*"))
+
+
 def search_text(params: dict[str, Any]) -> str:
-    title = params.get("title")
-    if isinstance(title, str) and title.strip("*"):
-        return title.replace("*", " ").strip()
+    if has_title(params):
+        return str(params["title"]).replace("*", " ").strip()
     raise LookupError(f"cannot search without a title: {params}")
 
 

@@ -1,4 +1,8 @@
-"""The oracle's hands: every action goes through the page as a user's would, and is counted."""
+"""The oracle's hands: every action goes through the page as a user's would, and is counted.
+
+Two paths: `reference` points and clicks; `alternate` (the second reference path) uses the
+keyboard only — Enter or Space on the focused control, keys typed one by one, arrows and
+Enter in a list — so a widget that only a mouse can drive fails the suite."""
 
 from __future__ import annotations
 
@@ -9,11 +13,17 @@ from playwright.async_api import Locator, Page
 
 from services.kit.variants import DOMAINS
 
+PATHS = ("reference", "alternate")
+
 
 class UI:
-    def __init__(self, page: Page, domain: str) -> None:
+    def __init__(self, page: Page, domain: str, path: str = "reference") -> None:
+        if path not in PATHS:
+            raise ValueError(f"path: expected one of {', '.join(PATHS)}, got {path!r}")
         self.page = page
         self.domain = domain
+        # The second reference path: keyboard only, and the other natural choices.
+        self.alternate = path == "alternate"
         self.steps = 0
 
     async def open(self, url: str) -> None:
@@ -25,12 +35,22 @@ class UI:
         )
 
     async def click(self, target: Locator) -> None:
-        await target.click()
+        if self.alternate:
+            # Space toggles a box or a radio; Enter presses a button or follows a link.
+            kind = await target.evaluate("el => el.tagName === 'INPUT' ? el.type : ''")
+            await target.press(" " if kind in ("checkbox", "radio") else "Enter")
+        else:
+            await target.click()
         self.steps += 1
         await self.page.wait_for_load_state()
 
     async def fill(self, target: Locator, text: str) -> None:
-        await target.fill(text)
+        if self.alternate:
+            await target.press("ControlOrMeta+a")
+            await target.press("Delete")
+            await target.press_sequentially(text)
+        else:
+            await target.fill(text)
         self.steps += 1
 
 
@@ -82,7 +102,19 @@ async def choose_option(ui: UI, root: Locator, label: str) -> None:
     field = root.get_by_role("combobox")
     await ui.fill(field, label.split(",")[0])
     quoted = json.dumps(label, ensure_ascii=False)
-    await ui.click(root.get_by_role("option").and_(root.locator(f"[data-label={quoted}]")))
+    option = root.get_by_role("option").and_(root.locator(f"[data-label={quoted}]"))
+    if not ui.alternate:
+        await ui.click(option)
+        return
+    wanted = await option.get_attribute("id")
+    for _ in range(await root.get_by_role("option").count()):
+        await field.press("ArrowDown")
+        ui.steps += 1
+        if await field.get_attribute("aria-activedescendant") == wanted:
+            await field.press("Enter")
+            ui.steps += 1
+            return
+    raise LookupError(f"the arrow keys never reach the option {label!r}")
 
 
 async def _grid_pick(ui: UI, scope: Locator, iso: str) -> None:
@@ -104,7 +136,20 @@ async def pick_date(ui: UI, root: Locator, slot: int, iso: str) -> None:
     impl = await root.get_attribute("data-impl")
     if impl in ("text_input", "native_input"):
         field = root.locator(".wpb-date-input").nth(slot)
-        await ui.fill(field, dotted(iso) if impl == "text_input" else iso)
+        if impl == "native_input" and ui.alternate:
+            # Chromium's date field takes digits segment by segment, in the order of the
+            # browser's own locale (headless: month first): type, look, retype if needed.
+            year, month, day = iso.split("-")
+            for digits in (month + day + year, day + month + year):
+                await field.focus()
+                for _ in range(3):  # back to the first segment
+                    await field.press("ArrowLeft")
+                await field.press_sequentially(digits)
+                ui.steps += 1
+                if await field.input_value() == iso:
+                    break
+        else:
+            await ui.fill(field, dotted(iso) if impl == "text_input" else iso)
         await field.press("Enter")
         ui.steps += 1
         return

@@ -356,7 +356,8 @@ class Commerce:
         ) -> Response:
             form = {k: str(v)[:200] for k, v in (await request.form()).items()}
             method = form.get("method", "")
-            total = self.cart_view((await state.get("cart")).get("items", {}))["total"]
+            summary = self.cart_view((await state.get("cart")).get("items", {}))
+            total = summary["total"]
             try:
                 if not total:
                     raise Refused(409, "cart", checkout.empty)
@@ -377,7 +378,13 @@ class Commerce:
                 )
             declined = checkout.declined(form)
             result = "declined" if declined else "success"
-            await emit("submit_payment", method=method, result=result, amount=total)
+            await emit(
+                "submit_payment",
+                method=method,
+                result=result,
+                amount=total,
+                item_ids=[item.id for item, _ in summary["lines"]],
+            )
             if declined:
                 error = Refused(
                     402, "card_number", "банк отклонил платёж — попробуйте другую карту"

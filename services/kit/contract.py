@@ -125,10 +125,24 @@ class PayMethod(Params):
     method: str
 
 
+class PaidTicket(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    train_name: str
+    from_city: str
+    to_city: str
+    date: str
+    tarif_name: str
+    amount: int = Field(ge=1)
+
+
 class SubmitPayment(Params):
     method: str | None = None
     result: str
     amount: float = Field(ge=0)
+    # The cart lines the payment was for, in cart order; rail names each ticket line too.
+    item_ids: list[str] = Field(default_factory=list, max_length=200)
+    tickets: list[PaidTicket] | None = Field(default=None, max_length=200)
 
 
 # -- rail -------------------------------------------------------------------------------

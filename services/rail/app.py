@@ -399,11 +399,21 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
             raise HTTPException(409, "trip: choose a train, a tariff and seats first")
         if len(trip.get("passengers", [])) != len(seats):
             raise HTTPException(409, "passengers: choose a passenger for every seat")
-        item_id = f"{train.id}:{trip['date']}:{car.car}"
+        # One line per booking: the same car booked again is another line, never a lost one.
+        item_id = f"{train.id}:{trip['date']}:{car.car}:{'-'.join(map(str, sorted(seats)))}"
         day = date.fromisoformat(trip["date"]).strftime("%d.%m.%Y")
         title = f"«{train.name}» {train.number}, {train.from_city} — {train.to_city}, {day}"
         booked = [seat for n in sorted(seats) if (seat := car.seat(n))]
         people = [catalog.passengers[i] for i in trip["passengers"]]
+        # What a payment names of the line (`submit_payment`'s `tickets`).
+        paid_as = {
+            "train_name": train.name,
+            "from_city": train.from_city,
+            "to_city": train.to_city,
+            "date": trip["date"],
+            "tarif_name": car.tariff,
+            "amount": len(seats),
+        }
         line = {
             "item_id": item_id,
             "title": f"{title}, {car.tariff}",
@@ -411,6 +421,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
             "price": car.price * len(seats),
             "seats": sorted(seats),
             "passengers": [p.name for p in people],
+            "paid_as": paid_as,
         }
         # What the tickets book, for conditions to bind to one line.
         kinds = [PASSENGER_KINDS[p.kind] for p in people]
@@ -511,7 +522,14 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
 
         await state.update("cart", settle)
         await state.update("checkout", lambda value: value.clear())
-        await emit("submit_payment", method=method, result="success", amount=total)
+        await emit(
+            "submit_payment",
+            method=method,
+            result="success",
+            amount=total,
+            item_ids=list(items),
+            tickets=[line["paid_as"] for line in items.values()],
+        )
         return back(trajectory, "/paid")
 
     @router.get("/paid")

@@ -73,7 +73,9 @@ def test_search_filter_book_cart_and_checkout(page: Page, hub: httpx.Client) -> 
         {"item_id": "b-0173", "title": title, "price": 729, "amount": n} for n in (1, 2)
     ]
     assert of(events, "select_pay_method") == [{"method": "sbp"}]
-    assert of(events, "submit_payment") == [{"method": "sbp", "result": "success", "amount": 1458}]
+    assert of(events, "submit_payment") == [
+        {"method": "sbp", "result": "success", "amount": 1458, "item_ids": ["b-0173"]}
+    ]
 
 
 def test_author_filter_link_and_bad_input(agent: httpx.Client, hub: httpx.Client) -> None:

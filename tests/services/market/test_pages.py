@@ -120,7 +120,9 @@ def test_search_carousel_login_and_checkout(page: Page, hub: httpx.Client) -> No
     assert of(events, "dialog_opened") == [{"dialog": "login"}]
     assert of(events, "submit_search") == [{"value": "кофе 250", "widget": "standard"}]
     assert of(events, "select_pay_method") == [{"method": "sbp"}, {"method": "card"}]
-    assert of(events, "submit_payment") == [{"method": "card", "result": "success", "amount": 489}]
+    assert of(events, "submit_payment") == [
+        {"method": "card", "result": "success", "amount": 489, "item_ids": ["m-035"]}
+    ]
     states = [p["new_state"] for p in of(events, "state_changed")]
     assert states[-3:] == ["bench_catalog_search", "bench_catalog_basket", "bench_catalog_checkout"]
     sources = {e["type"]: e["source"] for e in events}
@@ -145,7 +147,9 @@ def test_payment_form_refuses_bad_card(agent: httpx.Client, hub: httpx.Client) -
     method = agent.post(f"{base}/checkout", data={"method": "bitcoin", "address": "Тихая, 7"})
     assert method.status_code == 422 and 'data-field="method"' in method.text
     payments = of(semantic(hub, tid), "submit_payment")
-    assert payments == [{"method": "card", "result": "declined", "amount": 119}]
+    assert payments == [
+        {"method": "card", "result": "declined", "amount": 119, "item_ids": ["m-039"]}
+    ]
     refused = agent.post(
         f"{base}/_events", json={"type": "select_pay_method", "params": {"method": "gold"}}
     )

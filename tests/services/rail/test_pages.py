@@ -128,7 +128,22 @@ def test_book_and_pay_by_mouse(page: Page, hub: httpx.Client) -> None:
     ]
     assert (line["adults"], line["children"]) == (2, 0)
     assert by["select_pay_method"] == {"method": "sbp"}
-    assert by["submit_payment"] == {"method": "sbp", "result": "success", "amount": 6580}
+    assert by["submit_payment"] == {
+        "method": "sbp",
+        "result": "success",
+        "amount": 6580,
+        "item_ids": [line["item_id"]],
+        "tickets": [
+            {
+                "train_name": "Ночная звезда",
+                "from_city": "Москва",
+                "to_city": "Санкт-Петербург",
+                "date": "2026-12-15",
+                "tarif_name": "Купе",
+                "amount": 2,
+            }
+        ],
+    }
     states = [p["new_state"] for p in of_type(hub, tid, "state_changed")]
     for state in (
         "bench_rail_main",

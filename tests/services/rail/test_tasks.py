@@ -170,3 +170,39 @@ def test_econom_passes(page: Page, hub: httpx.Client) -> None:
 
 def test_econom_booked_the_other_way_fails(page: Page, hub: httpx.Client) -> None:
     assert econom(page, hub, "Санкт-Петербург", "Москва") == 0
+
+
+def pay_sv(page: Page, hub: httpx.Client, tariffs: list[str]) -> int:
+    """Book «Тихий перрон» in each tariff in turn (a cart line each, the n-th booking on the
+    n-th free seat), then pay by card."""
+    created = create(hub, load("rail_pay_sv"))
+    for n, tariff in enumerate(tariffs):
+        search(page, created, "Москва", "Санкт-Петербург", "2026-09-25", 1)
+        page.get_by_role("link", name="Выбрать поезд «Тихий перрон»").click()
+        page.get_by_role("button", name=re.compile(rf"^{tariff} · ")).click()
+        take_seats(page, free_seats("Тихий перрон", "Москва", tariff)[n : n + 1])
+        book(page, [ANNA])
+    expect(page.get_by_role("listitem").filter(has_text="«Тихий перрон»")).to_have_count(
+        len(tariffs)
+    )
+    page.get_by_role("link", name="Оформить заказ").click()
+    page.get_by_role("button", name="Банковская карта").click()
+    page.get_by_role("link", name="Перейти к оплате").click()
+    page.get_by_role("button", name=re.compile(r"^Оплатить")).click()
+    expect(page.get_by_role("heading", name="Заказ оплачен")).to_be_visible()
+    return int(verdict(hub, created["trajectory_id"], "submit_payment")["ems"])
+
+
+def test_paying_for_the_ticket_passes(page: Page, hub: httpx.Client) -> None:
+    assert pay_sv(page, hub, ["СВ"]) == 1
+
+
+def test_paying_for_a_wrong_ticket_beside_the_right_one_fails(
+    page: Page, hub: httpx.Client
+) -> None:
+    assert pay_sv(page, hub, ["Купе", "СВ"]) == 0
+
+
+def test_a_second_booking_in_one_car_is_a_line_of_its_own(page: Page, hub: httpx.Client) -> None:
+    # Two tickets paid for one passenger's trip: the cart kept both, and the task fails.
+    assert pay_sv(page, hub, ["СВ", "СВ"]) == 0

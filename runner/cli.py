@@ -31,7 +31,8 @@ from runner.settings import RunnerSettings
 from runner.stack import TASKS_DIR, Stack, StackError, admin_token, running_stack, stop_recorded
 from runner.tasks import build as build_variants
 from runner.tasks import counts, shown_prompt, validate_paths
-from services.kit.tasks import TaskError, find_task, task_files
+from services.kit.errors import FieldError
+from services.kit.tasks import find_task, task_files
 
 app = typer.Typer(
     help="WebPageBench: instrumented mock sites, typed events, a verifier.",
@@ -381,7 +382,7 @@ def tasks_build(
     """Write tasks/variants/ from tasks/variants.toml (or --check that they are current)."""
     try:
         wanted = build_variants(TASKS_DIR, write=not check)
-    except TaskError as exc:
+    except FieldError as exc:
         fail(str(exc))
     if check:
         present = set(task_files(TASKS_DIR / "variants"))

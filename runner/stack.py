@@ -19,19 +19,11 @@ from pathlib import Path
 import httpx
 
 from runner.settings import RunnerSettings
+from services.kit.variants import SITE_PACKAGES
 
 REPO = Path(__file__).resolve().parent.parent
 TASKS_DIR = REPO / "tasks"
 
-# domain -> the package of its site service; a site is started when its package exists.
-SITE_PACKAGES: dict[str, str] = {
-    "shop": "market",
-    "books": "books",
-    "grocery": "grocery",
-    "rail": "rail",
-    "hotels": "hotels",
-    "files": "files",
-}
 CORE: dict[str, str] = {
     "events": "services.events.app",
     "verifier": "services.verifier.app",

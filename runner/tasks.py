@@ -19,11 +19,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from services.hub.dateshift import shift_task
 from services.kit.contract import EVENT_TYPES
-from services.kit.tasks import TaskError, check_task, task_files
-from services.kit.variants import DOMAINS, VariantError, check_selection
-from services.verifier.matching import ConditionError, validate_conditions
+from services.kit.dateshift import shift_task
+from services.kit.errors import FieldError
+from services.kit.tasks import check_task, task_files
+from services.kit.variants import DOMAINS, SITE_PACKAGES, check_selection
 
 CANONICAL = "canonical"
 GENERATED = "variants"
@@ -82,16 +82,16 @@ def build(tasks_dir: Path, write: bool = True) -> dict[Path, str]:
     wanted: dict[Path, str] = {}
     for stem, profile_name in pairs:
         if stem not in donors:
-            raise TaskError(f"{MAP_FILE}", f"donor {stem!r} is not a canonical task")
+            raise FieldError(f"{MAP_FILE}", f"donor {stem!r} is not a canonical task")
         if profile_name not in profiles:
-            raise TaskError(f"{MAP_FILE}", f"unknown profile {profile_name!r}")
+            raise FieldError(f"{MAP_FILE}", f"unknown profile {profile_name!r}")
         profile = profiles[profile_name]
         donor_path = donors[stem]
         donor = json.loads(donor_path.read_text(encoding="utf-8"))
         site = donor_path.parent.name
         path = tasks_dir / GENERATED / site / f"{stem}__{profile.suffix}.json"
         if path in wanted:
-            raise TaskError(f"{MAP_FILE}", f"{path.name} is built twice")
+            raise FieldError(f"{MAP_FILE}", f"{path.name} is built twice")
         wanted[path] = dump(make_variant(donor, profile))
     if write:
         for stale in set(task_files(tasks_dir / GENERATED)) - set(wanted):
@@ -108,7 +108,6 @@ def build(tasks_dir: Path, write: bool = True) -> dict[Path, str]:
 
 def site_module(domain: str) -> Any | None:
     """The catalog module of a domain's site (its `vocabulary()`/`states()` hooks)."""
-    from runner.stack import SITE_PACKAGES
 
     try:
         return importlib.import_module(f"services.{SITE_PACKAGES[domain]}.catalog")
@@ -129,19 +128,10 @@ def validate(task: Any, name: str) -> list[str]:
     """Every problem of one task file, each naming the file, the condition and the field."""
     try:
         check_task(task, name)
-    except (TaskError, VariantError) as exc:
+    except FieldError as exc:
         return [str(exc)]
     data = task["test_data"]
-    try:  # the matching rules' own checks, as trajectory creation makes them
-        validate_conditions(data["conditions"])
-    except ConditionError as exc:
-        return [f"{name}.test_data.{exc}"]
     problems = []
-    if all(condition.get("forbidden") is True for condition in data["conditions"]):
-        problems.append(
-            f"{name}.test_data.conditions: every condition is forbidden, so doing nothing passes;"
-            " a task must require at least one event"
-        )
     domain = data.get("bench_first_domain")
     if domain is None:
         problems.append(f"{name}.test_data.bench_first_domain: missing")
@@ -183,7 +173,7 @@ def validate(task: Any, name: str) -> list[str]:
     if domain in DOMAINS:
         try:  # the task-level selection must exist on the task's own site
             check_selection(data.get("ui_variants") or {}, f"{name}.test_data.ui_variants", domain)
-        except VariantError as exc:
+        except FieldError as exc:
             problems.append(str(exc))
     return problems
 

@@ -25,7 +25,7 @@ from services.kit.commerce import (
     card_number,
     search_query,
 )
-from services.kit.contract import ContractError
+from services.kit.errors import FieldError
 from services.kit.settings import SiteSettings
 from services.kit.site import (
     EmitDep,
@@ -200,7 +200,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
 
     def check_page_event(event_type: str, params: dict[str, Any], _: Trajectory) -> None:
         if event_type == "select_pay_method" and params["method"] not in PAY_METHODS:
-            raise ContractError("params.method", f"expected one of {sorted(PAY_METHODS)}")
+            raise FieldError("params.method", f"expected one of {sorted(PAY_METHODS)}")
 
     spec = SiteSpec(
         domain=DOMAIN,

@@ -16,7 +16,7 @@ from fastapi import APIRouter, FastAPI, Form, HTTPException
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from services.hotels.catalog import Catalog, Hotel, image_svg, load_catalog
-from services.kit.contract import ContractError
+from services.kit.errors import FieldError, FormError
 from services.kit.settings import SiteSettings
 from services.kit.site import (
     EmitDep,
@@ -37,12 +37,6 @@ LIMITS = {"rooms": (1, 6), "adults": (1, 6), "kids": (0, 4), "age": (0, 17)}
 ROOMS_RE = re.compile(r"^\d{1,2}(:(\d{1,2})?(,\d{1,2})*)?(;\d{1,2}(:(\d{1,2})?(,\d{1,2})*)?)*$")
 
 Rooms = list[dict[str, Any]]
-
-
-class SearchError(ValueError):
-    def __init__(self, errors: dict[str, str]) -> None:
-        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
-        self.errors = errors
 
 
 def parse_rooms(text: str) -> Rooms:
@@ -74,7 +68,7 @@ def guests_count(rooms: Rooms) -> int:
 def parse_search(
     catalog: Catalog, today: date, city: str, start: str, end: str, rooms: str
 ) -> dict[str, Any]:
-    """The checked search, or SearchError naming each bad field in Russian."""
+    """The checked search, or FormError naming each bad field in Russian."""
     errors: dict[str, str] = {}
     found = catalog.city(city) if city else None
     if not city:
@@ -105,7 +99,7 @@ def parse_search(
         errors["rooms"] = str(exc)
         parsed = []
     if errors:
-        raise SearchError(errors)
+        raise FormError(errors)
     assert found is not None
     return {
         "city": found,
@@ -140,25 +134,25 @@ def make_check_page_event(catalog: Catalog) -> Any:
         if event_type == "bench_hotel_select_city":
             city = catalog.city(params["cityId"])
             if city is None:
-                raise ContractError("params.cityId", f"no city {params['cityId']!r}")
+                raise FieldError("params.cityId", f"no city {params['cityId']!r}")
             for key, value in (
                 ("label", city.label),
                 ("cityName", city.name),
                 ("countryName", city.country),
             ):
                 if params[key] != value:
-                    raise ContractError(f"params.{key}", f"expected {value!r} for {city.id}")
+                    raise FieldError(f"params.{key}", f"expected {value!r} for {city.id}")
         elif event_type in ("bench_hotel_select_start_date", "bench_hotel_select_end_date"):
             if date.fromisoformat(params["date"]) < trajectory.today:
-                raise ContractError("params.date", "a date in the past cannot be picked")
+                raise FieldError("params.date", "a date in the past cannot be picked")
         elif event_type == "bench_hotel_select_guests":
             rooms = params["rooms"]
             if params["roomsCount"] != len(rooms):
-                raise ContractError("params.roomsCount", "must equal the number of rooms")
+                raise FieldError("params.roomsCount", "must equal the number of rooms")
             if params["guestsCount"] != guests_count(rooms):
-                raise ContractError("params.guestsCount", "must equal adults plus children")
+                raise FieldError("params.guestsCount", "must equal adults plus children")
             if any(len(r["kids"]) > LIMITS["kids"][1] for r in rooms):
-                raise ContractError("params.rooms", "at most 4 children per room")
+                raise FieldError("params.rooms", "at most 4 children per room")
 
     return check
 
@@ -187,7 +181,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         try:
             today = trajectory.today
             return parse_search(catalog, today, city, start, end, rooms), {}
-        except SearchError as exc:
+        except FormError as exc:
             return None, exc.errors
 
     @router.get("/")

@@ -21,11 +21,12 @@ from fastapi.responses import (
     Response,
 )
 
-from services.hub.dateshift import shift_task
 from services.hub.proxy import forward
 from services.hub.runs import STEP_SHOT, find_episode, list_runs, load_episode, load_run
 from services.kit.bus import TRAJECTORIES_BUCKET, KeyWrongLastSequenceError
 from services.kit.contract import TRACKING_TYPES
+from services.kit.dateshift import shift_task
+from services.kit.errors import FieldError
 from services.kit.settings import HubSettings
 from services.kit.site import (
     Emitter,
@@ -35,7 +36,7 @@ from services.kit.site import (
     current_trajectory,
     parse_page_events,
 )
-from services.kit.tasks import TaskError, check_task, find_task, load_task
+from services.kit.tasks import check_task, find_task, load_task
 from services.kit.trajectory import Trajectory, new_trajectory_id
 from services.kit.variants import DOMAINS, check_selection, resolve
 from services.kit.web import create_service_app
@@ -90,12 +91,6 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
         override = check_selection(body.get("ui_variants") or {}, "ui_variants")
         ui_variants = resolve(test_data, task.get("domain_configs") or {}, override)
         today = _today(body.get("today"), settings.stand_today())
-        verdict = await app.state.http.post(
-            f"{settings.verifier_url}/check",
-            json={"conditions": test_data["conditions"], "events": []},
-        )
-        if verdict.status_code == 422:
-            raise HTTPException(422, f"task.test_data.{verdict.json()['detail']}")
         shifted, shift = shift_task(test_data, today)
         tid = new_trajectory_id()
         url = f"{settings.public_url.rstrip('/')}/t/{tid}/"
@@ -331,7 +326,7 @@ def _task_from_body(body: dict[str, Any], tasks_dir: Path) -> dict[str, Any]:
         if path is None:
             raise HTTPException(404, f"task_id: no task file named {stem!r}")
         return load_task(path)
-    except TaskError as exc:
+    except FieldError as exc:
         raise HTTPException(422, str(exc)) from None
 
 

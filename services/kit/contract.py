@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from services.kit.errors import FieldError
+
 Source = Literal["page", "server"]
 
 
@@ -289,27 +291,18 @@ EVENT_TYPES: dict[str, type[Params]] = {
 TRACKING_TYPES = frozenset({"click", "keypress", "scroll"})
 
 
-class ContractError(ValueError):
-    """An event that breaks the contract; `field` names where."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
-
-
 def validate_params(event_type: str, params: Any, where: str = "") -> dict[str, Any]:
-    """The event's parameters as the contract defines them, or ContractError naming the field."""
+    """The event's parameters as the contract defines them, or FieldError naming the field."""
     prefix = f"{where}." if where else ""
     schema = EVENT_TYPES.get(event_type)
     if schema is None:
-        raise ContractError(f"{prefix}type", f"unknown event type {event_type!r}")
+        raise FieldError(f"{prefix}type", f"unknown event type {event_type!r}")
     if not isinstance(params, dict):
-        raise ContractError(f"{prefix}params", "must be an object")
+        raise FieldError(f"{prefix}params", "must be an object")
     try:
         model = schema.model_validate(params)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(part) for part in first["loc"])
-        raise ContractError(f"{prefix}params.{loc}", first["msg"]) from None
+        raise FieldError(f"{prefix}params.{loc}", first["msg"]) from None
     return model.model_dump(exclude_none=True, exclude_unset=True, mode="json")

@@ -24,7 +24,8 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
-from services.kit.contract import EVENT_TYPES, TRACKING_TYPES, ContractError, validate_params
+from services.kit.contract import EVENT_TYPES, TRACKING_TYPES, validate_params
+from services.kit.errors import FieldError
 from services.kit.settings import SiteSettings
 from services.kit.trajectory import Trajectory, load_trajectory
 from services.kit.variants import DOMAINS
@@ -48,7 +49,7 @@ class SiteSpec:
     # of the contract is written by server handlers only.
     page_event_types: frozenset[str] = frozenset()
     # Checks a page event against the catalog (and the trajectory, e.g. its today);
-    # raises ContractError naming the field.
+    # raises FieldError naming the field.
     check_page_event: Callable[[str, dict[str, Any], Trajectory], None] | None = None
     ready: Callable[[], bool] = field(default=lambda: True)
 
@@ -218,32 +219,32 @@ def parse_page_events(body: bytes, spec: SiteSpec, emitter: Emitter) -> list[dic
     try:
         payload = json.loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ContractError("body", f"invalid JSON ({exc})") from None
+        raise FieldError("body", f"invalid JSON ({exc})") from None
     items = payload if isinstance(payload, list) else [payload]
     if not items or len(items) > MAX_BATCH:
-        raise ContractError("body", f"send 1..{MAX_BATCH} events")
+        raise FieldError("body", f"send 1..{MAX_BATCH} events")
     allowed = TRACKING_TYPES | spec.page_event_types
     events = []
     for index, item in enumerate(items):
         where = f"events[{index}]"
         if not isinstance(item, dict):
-            raise ContractError(where, "must be an object with type and params")
+            raise FieldError(where, "must be an object with type and params")
         event_type = item.get("type")
         if not isinstance(event_type, str):
-            raise ContractError(f"{where}.type", "missing")
+            raise FieldError(f"{where}.type", "missing")
         event_id = item.get("id")
         if event_id is not None and (not isinstance(event_id, str) or not EVENT_ID.match(event_id)):
-            raise ContractError(f"{where}.id", "8..64 characters of [A-Za-z0-9_-]")
+            raise FieldError(f"{where}.id", "8..64 characters of [A-Za-z0-9_-]")
         if event_type not in allowed and event_type in EVENT_TYPES:
-            raise ContractError(
+            raise FieldError(
                 f"{where}.type", f"{event_type!r} is written by the server, not by a page"
             )
         event = emitter.build(event_type, item.get("params", {}), "page", event_id, where)
         if spec.check_page_event and event_type not in TRACKING_TYPES:
             try:
                 spec.check_page_event(event_type, event["params"], emitter.trajectory)
-            except ContractError as exc:
-                raise ContractError(f"{where}.{exc.field}", exc.message) from None
+            except FieldError as exc:
+                raise FieldError(f"{where}.{exc.field}", exc.message) from None
         events.append(event)
     return events
 

@@ -7,50 +7,48 @@ from pathlib import Path
 from typing import Any
 
 from services.kit.contract import EVENT_TYPES
+from services.kit.errors import FieldError
+from services.kit.matching import validate_conditions
 from services.kit.variants import DOMAINS, check_selection
-
-
-class TaskError(ValueError):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
 
 
 def check_task(task: Any, field: str = "task") -> dict[str, Any]:
     """A task object whose structure, event names, domains and variant keys are valid."""
     if not isinstance(task, dict):
-        raise TaskError(field, "must be an object with test_data")
+        raise FieldError(field, "must be an object with test_data")
     data = task.get("test_data")
     if not isinstance(data, dict):
-        raise TaskError(f"{field}.test_data", "missing or not an object")
+        raise FieldError(f"{field}.test_data", "missing or not an object")
     prompt = data.get("task")
     if not isinstance(prompt, str) or not prompt.strip():
-        raise TaskError(f"{field}.test_data.task", "the prompt must be a non-empty string")
+        raise FieldError(f"{field}.test_data.task", "the prompt must be a non-empty string")
     first = data.get("bench_first_domain")
     if first is not None and first not in DOMAINS:
-        raise TaskError(
+        raise FieldError(
             f"{field}.test_data.bench_first_domain",
             f"unknown domain {first!r}; known: {list(DOMAINS)}",
         )
-    conditions = data.get("conditions")
-    if not isinstance(conditions, list) or not conditions:
-        raise TaskError(f"{field}.test_data.conditions", "must be a non-empty list")
+    where = f"{field}.test_data.conditions"
+    conditions = validate_conditions(data.get("conditions"), where)
+    if not conditions:
+        raise FieldError(where, "must be a non-empty list")
     for index, condition in enumerate(conditions):
-        where = f"{field}.test_data.conditions[{index}]"
-        if not isinstance(condition, dict):
-            raise TaskError(where, "must be an object")
-        name = condition.get("event_name")
-        if name not in EVENT_TYPES:
-            raise TaskError(f"{where}.event_name", f"unknown event type {name!r}")
-        if not isinstance(condition.get("parameters", {}), dict):
-            raise TaskError(f"{where}.parameters", "must be an object")
+        if condition["event_name"] not in EVENT_TYPES:
+            name = condition["event_name"]
+            raise FieldError(f"{where}[{index}].event_name", f"unknown event type {name!r}")
+    if all(condition.get("forbidden") is True for condition in conditions):
+        raise FieldError(
+            where,
+            "every condition is forbidden, so doing nothing passes; a task must require at"
+            " least one event",
+        )
     check_selection(data.get("ui_variants") or {}, f"{field}.test_data.ui_variants")
     configs = task.get("domain_configs") or {}
     if not isinstance(configs, dict):
-        raise TaskError(f"{field}.domain_configs", "must be an object")
+        raise FieldError(f"{field}.domain_configs", "must be an object")
     for domain, config in configs.items():
         if domain not in DOMAINS:
-            raise TaskError(f"{field}.domain_configs.{domain}", "unknown domain")
+            raise FieldError(f"{field}.domain_configs.{domain}", "unknown domain")
         check_selection(
             (config or {}).get("ui_variants") or {},
             f"{field}.domain_configs.{domain}.ui_variants",
@@ -63,7 +61,7 @@ def load_task(path: Path) -> dict[str, Any]:
     try:
         task = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise TaskError(str(path), f"cannot read task file ({exc})") from None
+        raise FieldError(str(path), f"cannot read task file ({exc})") from None
     return check_task(task, path.stem)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.kit.errors import FieldError
+
 # Domain key -> tab caption, in tab order.
 DOMAINS: dict[str, str] = {
     "shop": "Маркет",
@@ -12,6 +14,16 @@ DOMAINS: dict[str, str] = {
     "rail": "Поезда",
     "hotels": "Отели",
     "files": "Файлы",
+}
+
+# Domain key -> the package of its site service (`services.<package>`).
+SITE_PACKAGES: dict[str, str] = {
+    "shop": "market",
+    "books": "books",
+    "grocery": "grocery",
+    "rail": "rail",
+    "hotels": "hotels",
+    "files": "files",
 }
 
 # key -> domain -> implementations, default first.
@@ -36,12 +48,6 @@ VARIANTS: dict[str, dict[str, list[str]]] = {
 }
 
 
-class VariantError(ValueError):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-
-
 def defaults(domain: str) -> dict[str, str]:
     return {key: impls[domain][0] for key, impls in VARIANTS.items() if domain in impls}
 
@@ -49,17 +55,17 @@ def defaults(domain: str) -> dict[str, str]:
 def check_selection(selection: Any, field: str, domain: str | None = None) -> dict[str, str]:
     """A `{key: implementation}` map whose keys and implementations exist (for `domain`)."""
     if not isinstance(selection, dict):
-        raise VariantError(field, "must be an object of key -> implementation")
+        raise FieldError(field, "must be an object of key -> implementation")
     for key, impl in selection.items():
         per_domain = VARIANTS.get(key)
         if per_domain is None:
-            raise VariantError(f"{field}.{key}", f"unknown variant key; known: {sorted(VARIANTS)}")
+            raise FieldError(f"{field}.{key}", f"unknown variant key; known: {sorted(VARIANTS)}")
         domains = [domain] if domain else list(per_domain)
         if domain and domain not in per_domain:
-            raise VariantError(f"{field}.{key}", f"the key does not apply to domain {domain!r}")
+            raise FieldError(f"{field}.{key}", f"the key does not apply to domain {domain!r}")
         if not any(impl in per_domain[d] for d in domains):
             known = sorted({i for d in domains for i in per_domain[d]})
-            raise VariantError(f"{field}.{key}", f"unknown implementation {impl!r}; known: {known}")
+            raise FieldError(f"{field}.{key}", f"unknown implementation {impl!r}; known: {known}")
     return dict(selection)
 
 

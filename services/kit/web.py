@@ -15,10 +15,9 @@ from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.kit.bus import Bus
-from services.kit.contract import ContractError
+from services.kit.errors import FieldError
 from services.kit.logs import setup_logging
 from services.kit.settings import Settings
-from services.kit.variants import VariantError
 
 KIT_STATIC = Path(__file__).parent / "static"
 
@@ -135,10 +134,10 @@ def create_service_app(
     app.add_middleware(Metrics, service=service)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
 
-    @app.exception_handler(ContractError)
-    @app.exception_handler(VariantError)
-    async def contract_error(_: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse({"detail": str(exc), "field": getattr(exc, "field", None)}, 422)
+    @app.exception_handler(FieldError)
+    async def field_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, FieldError)
+        return JSONResponse({"detail": str(exc), "field": exc.field}, 422)
 
     @app.get("/alive", include_in_schema=False)
     async def alive() -> dict[str, str]:

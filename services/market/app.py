@@ -26,7 +26,7 @@ from services.kit.commerce import (
     list_events,
     search_query,
 )
-from services.kit.contract import ContractError
+from services.kit.errors import FieldError
 from services.kit.settings import SiteSettings
 from services.kit.site import (
     EmitDep,
@@ -282,9 +282,9 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
 
     def check_page_event(event_type: str, params: dict[str, Any], _: Trajectory) -> None:
         if event_type == "select_pay_method" and params["method"] not in PAY_METHODS:
-            raise ContractError("params.method", f"expected one of {sorted(PAY_METHODS)}")
+            raise FieldError("params.method", f"expected one of {sorted(PAY_METHODS)}")
         if event_type == "dialog_opened" and params["dialog"] not in DIALOGS:
-            raise ContractError("params.dialog", f"expected one of {sorted(DIALOGS)}")
+            raise FieldError("params.dialog", f"expected one of {sorted(DIALOGS)}")
 
     spec = SiteSpec(
         domain=DOMAIN,

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, FastAPI, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from services.kit.contract import ContractError
+from services.kit.errors import FieldError, FormError
 from services.kit.settings import SiteSettings
 from services.kit.site import (
     EmitDep,
@@ -38,12 +38,6 @@ PASSENGER_KINDS = {"взрослый": "adult", "детский": "child"}
 PAY_METHODS = {"card": "Банковская карта", "sbp": "СБП", "wallet": "Электронный кошелёк"}
 
 
-class SearchError(ValueError):
-    def __init__(self, errors: dict[str, str]) -> None:
-        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
-        self.errors = errors
-
-
 def _int(value: str, low: int, high: int, field: str, caption: str, errors: dict[str, str]) -> int:
     try:
         number = int(value)
@@ -55,7 +49,7 @@ def _int(value: str, low: int, high: int, field: str, caption: str, errors: dict
 
 
 def parse_search(catalog: Catalog, today: date, query: dict[str, str]) -> dict[str, Any]:
-    """The checked search, or SearchError naming each bad field in Russian."""
+    """The checked search, or FormError naming each bad field in Russian."""
     errors: dict[str, str] = {}
     origin, dest = query.get("from", ""), query.get("to", "")
     for field, value, caption in (("from", origin, "отправления"), ("to", dest, "прибытия")):
@@ -92,7 +86,7 @@ def parse_search(catalog: Catalog, today: date, query: dict[str, str]) -> dict[s
     if sort not in SORTS:
         errors["sort"] = "Нет такой сортировки"
     if errors:
-        raise SearchError(errors)
+        raise FormError(errors)
     base = {
         "from": origin,
         "to": dest,
@@ -127,9 +121,9 @@ def ordered(trains: list[Train], tariff: str, sort: str) -> list[Train]:
 def make_check_page_event(catalog: Catalog) -> Any:
     def check(event_type: str, params: dict[str, Any], trajectory: Trajectory) -> None:
         if event_type == "select_city" and params["name"] not in catalog.cities:
-            raise ContractError("params.name", f"no station {params['name']!r}")
+            raise FieldError("params.name", f"no station {params['name']!r}")
         if event_type == "select_date" and date.fromisoformat(params["date"]) < trajectory.today:
-            raise ContractError("params.date", "a date in the past cannot be picked")
+            raise FieldError("params.date", "a date in the past cannot be picked")
 
     return check
 
@@ -177,7 +171,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         }
         try:
             return parse_search(catalog, trajectory.today, query)
-        except SearchError:
+        except FormError:
             return None
 
     @router.get("/")
@@ -194,7 +188,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         query = dict(request.query_params)
         try:
             found = parse_search(catalog, trajectory.today, query)
-        except SearchError as exc:
+        except FormError as exc:
             return await render(
                 pages, trajectory, state, "main.html", 422, form=query, errors=exc.errors
             )
@@ -237,7 +231,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
             query.update({"from": train.from_city, "to": train.to_city})
             try:
                 found = parse_search(catalog, trajectory.today, query)
-            except SearchError as exc:
+            except FormError as exc:
                 return await render(
                     pages, trajectory, state, "main.html", 422, form=query, errors=exc.errors
                 )

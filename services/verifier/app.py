@@ -8,10 +8,10 @@ import httpx
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 
+from services.kit.matching import check, event_types, validate_conditions
 from services.kit.settings import VerifierSettings
 from services.kit.trajectory import load_trajectory
 from services.kit.web import create_service_app
-from services.verifier.matching import ConditionError, check, event_types, validate_conditions
 
 
 def create_app(settings: VerifierSettings | None = None) -> FastAPI:
@@ -24,10 +24,6 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
         await app.state.http.aclose()
 
     app = create_service_app("verifier", settings, startup=startup, shutdown=shutdown)
-
-    @app.exception_handler(ConditionError)
-    async def condition_error(_: Request, exc: ConditionError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=422)
 
     @app.post("/check")
     async def check_stateless(request: Request) -> JSONResponse:

@@ -12,8 +12,8 @@ import pytest
 
 from runner.stack import TASKS_DIR
 from runner.tasks import build, dump, load_map, validate, validate_paths
+from services.kit.matching import check
 from services.kit.tasks import task_files
-from services.verifier.matching import check
 
 
 def test_build_reproduces_the_committed_variants() -> None:

@@ -12,7 +12,8 @@ import pytest
 from services.files import generate
 from services.files.app import ascii_name, attachment
 from services.files.catalog import Catalog, load_catalog
-from services.kit.contract import ContractError, validate_params
+from services.kit.contract import validate_params
+from services.kit.errors import FieldError
 
 
 @pytest.fixture(scope="module")
@@ -97,5 +98,5 @@ def test_events_of_the_site_fit_the_contract() -> None:
         "year": 2024,
         "widget": "radio",
     }
-    with pytest.raises(ContractError, match="file_name"):
+    with pytest.raises(FieldError, match="file_name"):
         validate_params("bench_files_download", {"name": "2024.pdf"})

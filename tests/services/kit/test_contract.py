@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from services.kit.contract import EVENT_TYPES, ContractError, validate_params
+from services.kit.contract import EVENT_TYPES, validate_params
+from services.kit.errors import FieldError
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "events.md"
 
@@ -95,6 +96,6 @@ def test_valid_params_pass_unchanged(event_type: str, params: dict) -> None:
     ],
 )
 def test_bad_params_name_the_field(event_type: str, params: object, field: str) -> None:
-    with pytest.raises(ContractError) as error:
+    with pytest.raises(FieldError) as error:
         validate_params(event_type, params, "events[0]")
     assert error.value.field == f"events[0].{field}"

@@ -16,9 +16,10 @@ import math
 import re
 from typing import Any
 
+from services.kit.errors import FieldError
+
 __all__ = [
     "OPERATORS",
-    "ConditionError",
     "check",
     "event_matches",
     "event_types",
@@ -46,10 +47,6 @@ _OPERATOR_KEYS = frozenset({"value", "condition"})
 
 Event = dict[str, Any]
 Condition = dict[str, Any]
-
-
-class ConditionError(ValueError):
-    """A task's conditions are malformed; the message names the offending field."""
 
 
 # --- value comparison -------------------------------------------------------
@@ -155,10 +152,10 @@ def _is_operator(expected: object) -> bool:
     )
 
 
-def _unknown_operator(path: str, op: object) -> ConditionError:
+def _unknown_operator(path: str, op: object) -> FieldError:
     """Error for an operator outside OPERATORS."""
     allowed = ", ".join(sorted(OPERATORS))
-    return ConditionError(f"{path}: unknown operator {op!r}, expected one of {allowed}")
+    return FieldError(path, f"unknown operator {op!r}, expected one of {allowed}")
 
 
 def value_matches(expected: object, actual: object) -> bool:
@@ -266,32 +263,30 @@ def _validate_parameter(path: str, value: object) -> None:
     if op not in OPERATORS:
         raise _unknown_operator(f"{path}.condition", op)
     if "value" not in value:
-        raise ConditionError(f"{path}.value: missing for operator {op!r}")
+        raise FieldError(f"{path}.value", f"missing for operator {op!r}")
     if op in ORDERING_OPERATORS and _to_number(value["value"]) is None:
-        raise ConditionError(
-            f"{path}.value: operator {op!r} needs a number, got {value['value']!r}"
-        )
+        raise FieldError(f"{path}.value", f"operator {op!r} needs a number, got {value['value']!r}")
 
 
 def _validate_condition(path: str, condition: object) -> None:
     """Reject one malformed condition."""
     if not isinstance(condition, dict):
-        raise ConditionError(f"{path}: expected an object, got {type(condition).__name__}")
+        raise FieldError(path, f"expected an object, got {type(condition).__name__}")
     name = condition.get("event_name")
     if not isinstance(name, str) or not name.strip():
-        raise ConditionError(f"{path}.event_name: expected a non-blank string, got {name!r}")
+        raise FieldError(f"{path}.event_name", f"expected a non-blank string, got {name!r}")
     parameters = condition.get("parameters", {})
     if not isinstance(parameters, dict):
-        raise ConditionError(
-            f"{path}.parameters: expected an object, got {type(parameters).__name__}"
+        raise FieldError(
+            f"{path}.parameters", f"expected an object, got {type(parameters).__name__}"
         )
     for key, value in parameters.items():
         _validate_parameter(f"{path}.parameters.{key}", value)
     if "match" in condition and condition["match"] not in MATCH_MODES:
-        raise ConditionError(f"{path}.match: expected 'any' or 'last', got {condition['match']!r}")
+        raise FieldError(f"{path}.match", f"expected 'any' or 'last', got {condition['match']!r}")
     group = condition.get("group", "")
     if isinstance(group, bool) or not isinstance(group, str | int):
-        raise ConditionError(f"{path}.group: expected a string or integer, got {group!r}")
+        raise FieldError(f"{path}.group", f"expected a string or integer, got {group!r}")
     _validate_forbidden(path, condition)
 
 
@@ -301,27 +296,30 @@ def _validate_forbidden(path: str, condition: dict[str, Any]) -> None:
         return
     forbidden = condition["forbidden"]
     if not isinstance(forbidden, bool):
-        raise ConditionError(f"{path}.forbidden: expected true or false, got {forbidden!r}")
+        raise FieldError(f"{path}.forbidden", f"expected true or false, got {forbidden!r}")
     if not forbidden:
         return
     if "group" in condition:
-        raise ConditionError(
-            f"{path}.forbidden: a forbidden condition cannot be in a group (a group holds when"
-            " any member does, so the mere absence of the event would pass the whole group)"
+        raise FieldError(
+            f"{path}.forbidden",
+            "a forbidden condition cannot be in a group (a group holds when"
+            " any member does, so the mere absence of the event would pass the whole group)",
         )
     if "match" in condition:
-        raise ConditionError(
-            f"{path}.forbidden: a forbidden condition cannot set match (every event is"
-            " judged, never only the last one of a family)"
+        raise FieldError(
+            f"{path}.forbidden",
+            "a forbidden condition cannot set match (every event is"
+            " judged, never only the last one of a family)",
         )
 
 
-def validate_conditions(conditions: object) -> list[dict]:
-    """Check the shape of a conditions list; return it or raise ConditionError."""
+def validate_conditions(conditions: object, where: str = "conditions") -> list[dict]:
+    """Check the shape of a conditions list (`where` is its field path); return it or raise
+    FieldError naming the offending field."""
     if not isinstance(conditions, list):
-        raise ConditionError(f"conditions: expected a list, got {type(conditions).__name__}")
+        raise FieldError(where, f"expected a list, got {type(conditions).__name__}")
     for index, condition in enumerate(conditions):
-        _validate_condition(f"conditions[{index}]", condition)
+        _validate_condition(f"{where}[{index}]", condition)
     return conditions
 
 

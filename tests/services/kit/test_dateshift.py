@@ -1,4 +1,4 @@
-"""Tests for services.hub.dateshift."""
+"""Tests for services.kit.dateshift."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from services.hub.dateshift import (
+from services.kit.dateshift import (
     MONTHS,
     compute_shift,
     find_dates,

@@ -1,4 +1,4 @@
-"""Tests for services.verifier.matching: the matching rules as tables of cases."""
+"""Tests for services.kit.matching: the matching rules as tables of cases."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from services.verifier.matching import (
+from services.kit.errors import FieldError
+from services.kit.matching import (
     OPERATORS,
-    ConditionError,
     check,
     event_matches,
     validate_conditions,
@@ -568,19 +568,19 @@ INVALID_CASES = [
 
 @pytest.mark.parametrize(("conditions", "field"), INVALID_CASES)
 def test_validate_conditions_rejects(conditions: object, field: str) -> None:
-    with pytest.raises(ConditionError) as excinfo:
+    with pytest.raises(FieldError) as excinfo:
         validate_conditions(conditions)
     assert field in str(excinfo.value)
 
 
 def test_unknown_operator_message_lists_allowed_operators() -> None:
-    with pytest.raises(ConditionError, match="expected one of") as excinfo:
+    with pytest.raises(FieldError, match="expected one of") as excinfo:
         validate_conditions([cond("x", {"price": op("bigger", 1)})])
     assert all(name in str(excinfo.value) for name in OPERATORS)
 
 
 def test_check_validates_conditions() -> None:
-    with pytest.raises(ConditionError, match=r"conditions\[0\]\.match"):
+    with pytest.raises(FieldError, match=r"conditions\[0\]\.match"):
         check([cond("x", match="sometimes")], SEARCHES)
 
 
@@ -606,7 +606,7 @@ def test_operators_constant() -> None:
 
 
 def test_event_types_cover_the_basket_family() -> None:
-    from services.verifier.matching import event_types
+    from services.kit.matching import event_types
 
     assert event_types([{"event_name": "basket_add"}, {"event_name": "state_changed"}]) == [
         "basket_add",
@@ -617,7 +617,7 @@ def test_event_types_cover_the_basket_family() -> None:
 
 
 def test_event_types_include_forbidden_conditions() -> None:
-    from services.verifier.matching import event_types
+    from services.kit.matching import event_types
 
     conditions = [cond("state_changed"), cond("checkout", forbidden=True)]
     assert event_types(conditions) == ["checkout", "state_changed"]

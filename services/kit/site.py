@@ -1,8 +1,11 @@
 """The shape every site shares: trajectory-scoped routes, events, state, pages.
 
-A site builds a router of handlers under `/t/{tid}/{domain}` and hands it to
-`create_site_app`; a handler takes `TrajectoryDep`, `EmitDep`, `StateDep` as it needs
-them, changes state, emits one event and renders a page.
+A site is three modules: `service.py` (plain functions over the catalog and the state's
+values, callable without HTTP), `routes.py` (a router of thin handlers under
+`/t/{tid}/{domain}`: parse, call, render) and `app.py` (loads the catalog and hands the
+router to `create_site_app`). A handler takes `SiteDep` (the request's trajectory, state,
+event writer and pages) and the site's catalog dependency, changes state, emits one event
+and renders a page with `site.page(...)`.
 """
 
 from __future__ import annotations
@@ -13,14 +16,14 @@ import logging
 import re
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import jinja2
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
@@ -52,6 +55,8 @@ class SiteSpec:
     # raises FieldError naming the field.
     check_page_event: Callable[[str, dict[str, Any], Trajectory], None] | None = None
     ready: Callable[[], bool] = field(default=lambda: True)
+    # What every page of the site shows besides its own context (the cart, the stations).
+    page_context: Callable[[SiteRequest], Awaitable[dict[str, Any]]] | None = None
 
 
 def site_prefix(domain: str) -> str:
@@ -211,6 +216,54 @@ def pages(request: Request) -> Pages:
 PagesDep = Annotated[Pages, Depends(pages)]
 
 
+def catalog(request: Request) -> Any:
+    """The site's catalog, loaded once by its app (a site types it: `Annotated[Catalog,
+    Depends(catalog)]`)."""
+    return request.app.state.catalog
+
+
+@dataclass
+class SiteRequest:
+    """One request to a site: its trajectory, the trajectory's state on the site, the event
+    writer and the pages."""
+
+    request: Request
+    trajectory: Trajectory
+    state: SiteState
+    emit: Emitter
+    pages: Pages
+    spec: SiteSpec
+
+    @property
+    def base(self) -> str:
+        return f"/t/{self.trajectory.id}/{self.spec.domain}"
+
+    def redirect(self, path: str) -> RedirectResponse:
+        """303 to a path of this site (after a form's POST)."""
+        return RedirectResponse(f"{self.base}{path}", 303)
+
+    async def page(self, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+        """A page of this site, with what every page of it shows."""
+        common = await self.spec.page_context(self) if self.spec.page_context else {}
+        return self.pages.render(self.trajectory, template, status_code, **common, **context)
+
+
+def _site_request(request: Request, trajectory: TrajectoryDep) -> SiteRequest:
+    spec: SiteSpec = request.app.state.spec
+    bus = request.app.state.bus
+    return SiteRequest(
+        request=request,
+        trajectory=trajectory,
+        state=SiteState(bus, spec.domain, trajectory),
+        emit=Emitter(bus, spec.domain, trajectory),
+        pages=request.app.state.pages,
+        spec=spec,
+    )
+
+
+SiteDep = Annotated[SiteRequest, Depends(_site_request)]
+
+
 # -- the app ---------------------------------------------------------------------------
 
 
@@ -250,14 +303,20 @@ def parse_page_events(body: bytes, spec: SiteSpec, emitter: Emitter) -> list[dic
 
 
 def create_site_app(
-    spec: SiteSpec, settings: SiteSettings, router: APIRouter, assets: APIRouter | None = None
+    spec: SiteSpec,
+    settings: SiteSettings,
+    router: APIRouter,
+    assets: APIRouter | None = None,
+    catalog: Any = None,
 ) -> FastAPI:
     """The site's app: its trajectory routes, `_events`, and its assets under `/_site/{domain}`.
 
-    `assets` holds generated assets (images) that are not per trajectory and can be cached.
+    `assets` holds generated assets (images) that are not per trajectory and can be cached;
+    `catalog` is what the `catalog` dependency gives the handlers.
     """
     app = create_service_app(spec.domain, settings, ready=lambda _: spec.ready())
     app.state.spec = spec
+    app.state.catalog = catalog
     app.state.pages = Pages(spec.root / "templates", spec.domain)
 
     events_router = APIRouter(prefix=site_prefix(spec.domain))

@@ -1,0 +1,255 @@
+"""Поезда's routes: parse the request, call `service`, store, write one event, render."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Form, HTTPException
+from fastapi.responses import HTMLResponse, Response
+
+from services.kit.errors import FormError
+from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
+from services.rail import service
+from services.rail.catalog import Catalog, Train
+
+DOMAIN = "rail"
+router = APIRouter(prefix=site_prefix(DOMAIN))
+CatalogDep = Annotated[Catalog, Depends(catalog)]
+
+
+async def page_context(site: SiteRequest) -> dict[str, Any]:
+    """What every rail page shows: the form's stations and today, the cart."""
+    rail: Catalog = catalog(site.request)
+    cart = (await site.state.get("cart")).get("items", {})
+    return {
+        "catalog": rail,
+        "stations": rail.station_options(),
+        "today": site.trajectory.today.isoformat(),
+        "cart": cart,
+        "cart_total": sum(line["price"] for line in cart.values()),
+        "pay_methods": service.PAY_METHODS,
+    }
+
+
+def known_train(rail: Catalog, train_id: str) -> Train:
+    train = rail.train(train_id)
+    if train is None:
+        raise HTTPException(404, f"train_id: no train {train_id!r}")
+    return train
+
+
+@router.get("/")
+async def main(site: SiteDep) -> HTMLResponse:
+    await site.emit.screen("bench_rail_main")
+    return await site.page("main.html", form={"adults": "1"})
+
+
+@router.get("/search")
+async def search(site: SiteDep, rail: CatalogDep) -> HTMLResponse:
+    query = dict(site.request.query_params)
+    try:
+        found = service.parse_search(rail, site.trajectory.today, query)
+    except FormError as exc:
+        return await site.page("main.html", 422, form=query, errors=exc.errors)
+    act = query.get("act", "")
+    if act == "filter":
+        await site.emit("apply_filter", filter_type="tariff", value=found["tariff"] or "all")
+    elif act == "sort":
+        await site.emit("apply_sort", sort=found["sort"])
+    else:
+        await site.emit(
+            "submit_search",
+            city_from=found["from"],
+            city_to=found["to"],
+            date_departure=found["date"],
+            passengers_amount=found["passengers"],
+        )
+    await site.emit.screen("bench_rail_search")
+    trains = rail.trains_between(found["from"], found["to"])
+    ordered = service.ordered(trains, found["tariff"], found["sort"])
+    return await site.page("results.html", form=query, search=found, trains=ordered)
+
+
+@router.get("/train/{train_id}")
+async def train_page(train_id: str, site: SiteDep, rail: CatalogDep) -> HTMLResponse:
+    train = rail.train(train_id)
+    if train is None:
+        return await site.page("missing.html", 404)
+    trip = await site.state.get("trip")
+    query = dict(site.request.query_params)
+    if "date" in query:  # arriving from the results: a new choice of train
+        query.update({"from": train.from_city, "to": train.to_city})
+        try:
+            found = service.parse_search(rail, site.trajectory.today, query)
+        except FormError as exc:
+            return await site.page("main.html", 422, form=query, errors=exc.errors)
+        fresh = service.new_trip(train, found)
+        if not service.is_same_trip(trip, fresh):
+            await site.state.update("trip", lambda value: service.replace(value, fresh))
+            trip = fresh
+            await site.emit(
+                "select_train",
+                train_name=train.name,
+                from_station=train.from_station,
+                to_station=train.to_station,
+            )
+    if trip.get("train") != train.id:
+        return await site.page("train.html", train=train, trip=None, search=None)
+    await site.emit.screen("bench_rail_train", item_id=train.id)
+    return await site.page(
+        "train.html",
+        train=train,
+        trip=trip,
+        search=service.trip_search(rail, site.trajectory.today, trip),
+        car=train.car_for(trip.get("tariff", "")),
+    )
+
+
+@router.post("/train/{train_id}/tariff")
+async def choose_tariff(
+    train_id: str, site: SiteDep, rail: CatalogDep, tariff: Annotated[str, Form()]
+) -> Response:
+    train = known_train(rail, train_id)
+    if train.car_for(tariff) is None:
+        raise HTTPException(422, f"tariff: the train has no tariff {tariff!r}")
+    service.own_trip(await site.state.get("trip"), train)
+    await site.state.update(
+        "trip", lambda value: value.update(tariff=tariff, seats=[], passengers=[])
+    )
+    await site.emit("select_tariff", tarif_name=tariff, direction="departure")
+    return site.redirect(f"/train/{train.id}#seats")
+
+
+@router.post("/train/{train_id}/seat")
+async def toggle_seat(
+    train_id: str, site: SiteDep, rail: CatalogDep, seat: Annotated[int, Form()]
+) -> Response:
+    train = known_train(rail, train_id)
+    trip = service.own_trip(await site.state.get("trip"), train)
+    car = train.car_for(trip.get("tariff", ""))
+    if car is None:
+        raise HTTPException(409, "tariff: choose a tariff first")
+    chosen = car.seat(seat)
+    if chosen is None:
+        raise HTTPException(404, f"seat: no seat {seat} in car {car.car}")
+    if chosen.taken:
+        raise HTTPException(409, f"seat: seat {seat} is taken")
+    amount = await site.state.update("trip", lambda value: service.toggle_seat(value, seat))
+    await site.emit(
+        "select_seat", seats_amount=amount, near_window=chosen.window, lower_berth=chosen.lower
+    )
+    return site.redirect(f"/train/{train.id}#seats")
+
+
+@router.get("/passengers")
+async def passengers(site: SiteDep, rail: CatalogDep) -> HTMLResponse:
+    trip = await site.state.get("trip")
+    train = rail.train(trip.get("train", ""))
+    await site.emit.screen("bench_rail_passengers")
+    return await site.page(
+        "passengers.html",
+        trip=trip if train else None,
+        train=train,
+        car=train.car_for(trip.get("tariff", "")) if train else None,
+        kinds=service.PASSENGER_KINDS,
+    )
+
+
+@router.post("/passengers/{index}")
+async def choose_passenger(index: int, site: SiteDep, rail: CatalogDep) -> Response:
+    if not 0 <= index < len(rail.passengers):
+        raise HTTPException(404, f"passenger_index: no passenger {index}")
+    if await site.state.update("trip", lambda value: service.toggle_passenger(value, index)):
+        await site.emit("select_passenger", passenger_index=index)
+    return site.redirect("/passengers")
+
+
+@router.post("/basket")
+async def add_to_basket(site: SiteDep, rail: CatalogDep) -> Response:
+    line, ticket = service.ticket_line(rail, await site.state.get("trip"))
+    await site.state.update(
+        "cart", lambda value: value.setdefault("items", {}).update({line["item_id"]: line})
+    )
+    await site.state.update("trip", lambda value: value.clear())
+    await site.emit(
+        "basket_add",
+        item_id=line["item_id"],
+        amount=line["amount"],
+        title=line["title"],
+        price=line["price"],
+        **ticket,
+    )
+    return site.redirect("/cart")
+
+
+@router.post("/cart/remove")
+async def remove_from_basket(site: SiteDep, item_id: Annotated[str, Form()]) -> Response:
+    line = await site.state.update(
+        "cart", lambda value: value.setdefault("items", {}).pop(item_id, None)
+    )
+    if line is None:
+        raise HTTPException(404, f"item_id: no {item_id!r} in the cart")
+    await site.emit("basket_remove", item_id=item_id, amount=0, title=line["title"], price=0)
+    return site.redirect("/cart")
+
+
+@router.get("/cart")
+async def cart(site: SiteDep) -> HTMLResponse:
+    await site.emit.screen("bench_rail_basket")
+    return await site.page("cart.html")
+
+
+@router.get("/checkout")
+async def checkout(site: SiteDep) -> HTMLResponse:
+    await site.emit.screen("bench_rail_checkout")
+    method = (await site.state.get("checkout")).get("method", "")
+    return await site.page("checkout.html", method=method)
+
+
+@router.post("/checkout/method")
+async def pay_method(site: SiteDep, method: Annotated[str, Form()]) -> Response:
+    if method not in service.PAY_METHODS:
+        raise HTTPException(422, f"method: expected one of {', '.join(service.PAY_METHODS)}")
+    await site.state.update("checkout", lambda value: value.update(method=method))
+    await site.emit("select_pay_method", method=method)
+    return site.redirect("/checkout")
+
+
+@router.get("/payment")
+async def payment(site: SiteDep) -> Response:
+    method = (await site.state.get("checkout")).get("method", "")
+    if not method:
+        return site.redirect("/checkout")
+    await site.emit.screen("bench_rail_payment")
+    return await site.page("payment.html", method=method)
+
+
+@router.post("/payment")
+async def pay(site: SiteDep) -> Response:
+    method = (await site.state.get("checkout")).get("method", "")
+    items = (await site.state.get("cart")).get("items", {})
+    if not method or not items:
+        raise HTTPException(409, "payment: choose a pay method and have tickets in the cart")
+
+    def settle(value: dict[str, Any]) -> None:
+        value["paid"] = [*value.get("paid", []), *items.values()]
+        value["items"] = {}
+
+    await site.state.update("cart", settle)
+    await site.state.update("checkout", lambda value: value.clear())
+    await site.emit(
+        "submit_payment",
+        method=method,
+        result="success",
+        amount=sum(line["price"] for line in items.values()),
+        item_ids=list(items),
+        tickets=[line["paid_as"] for line in items.values()],
+    )
+    return site.redirect("/paid")
+
+
+@router.get("/paid")
+async def paid(site: SiteDep) -> HTMLResponse:
+    await site.emit.screen("bench_rail_paid")
+    tickets = (await site.state.get("cart")).get("paid", [])
+    return await site.page("paid.html", tickets=tickets)

@@ -1,0 +1,259 @@
+"""Поезда's rules, without HTTP: the search form, the order of results, the trip being
+booked (train, tariff, seats, passengers), the ticket line it becomes, and the page events
+the form's widgets may write. The routes (`routes.py`) call these and store what they return.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import HTTPException
+
+from services.kit.errors import FieldError, FormError
+from services.kit.trajectory import Trajectory
+from services.rail.catalog import Car, Catalog, Train
+
+ADULTS, CHILDREN, MAX_PASSENGERS = (1, 4), (0, 3), 4
+SORTS = {"departure": "по времени отправления", "price": "по цене", "duration": "по времени в пути"}
+# The saved passengers' kinds (catalog, in Russian) as a ticket line names them.
+PASSENGER_KINDS = {"взрослый": "adult", "детский": "child"}
+PAY_METHODS = {"card": "Банковская карта", "sbp": "СБП", "wallet": "Электронный кошелёк"}
+PAGE_EVENT_TYPES = frozenset({"select_city", "select_date"})
+
+
+def count_in_range(
+    value: str, low: int, high: int, field: str, caption: str, errors: dict[str, str]
+) -> int:
+    """`value` as a number; when it is not one in low..high, the field's message goes into
+    `errors` (and -1 or the number comes back, for the other checks to skip)."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if not low <= number <= high:
+        errors[field] = f"{caption}: от {low} до {high}"
+    return number
+
+
+def _search_dates(query: dict[str, str], today: date, errors: dict[str, str]) -> dict[str, date]:
+    dates: dict[str, date] = {}
+    for field, caption in (("date", "отправления"), ("return", "обратно")):
+        value = query.get(field, "")
+        if not value:
+            if field == "date":
+                errors[field] = f"Укажите дату {caption}"
+            continue
+        try:
+            dates[field] = date.fromisoformat(value)
+        except ValueError:
+            errors[field] = f"Такой даты нет: {value}"
+            continue
+        if dates[field] < today:
+            errors[field] = "Эта дата уже прошла"
+    if "date" in dates and "return" in dates and dates["return"] < dates["date"]:
+        errors["return"] = "Дата обратно не может быть раньше даты отправления"
+    return dates
+
+
+def parse_search(catalog: Catalog, today: date, query: dict[str, str]) -> dict[str, Any]:
+    """The checked search, or FormError naming each bad field in Russian."""
+    errors: dict[str, str] = {}
+    origin, dest = query.get("from", ""), query.get("to", "")
+    for field, value, caption in (("from", origin, "отправления"), ("to", dest, "прибытия")):
+        if not value:
+            errors[field] = f"Выберите станцию {caption}"
+        elif value not in catalog.cities:
+            errors[field] = f"Такой станции нет: {value}"
+    if origin and origin == dest:
+        errors["to"] = "Станции отправления и прибытия совпадают"
+    dates = _search_dates(query, today, errors)
+    adults = count_in_range(query.get("adults", "1"), *ADULTS, "adults", "Взрослых", errors)
+    children = count_in_range(query.get("children", "0"), *CHILDREN, "children", "Детей", errors)
+    if "adults" not in errors and "children" not in errors and adults + children > MAX_PASSENGERS:
+        errors["children"] = f"Не больше {MAX_PASSENGERS} пассажиров в заказе"
+    tariff = query.get("tariff", "")
+    if tariff and tariff not in catalog.tariffs():
+        errors["tariff"] = f"Нет такого тарифа: {tariff}"
+    sort = query.get("sort", "") or "departure"
+    if sort not in SORTS:
+        errors["sort"] = "Нет такой сортировки"
+    if errors:
+        raise FormError(errors)
+    base = {
+        "from": origin,
+        "to": dest,
+        "date": dates["date"].isoformat(),
+        "return": dates["return"].isoformat() if "return" in dates else "",
+        "adults": str(adults),
+        "children": str(children),
+    }
+    return {
+        **base,
+        "day": dates["date"],
+        "passengers": adults + children,
+        "tariff": tariff,
+        "sort": sort,
+        "query": urlencode(base),
+        "trip_query": urlencode({k: base[k] for k in ("date", "adults", "children")}),
+    }
+
+
+def ordered(trains: list[Train], tariff: str, sort: str) -> list[Train]:
+    if tariff:
+        trains = [t for t in trains if t.car_for(tariff)]
+
+    def price(t: Train) -> int:
+        car = t.car_for(tariff) if tariff else None
+        return car.price if car else t.min_price
+
+    keys = {"price": price, "duration": lambda t: t.duration_min}
+    return sorted(trains, key=keys[sort]) if sort in keys else trains
+
+
+def page_event_check(catalog: Catalog) -> Any:
+    """The check of the form widgets' page events: a known station, a date not past."""
+
+    def check(event_type: str, params: dict[str, Any], trajectory: Trajectory) -> None:
+        if event_type == "select_city" and params["name"] not in catalog.cities:
+            raise FieldError("params.name", f"no station {params['name']!r}")
+        if event_type == "select_date" and date.fromisoformat(params["date"]) < trajectory.today:
+            raise FieldError("params.date", "a date in the past cannot be picked")
+
+    return check
+
+
+# -- the trip being booked (the state's `trip` value) ------------------------------------
+
+
+def trip_search(catalog: Catalog, today: date, trip: dict[str, Any]) -> dict[str, Any] | None:
+    """The search a trip was chosen from (for the way back to the results), if still valid."""
+    train = catalog.train(trip.get("train", ""))
+    if train is None:
+        return None
+    query = {
+        "from": train.from_city,
+        "to": train.to_city,
+        "date": trip["date"],
+        "adults": trip["adults"],
+        "children": trip["children"],
+    }
+    try:
+        return parse_search(catalog, today, query)
+    except FormError:
+        return None
+
+
+def new_trip(train: Train, found: dict[str, Any]) -> dict[str, Any]:
+    """The trip a train chosen from the results starts: no tariff, seats or passengers yet."""
+    return {
+        "train": train.id,
+        "date": found["date"],
+        "adults": found["adults"],
+        "children": found["children"],
+        "tariff": "",
+        "seats": [],
+        "passengers": [],
+    }
+
+
+def replace(value: dict[str, Any], new: dict[str, Any]) -> None:
+    """Make a stored value `new`, in place (for `SiteState.update`)."""
+    value.clear()
+    value.update(new)
+
+
+def is_same_trip(trip: dict[str, Any], other: dict[str, Any]) -> bool:
+    return all(trip.get(k) == other[k] for k in ("train", "date", "adults", "children"))
+
+
+def own_trip(trip: dict[str, Any], train: Train) -> dict[str, Any]:
+    """The trip, when it is on this train (409 otherwise)."""
+    if trip.get("train") != train.id:
+        raise HTTPException(409, "train: choose the train from the search results first")
+    return trip
+
+
+def toggle_seat(trip: dict[str, Any], seat: int) -> int:
+    """Take or give back a seat, one per passenger; the passengers are chosen afresh.
+    Returns how many seats are chosen."""
+    limit = int(trip["adults"]) + int(trip["children"])
+    seats = trip.setdefault("seats", [])
+    if seat in seats:
+        seats.remove(seat)
+    elif len(seats) >= limit:
+        raise HTTPException(409, f"seat: {limit} seats already chosen, one per passenger")
+    else:
+        seats.append(seat)
+    trip["passengers"] = []
+    return len(seats)
+
+
+def toggle_passenger(trip: dict[str, Any], index: int) -> bool:
+    """Choose a saved passenger for a seat, or unchoose them; True when now chosen."""
+    chosen = trip.setdefault("passengers", [])
+    if index in chosen:
+        chosen.remove(index)
+        return False
+    if len(chosen) >= len(trip.get("seats", [])):
+        raise HTTPException(409, "passenger_index: one passenger per chosen seat")
+    chosen.append(index)
+    return True
+
+
+def booked_car(catalog: Catalog, trip: dict[str, Any]) -> tuple[Train, Car]:
+    """The train and car of a trip ready for the cart (409 naming what is missing)."""
+    train = catalog.train(trip.get("train", ""))
+    car = train.car_for(trip.get("tariff", "")) if train else None
+    seats = trip.get("seats", [])
+    if train is None or car is None or not seats:
+        raise HTTPException(409, "trip: choose a train, a tariff and seats first")
+    if len(trip.get("passengers", [])) != len(seats):
+        raise HTTPException(409, "passengers: choose a passenger for every seat")
+    return train, car
+
+
+def ticket_line(catalog: Catalog, trip: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The cart line a booked trip becomes, and what its tickets book (the `basket_add`
+    parameters conditions bind to: train, route, day, tariff, seats, passengers)."""
+    train, car = booked_car(catalog, trip)
+    seats = sorted(trip["seats"])
+    # One line per booking: the same car booked again is another line, never a lost one.
+    item_id = f"{train.id}:{trip['date']}:{car.car}:{'-'.join(map(str, seats))}"
+    day = date.fromisoformat(trip["date"]).strftime("%d.%m.%Y")
+    title = f"«{train.name}» {train.number}, {train.from_city} — {train.to_city}, {day}"
+    booked = [seat for n in seats if (seat := car.seat(n))]
+    people = [catalog.passengers[i] for i in trip["passengers"]]
+    route = {
+        "train_name": train.name,
+        "from_city": train.from_city,
+        "to_city": train.to_city,
+        "date": trip["date"],
+        "tarif_name": car.tariff,
+    }
+    line = {
+        "item_id": item_id,
+        "title": f"{title}, {car.tariff}",
+        "amount": len(seats),
+        "price": car.price * len(seats),
+        "seats": seats,
+        "passengers": [p.name for p in people],
+        # What a payment names of the line (`submit_payment`'s `tickets`).
+        "paid_as": {**route, "amount": len(seats)},
+    }
+    kinds = [PASSENGER_KINDS[p.kind] for p in people]
+    ticket = {
+        **route,
+        "from_station": train.from_station,
+        "to_station": train.to_station,
+        "seats": [{"number": s.n, "near_window": s.window, "lower_berth": s.lower} for s in booked],
+        "lower_berths": sum(1 for s in booked if s.lower),
+        "window_seats": sum(1 for s in booked if s.window),
+        "passengers": [
+            {"name": p.name, "kind": kind} for p, kind in zip(people, kinds, strict=True)
+        ],
+        "adults": kinds.count("adult"),
+        "children": kinds.count("child"),
+    }
+    return line, ticket

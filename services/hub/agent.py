@@ -1,0 +1,114 @@
+"""The agent's side (`/t/{tid}/…`, no token): the hub page with the site tabs, tracking
+events, and every site's pages and assets through the proxy."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from services.hub.deps import HERE, HttpDep, PagesDep, SettingsDep
+from services.hub.proxy import forward
+from services.kit.contract import TRACKING_TYPES
+from services.kit.site import (
+    Emitter,
+    Pages,
+    SiteSpec,
+    TrajectoryDep,
+    current_trajectory,
+    parse_page_events,
+)
+from services.kit.trajectory import Trajectory
+from services.kit.variants import DOMAINS
+
+router = APIRouter()
+
+
+def theme(trajectory: Trajectory) -> str:
+    first = trajectory.meta.get("first_domain") or "grocery"
+    return trajectory.variant(first, "theme") or "light"
+
+
+def tracking_only(body: bytes) -> bool:
+    """Whether a page's `_events` body is valid JSON holding tracking events only."""
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        return True  # refused here with the parse error
+    items = payload if isinstance(payload, list) else [payload]
+    return all(isinstance(item, dict) and item.get("type") in TRACKING_TYPES for item in items)
+
+
+def site_page(
+    pages: Pages, trajectory: Trajectory, template: str, status: int, domain: str
+) -> HTMLResponse:
+    """The hub's own page in a site's place (not built, unavailable), in its theme."""
+    return pages.render(
+        trajectory,
+        template,
+        status_code=status,
+        theme=trajectory.variant(domain, "theme"),
+        current=domain,
+    )
+
+
+@router.get("/t/{tid}/")
+async def hub_page(
+    request: Request, trajectory: TrajectoryDep, hub: SettingsDep, pages: PagesDep
+) -> HTMLResponse:
+    await Emitter(request.app.state.bus, "hub", trajectory).screen("bench_hub_main")
+    return pages.render(trajectory, "hub.html", theme=theme(trajectory), built=hub.sites)
+
+
+@router.post("/t/{tid}/{domain}/_events")
+async def page_events(
+    request: Request, tid: str, domain: str, hub: SettingsDep, pages: PagesDep, client: HttpDep
+) -> Response:
+    """Tracking events (click, keypress, scroll) are stored here, one hop shorter;
+    widget selections go on to the site, which checks them against its catalog."""
+    if domain != "hub" and domain not in DOMAINS:
+        raise HTTPException(404, f"domain: unknown domain {domain!r}")
+    body = await request.body()
+    if domain != "hub" and not tracking_only(body):
+        return await site(request, tid, domain, hub, pages, client)
+    emit = Emitter(request.app.state.bus, domain, await current_trajectory(request, tid))
+    events = parse_page_events(body, SiteSpec(domain=domain, root=HERE), emit)
+    await emit.publish(events)
+    return JSONResponse({"accepted": len(events), "ids": [event["id"] for event in events]})
+
+
+@router.get("/t/{tid}")
+async def hub_page_slash(tid: str) -> RedirectResponse:
+    return RedirectResponse(f"/t/{tid}/", status_code=307)
+
+
+@router.api_route(
+    "/t/{tid}/{domain}/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]
+)
+async def site(
+    request: Request, tid: str, domain: str, hub: SettingsDep, pages: PagesDep, client: HttpDep
+) -> Response:
+    if domain not in DOMAINS:
+        raise HTTPException(404, f"domain: unknown domain {domain!r}")
+    upstream = hub.sites.get(domain)
+    if upstream is None:
+        trajectory = await current_trajectory(request, tid)
+        return site_page(pages, trajectory, "not_built.html", 404, domain)
+    try:
+        return await forward(client, request, upstream)
+    except httpx.TransportError:
+        trajectory = await current_trajectory(request, tid)
+        return site_page(pages, trajectory, "unavailable.html", 502, domain)
+
+
+@router.get("/_site/{domain}/{path:path}")
+async def site_static(request: Request, domain: str, hub: SettingsDep, client: HttpDep) -> Response:
+    upstream = hub.sites.get(domain)
+    if upstream is None:
+        raise HTTPException(404, f"domain: no site serves {domain!r}")
+    try:
+        return await forward(client, request, upstream)
+    except httpx.TransportError:
+        raise HTTPException(502, f"site {domain} unreachable") from None

@@ -1,0 +1,85 @@
+"""The trajectory API for runners (`/api/…`, admin token): create, read, check, close;
+the stand's status."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from services.hub import trajectories
+from services.hub.deps import Admin, HttpDep, SettingsDep, json_object, upstream_json
+from services.kit.site import TrajectoryDep
+
+router = APIRouter(prefix="/api")
+
+
+@router.post("/trajectories", status_code=201, dependencies=[Admin])
+async def create_trajectory(request: Request, hub: SettingsDep) -> dict[str, Any]:
+    meta = await trajectories.create(request.app.state.bus, hub, await json_object(request))
+    return {
+        key: meta[key]
+        for key in ("trajectory_id", "url", "prompt", "date_shift_days", "ui_variants")
+    }
+
+
+@router.get("/trajectories/{tid}", dependencies=[Admin])
+async def get_trajectory(trajectory: TrajectoryDep) -> dict[str, Any]:
+    return trajectory.meta
+
+
+@router.get("/trajectories/{tid}/events", dependencies=[Admin])
+async def get_events(trajectory: TrajectoryDep, hub: SettingsDep, client: HttpDep) -> Response:
+    return await upstream_json(
+        client, "GET", f"{hub.events_url}/trajectories/{trajectory.id}/events"
+    )
+
+
+@router.get("/trajectories/{tid}/check", dependencies=[Admin])
+async def get_check(trajectory: TrajectoryDep, hub: SettingsDep, client: HttpDep) -> Response:
+    return await upstream_json(
+        client, "GET", f"{hub.verifier_url}/trajectories/{trajectory.id}/check"
+    )
+
+
+@router.post("/check", dependencies=[Admin])
+async def stateless_check(request: Request, hub: SettingsDep, client: HttpDep) -> Response:
+    body = await json_object(request)
+    return await upstream_json(client, "POST", f"{hub.verifier_url}/check", json=body)
+
+
+@router.post("/trajectories/{tid}/close", dependencies=[Admin])
+async def close_trajectory(request: Request, tid: str) -> dict[str, Any]:
+    body = await json_object(request, empty_ok=True)
+    return await trajectories.close(request.app.state.bus, tid, body)
+
+
+@router.get("/status")
+async def status(request: Request, hub: SettingsDep, client: HttpDep) -> JSONResponse:
+    services = {
+        "events": hub.events_url,
+        "verifier": hub.verifier_url,
+        **{f"site:{d}": u for d, u in hub.sites.items()},
+    }
+
+    async def probe(url: str) -> bool:
+        try:
+            return (await client.get(f"{url}/ready", timeout=2)).status_code == 200
+        except httpx.TransportError:
+            return False
+
+    results = await asyncio.gather(*(probe(u) for u in services.values()))
+    report = {
+        name: {"url": url, "ready": ok}
+        for (name, url), ok in zip(services.items(), results, strict=True)
+    }
+    report["hub"] = {"url": hub.public_url, "ready": True}
+    report["nats"] = {"url": hub.nats_url, "ready": request.app.state.bus.connected}
+    ready = all(item["ready"] for item in report.values())
+    return JSONResponse(
+        {"status": "ready" if ready else "degraded", "services": report, "sites": list(hub.sites)},
+        status_code=200 if ready else 503,
+    )

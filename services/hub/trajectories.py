@@ -1,0 +1,103 @@
+"""Trajectories, without HTTP: one is created from a task (checked, dates shifted, variants
+resolved, stored in the KV bucket) and closed once (completion and final message kept)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from fastapi import HTTPException
+
+from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
+from services.kit.dateshift import shift_task
+from services.kit.errors import FieldError
+from services.kit.settings import HubSettings
+from services.kit.tasks import check_task, find_task, load_task
+from services.kit.trajectory import load_trajectory, new_trajectory_id
+from services.kit.variants import check_selection, resolve
+
+log = logging.getLogger("wpb.hub")
+
+
+def task_from_body(body: dict[str, Any], tasks_dir: Path) -> dict[str, Any]:
+    """The task object of the body, or the file `task_id` names (then only a label)."""
+    try:
+        if "task" in body:
+            return check_task(body["task"])
+        stem = body.get("task_id")
+        if stem is None:
+            raise HTTPException(422, "task: give a task object or a task_id")
+        path = find_task(tasks_dir, stem) if isinstance(stem, str) else None
+        if path is None:
+            raise HTTPException(404, f"task_id: no task file named {stem!r}")
+        return load_task(path)
+    except FieldError as exc:
+        raise HTTPException(422, str(exc)) from None
+
+
+def stand_today(value: Any, default: date) -> date:
+    if value is None:
+        return default
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError:
+        raise HTTPException(422, "today: expected an ISO date YYYY-MM-DD") from None
+
+
+async def create(bus: Bus, hub: HubSettings, body: dict[str, Any]) -> dict[str, Any]:
+    """A new open trajectory for the body's task; its stored meta."""
+    task = task_from_body(body, hub.tasks_dir)
+    test_data = task["test_data"]
+    override = check_selection(body.get("ui_variants") or {}, "ui_variants")
+    ui_variants = resolve(test_data, task.get("domain_configs") or {}, override)
+    today = stand_today(body.get("today"), hub.stand_today())
+    shifted, shift = shift_task(test_data, today)
+    tid = new_trajectory_id()
+    url = f"{hub.public_url.rstrip('/')}/t/{tid}/"
+    meta = {
+        "trajectory_id": tid,
+        "task_id": body.get("task_id") or task.get("id") or test_data.get("id"),
+        "status": "open",
+        "created_at": time.time(),
+        "today": today.isoformat(),
+        "date_shift_days": shift,
+        "url": url,
+        "prompt": shifted["task"].replace("%HOST%", url),
+        "first_domain": test_data.get("bench_first_domain"),
+        "conditions": shifted["conditions"],
+        "ui_taxonomy": test_data.get("ui_taxonomy"),
+        "ui_variants": ui_variants,
+    }
+    await bus.put_json(TRAJECTORIES_BUCKET, tid, meta, revision=0)
+    log.info(
+        "created for task %s, dates shifted %d days",
+        meta["task_id"],
+        shift,
+        extra={"trajectory_id": tid},
+    )
+    return meta
+
+
+async def close(bus: Bus, tid: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Close an open trajectory, keeping the agent's completion and final message."""
+    for _ in range(20):
+        trajectory = await load_trajectory(bus, tid)
+        if trajectory is None:
+            raise HTTPException(404, "trajectory: unknown trajectory id")
+        if not trajectory.is_open:
+            raise HTTPException(409, "trajectory: already closed")
+        meta = {**trajectory.meta, "status": "closed", "closed_at": time.time()}
+        if "completion" in body:
+            meta["completion"] = bool(body["completion"])
+        if isinstance(body.get("final_message"), str):
+            meta["final_message"] = body["final_message"][:4000]
+        try:
+            await bus.put_json(TRAJECTORIES_BUCKET, tid, meta, trajectory.revision)
+        except KeyWrongLastSequenceError:
+            continue
+        log.info("closed, completion %s", meta.get("completion"), extra={"trajectory_id": tid})
+        return meta
+    raise HTTPException(503, "trajectory: too many concurrent updates")

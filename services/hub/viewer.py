@@ -1,0 +1,57 @@
+"""Pages for people (`/view/…`, the admin token in a cookie): runs, a run, a trajectory with
+its verdict and the agent's steps."""
+
+from __future__ import annotations
+
+import secrets
+
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+
+from services.hub.deps import COOKIE, Admin, PagesDep, SettingsDep
+from services.hub.runs import STEP_SHOT, find_episode, list_runs, load_episode, load_run
+from services.kit.site import TrajectoryDep
+
+router = APIRouter(prefix="/view")
+
+
+@router.get("/login")
+async def login(hub: SettingsDep, token: str = "", next: str = "/view/") -> Response:
+    if not secrets.compare_digest(token, hub.admin_token):
+        raise HTTPException(401, "token: wrong admin token")
+    target = next if next.startswith("/view/") else "/view/"
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+    return response
+
+
+@router.get("/", dependencies=[Admin])
+async def runs_page(hub: SettingsDep, pages: PagesDep) -> HTMLResponse:
+    return pages.render_plain("runs.html", runs=list_runs(hub.home / "runs"))
+
+
+@router.get("/runs/{name}", dependencies=[Admin])
+async def run_page(
+    name: str, hub: SettingsDep, pages: PagesDep, failed: bool = False
+) -> HTMLResponse:
+    run = load_run(hub.home / "runs", name)
+    if run is None:
+        raise HTTPException(404, f"run: no run named {name!r}")
+    records = [r for r in run["records"] if not failed or r.get("ems") != 1]
+    return pages.render_plain("run.html", run=run, records=records, failed=failed)
+
+
+@router.get("/trajectories/{tid}", dependencies=[Admin])
+async def trajectory_page(
+    trajectory: TrajectoryDep, hub: SettingsDep, pages: PagesDep
+) -> HTMLResponse:
+    episode = load_episode(find_episode(hub.home / "runs", trajectory.id))
+    return pages.render(trajectory, "trajectory.html", meta=trajectory.meta, episode=episode)
+
+
+@router.get("/trajectories/{tid}/{name}", dependencies=[Admin])
+async def step_screenshot(trajectory: TrajectoryDep, hub: SettingsDep, name: str) -> FileResponse:
+    folder = find_episode(hub.home / "runs", trajectory.id)
+    if folder is None or not STEP_SHOT.fullmatch(name) or not (folder / name).is_file():
+        raise HTTPException(404, f"name: no screenshot {name!r} for this trajectory")
+    return FileResponse(folder / name, media_type="image/png")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from services.hotels import generate
-from services.hotels.app import parse_rooms
 from services.hotels.catalog import Catalog, load_catalog
+from services.hotels.service import parse_rooms
 
 
 def test_committed_catalog_is_the_generators_output() -> None:

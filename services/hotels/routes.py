@@ -1,0 +1,147 @@
+"""Отели's routes: parse the request, call `service`, write the event, render."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Form, HTTPException
+from fastapi.responses import HTMLResponse, Response
+
+from services.hotels import service
+from services.hotels.catalog import Catalog, image_svg
+from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
+
+DOMAIN = "hotels"
+router = APIRouter(prefix=site_prefix(DOMAIN))
+assets = APIRouter()
+CatalogDep = Annotated[Catalog, Depends(catalog)]
+
+
+async def page_context(site: SiteRequest) -> dict[str, Any]:
+    """What every hotels page shows: the form's cities and today."""
+    hotels: Catalog = catalog(site.request)
+    return {
+        "catalog": hotels,
+        "cities": hotels.city_options(),
+        "today": site.trajectory.today.isoformat(),
+    }
+
+
+@router.get("/")
+async def main(site: SiteDep) -> HTMLResponse:
+    await site.emit.screen(service.MAIN_STATE)
+    return await site.page("main.html", form={"rooms": "2"})
+
+
+@router.get("/search")
+async def search(
+    site: SiteDep,
+    hotels: CatalogDep,
+    city: str = "",
+    start: str = "",
+    end: str = "",
+    rooms: str = "2",
+) -> HTMLResponse:
+    form = {"city": city, "start": start, "end": end, "rooms": rooms}
+    today = site.trajectory.today
+    found, errors = service.search_or_errors(hotels, today, city, start, end, rooms)
+    if found is None:
+        return await site.page("main.html", 422, form=form, errors=errors)
+    facts = service.search_facts(found)
+    await site.emit.screen("bench_hotel_search", category=found["city"].id, **facts)
+    fitting = [
+        h for h in hotels.hotels_in(found["city"].id) if service.hotel_fits(h, found["rooms"])
+    ]
+    return await site.page("results.html", form=form, search=found, hotels=fitting)
+
+
+@router.get("/hotel/{hotel_id}")
+async def hotel_page(
+    hotel_id: str,
+    site: SiteDep,
+    hotels: CatalogDep,
+    start: str = "",
+    end: str = "",
+    rooms: str = "2",
+) -> HTMLResponse:
+    hotel = hotels.hotel(hotel_id)
+    if hotel is None:
+        return await site.page("missing.html", 404)
+    today = site.trajectory.today
+    found, errors = service.search_or_errors(hotels, today, hotel.city, start, end, rooms)
+    facts = service.search_facts(found) if found else {}
+    await site.emit.screen("bench_hotel_item", item_id=hotel.id, **facts)
+    await site.emit("bench_hotel_select_hotel", hotelId=hotel.id, name=hotel.name)
+    city = hotels.city(hotel.city)
+    return await site.page("hotel.html", hotel=hotel, city=city, search=found, errors=errors)
+
+
+@router.post("/hotel/{hotel_id}/room")
+async def choose_room(
+    hotel_id: str,
+    site: SiteDep,
+    hotels: CatalogDep,
+    room_type: Annotated[str, Form()],
+    start: Annotated[str, Form()] = "",
+    end: Annotated[str, Form()] = "",
+    rooms: Annotated[str, Form()] = "2",
+) -> Response:
+    hotel = hotels.hotel(hotel_id)
+    if hotel is None:
+        return await site.page("missing.html", 404)
+    room = hotel.room(room_type)
+    if room is None:
+        raise HTTPException(422, f"room_type: no room {room_type!r} in {hotel.id}")
+    today = site.trajectory.today
+    found, errors = service.search_or_errors(hotels, today, hotel.city, start, end, rooms)
+    if found is None:
+        city = hotels.city(hotel.city)
+        return await site.page(
+            "hotel.html", 422, hotel=hotel, city=city, search=None, errors=errors
+        )
+    booking = {"hotel": hotel.id, "room": room.type, "start": start, "end": end, "rooms": rooms}
+    await site.state.update("booking", lambda value: value.update(booking))
+    await site.emit(
+        "bench_hotel_select_room",
+        roomType=room.type,
+        price=room.price,
+        hotelId=hotel.id,
+        **service.search_facts(found),
+    )
+    return site.redirect("/booking")
+
+
+@router.get("/booking")
+async def booking(site: SiteDep, hotels: CatalogDep) -> HTMLResponse:
+    chosen = await site.state.get("booking")
+    hotel = hotels.hotel(chosen.get("hotel", ""))
+    room = hotel.room(chosen.get("room", "")) if hotel else None
+    found = None
+    if hotel is not None:
+        found, _ = service.search_or_errors(
+            hotels,
+            site.trajectory.today,
+            hotel.city,
+            chosen["start"],
+            chosen["end"],
+            chosen["rooms"],
+        )
+    if hotel is not None and found is not None:
+        facts = service.search_facts(found)
+        await site.emit.screen("bench_hotel_booking", item_id=hotel.id, **facts)
+    else:
+        await site.emit.screen("bench_hotel_booking")
+    city = hotels.city(hotel.city) if hotel else None
+    return await site.page("booking.html", hotel=hotel, room=room, city=city, search=found)
+
+
+@assets.get("/img/{hotel_id}.svg")
+async def image(hotel_id: str, hotels: CatalogDep) -> Response:
+    hotel = hotels.hotel(hotel_id)
+    if hotel is None:
+        raise HTTPException(404, f"hotel_id: no hotel {hotel_id!r}")
+    return Response(
+        image_svg(hotel),
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )

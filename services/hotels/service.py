@@ -1,0 +1,160 @@
+"""Отели's rules, without HTTP: the guests field, the search form, which hotels fit the
+rooms, the values a search was made with, and the page events the form's widgets may write.
+The routes (`routes.py`) call these."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+from urllib.parse import urlencode
+
+from services.hotels.catalog import Catalog, Hotel
+from services.kit.errors import FieldError, FormError
+from services.kit.trajectory import Trajectory
+
+PAGE_EVENT_TYPES = frozenset(
+    {
+        "bench_hotel_select_city",
+        "bench_hotel_select_start_date",
+        "bench_hotel_select_end_date",
+        "bench_hotel_select_guests",
+    }
+)
+MAIN_STATE = "state_hotels_main"  # the name task files use as bench_first_state
+MAX_NIGHTS = 30
+LIMITS = {"rooms": (1, 6), "adults": (1, 6), "kids": (0, 4), "age": (0, 17)}
+ROOMS_RE = re.compile(r"^\d{1,2}(:(\d{1,2})?(,\d{1,2})*)?(;\d{1,2}(:(\d{1,2})?(,\d{1,2})*)?)*$")
+
+Rooms = list[dict[str, Any]]
+
+
+def parse_rooms(text: str) -> Rooms:
+    """ "2:7,5;1" -> [{"adults": 2, "kids": [7, 5]}, {"adults": 1, "kids": []}]."""
+    if not ROOMS_RE.match(text or ""):
+        raise ValueError("Укажите гостей: взрослых и детей по номерам")
+    rooms: Rooms = []
+    for part in text.split(";"):
+        adults, _, kids = part.partition(":")
+        ages = [int(a) for a in kids.split(",") if a != ""] if kids else []
+        rooms.append({"adults": int(adults), "kids": ages})
+    low, high = LIMITS["rooms"]
+    if not low <= len(rooms) <= high:
+        raise ValueError(f"Номеров можно выбрать от {low} до {high}")
+    for room in rooms:
+        if not LIMITS["adults"][0] <= room["adults"] <= LIMITS["adults"][1]:
+            raise ValueError("В номере от 1 до 6 взрослых")
+        if len(room["kids"]) > LIMITS["kids"][1]:
+            raise ValueError("В номере не больше 4 детей")
+        if any(not 0 <= age <= 17 for age in room["kids"]):
+            raise ValueError("Возраст ребёнка — от 0 до 17 лет")
+    return rooms
+
+
+def guests_count(rooms: Rooms) -> int:
+    return sum(r["adults"] + len(r["kids"]) for r in rooms)
+
+
+def parse_search(
+    catalog: Catalog, today: date, city: str, start: str, end: str, rooms: str
+) -> dict[str, Any]:
+    """The checked search, or FormError naming each bad field in Russian."""
+    errors: dict[str, str] = {}
+    found = catalog.city(city) if city else None
+    if not city:
+        errors["city"] = "Выберите город"
+    elif found is None:
+        errors["city"] = "Такого города нет в списке"
+    dates: dict[str, date] = {}
+    for name, value, caption in (("start", start, "заезда"), ("end", end, "выезда")):
+        if not value:
+            errors[name] = f"Укажите дату {caption}"
+            continue
+        try:
+            dates[name] = date.fromisoformat(value)
+        except ValueError:
+            errors[name] = f"Такой даты нет: {value}"
+            continue
+        if dates[name] < today:
+            errors[name] = f"Дата {caption} уже прошла"
+    if "start" in dates and "end" in dates and "end" not in errors:
+        nights = (dates["end"] - dates["start"]).days
+        if nights < 1:
+            errors["end"] = "Дата выезда должна быть позже даты заезда"
+        elif nights > MAX_NIGHTS:
+            errors["end"] = f"Не больше {MAX_NIGHTS} ночей"
+    try:
+        parsed = parse_rooms(rooms)
+    except ValueError as exc:
+        errors["rooms"] = str(exc)
+        parsed = []
+    if errors:
+        raise FormError(errors)
+    assert found is not None
+    return {
+        "city": found,
+        "start": dates["start"],
+        "end": dates["end"],
+        "nights": (dates["end"] - dates["start"]).days,
+        "rooms": parsed,
+        "rooms_text": rooms,
+        "guests": guests_count(parsed),
+        "query": urlencode({"city": city, "start": start, "end": end, "rooms": rooms}),
+    }
+
+
+def search_facts(found: dict[str, Any]) -> dict[str, Any]:
+    """The values a search was made with, as the search and booking events carry them."""
+    return {
+        "cityId": found["city"].id,
+        "startDate": found["start"].isoformat(),
+        "endDate": found["end"].isoformat(),
+        "rooms": found["rooms"],
+        "roomsCount": len(found["rooms"]),
+        "guestsCount": found["guests"],
+    }
+
+
+def hotel_fits(hotel: Hotel, rooms: Rooms) -> bool:
+    return all(any(room.fits(r["adults"], len(r["kids"])) for room in hotel.rooms) for r in rooms)
+
+
+def page_event_check(catalog: Catalog) -> Any:
+    """The check of the form widgets' page events: a known city with its own names, a date
+    not past, guests that add up."""
+
+    def check(event_type: str, params: dict[str, Any], trajectory: Trajectory) -> None:
+        if event_type == "bench_hotel_select_city":
+            city = catalog.city(params["cityId"])
+            if city is None:
+                raise FieldError("params.cityId", f"no city {params['cityId']!r}")
+            for key, value in (
+                ("label", city.label),
+                ("cityName", city.name),
+                ("countryName", city.country),
+            ):
+                if params[key] != value:
+                    raise FieldError(f"params.{key}", f"expected {value!r} for {city.id}")
+        elif event_type in ("bench_hotel_select_start_date", "bench_hotel_select_end_date"):
+            if date.fromisoformat(params["date"]) < trajectory.today:
+                raise FieldError("params.date", "a date in the past cannot be picked")
+        elif event_type == "bench_hotel_select_guests":
+            rooms = params["rooms"]
+            if params["roomsCount"] != len(rooms):
+                raise FieldError("params.roomsCount", "must equal the number of rooms")
+            if params["guestsCount"] != guests_count(rooms):
+                raise FieldError("params.guestsCount", "must equal adults plus children")
+            if any(len(r["kids"]) > LIMITS["kids"][1] for r in rooms):
+                raise FieldError("params.rooms", "at most 4 children per room")
+
+    return check
+
+
+def search_or_errors(
+    catalog: Catalog, today: date, city: str, start: str, end: str, rooms: str
+) -> tuple[dict[str, Any] | None, dict[str, str]]:
+    """The checked search and no errors, or None and the errors by field."""
+    try:
+        return parse_search(catalog, today, city, start, end, rooms), {}
+    except FormError as exc:
+        return None, exc.errors

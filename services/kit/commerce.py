@@ -1,7 +1,10 @@
 """What the shops share (grocery, shop, books): the cart, favourites and checkout routes,
-the page render that adds the cart summary, refusals answered as a page or as JSON, and the
+the page context that adds the cart summary, refusals answered as a page or as JSON, and the
 `apply_filter` / `apply_sort` of a list. A site builds one `Commerce` with its catalog
-lookup, screen names, limits and templates and calls `add_routes(router)`.
+lookup, screen names, limits and templates; its router includes the shared routers it
+offers (`cart_router`, and with the matching settings `favorites_router`, `checkout_router`,
+`suggest_router`); it passes `commerce.page_context` in its `SiteSpec` and the `Commerce` to
+`create_site_app`.
 
 Routes (under the site prefix):
 - `GET /cart`, `POST /cart/{item_id}` (`op`: add, inc, dec, remove, set with `amount`;
@@ -23,16 +26,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Protocol
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from services.kit.site import EmitDep, Emitter, Pages, PagesDep, SiteState, StateDep, TrajectoryDep
+from services.kit.site import SiteDep, SiteRequest
 from services.kit.trajectory import Trajectory
 
 CART_OPS = ("add", "inc", "dec", "remove", "set")
 FAVORITE_OPS = ("add", "remove", "toggle")
 MAX_QUERY = 200  # a search query is cut to this many characters
-DECLINED = "банк отклонил платёж — попробуйте другую карту"
 
 
 class Goods(Protocol):
@@ -77,19 +79,19 @@ def card_number(raw: str) -> str:
 
 
 async def list_events(
-    emit: Emitter,
-    state: SiteState,
+    site: SiteRequest,
     where: str,
-    shown: dict[str, Any],
+    filter_params: dict[str, Any],
     sort: str,
-    refined: bool,
+    list_changed: bool,
 ) -> None:
     """`apply_filter` for each filter new to this list, `apply_sort` for a new sort.
 
-    `shown` maps a filter key to the value `apply_filter` writes; the filter type is the
-    key up to a `:` (so one key a brand: `brand:Ярогор`). The list's last filters and sort
-    are kept in the `list` state; a list of another `where` starts afresh."""
-    current: dict[str, Any] = {"where": where, "filters": shown, "sort": sort}
+    `filter_params` maps a filter key to the value `apply_filter` writes; the filter type is
+    the key up to a `:` (so one key a brand: `brand:Ярогор`). `list_changed`: the request
+    sent a list key (a filter or sort form), not only opened the list. The list's last
+    filters and sort are kept in the `list` state; a list of another `where` starts afresh."""
+    current: dict[str, Any] = {"where": where, "filters": filter_params, "sort": sort}
 
     def swap(value: dict[str, Any]) -> dict[str, Any]:
         previous = dict(value)
@@ -97,17 +99,17 @@ async def list_events(
         value.update(current)
         return previous
 
-    previous = await state.update("list", swap)
+    previous = await site.state.update("list", swap)
     if previous.get("where") != where:
         previous = {}
-    if not refined:
+    if not list_changed:
         return
     before = previous.get("filters", {})
-    for key, value in shown.items():
+    for key, value in filter_params.items():
         if before.get(key) != value:
-            await emit("apply_filter", filter_type=key.split(":")[0], value=value)
+            await site.emit("apply_filter", filter_type=key.split(":")[0], value=value)
     if sort != previous.get("sort", "popular"):
-        await emit("apply_sort", sort=sort)
+        await site.emit("apply_sort", sort=sort)
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,7 @@ class Checkout:
     """A shop's checkout: its payment methods and what it checks beyond them."""
 
     methods: dict[str, str]  # method -> caption
-    empty: str  # why an empty cart cannot be paid
+    empty_cart: str  # why an empty cart cannot be paid
     check: Callable[[dict[str, str]], None]  # the site's own fields; raises Refused
     receipt: Callable[[dict[str, str], Trajectory], dict[str, Any]]  # extra done.html context
     declined: Callable[[dict[str, str]], bool] = lambda form: False  # the bank says no
@@ -125,12 +127,13 @@ class Checkout:
 class Commerce:
     domain: str
     lookup: Callable[[str], Goods | None]  # an item by id
-    missing: str  # the 404 message for an unknown item id
+    unknown_item: str  # the 404 message for an unknown item id
     limit: Callable[[Any], int]  # the most units of an item one cart may hold
-    over: Callable[[Any], str]  # why more than `limit` is refused
+    over_limit: Callable[[Any], str]  # why more than `limit` is refused
     screens: dict[str, str]  # "basket" (and "favorites", "checkout", "search") -> `new_state`
     context: dict[str, Any] = field(default_factory=dict)  # for every page
-    more: Callable[[SiteState], Awaitable[dict[str, Any]]] | None = None  # per-request context
+    # What every page shows besides, read per request (the logged-in user).
+    request_context: Callable[[SiteRequest], Awaitable[dict[str, Any]]] | None = None
     checkout: Checkout | None = None
     suggest: Callable[[str], list[dict[str, str]]] | None = None  # GET /suggest?q=
 
@@ -146,259 +149,232 @@ class Commerce:
             "total": sum(item.price * amount for item, amount in lines),
         }
 
-    async def page(
-        self,
-        pages: Pages,
-        trajectory: Trajectory,
-        state: SiteState,
-        template: str,
-        status_code: int = 200,
-        **context: Any,
-    ) -> HTMLResponse:
-        """A page with the cart (`cart`, `summary`) and, where kept, the `favorites`."""
-        cart = (await state.get("cart")).get("items", {})
-        common: dict[str, Any] = {"cart": cart, "summary": self.cart_view(cart)}
+    async def page_context(self, site: SiteRequest) -> dict[str, Any]:
+        """What every page of the shop shows: the cart (`cart`, `summary`) and, where kept,
+        the `favorites` (the site's `SiteSpec.page_context`)."""
+        cart = (await site.state.get("cart")).get("items", {})
+        common: dict[str, Any] = {**self.context, "cart": cart, "summary": self.cart_view(cart)}
         if "favorites" in self.screens:
-            common["favorites"] = (await state.get("favorites")).get("items", [])
-        if self.more is not None:
-            common |= await self.more(state)
-        return pages.render(trajectory, template, status_code, **self.context, **common, **context)
+            common["favorites"] = (await site.state.get("favorites")).get("items", [])
+        if self.request_context is not None:
+            common |= await self.request_context(site)
+        return common
 
-    async def refuse(
-        self,
-        request: Request,
-        pages: Pages,
-        trajectory: Trajectory,
-        state: SiteState,
-        refused: Refused,
-    ) -> Response:
-        if wants_json(request):
+    async def refuse(self, site: SiteRequest, refused: Refused) -> Response:
+        if wants_json(site.request):
             return JSONResponse(
                 {"detail": str(refused), "field": refused.field, "message": refused.message},
                 refused.status,
             )
         template = "missing.html" if refused.status == 404 else "error.html"
-        return await self.page(pages, trajectory, state, template, refused.status, refused=refused)
-
-    def back(self, trajectory: Trajectory, target: str) -> RedirectResponse:
-        """Back to `target` when it is a page of this site and trajectory, else home."""
-        base = f"/t/{trajectory.id}/{self.domain}"
-        return RedirectResponse(target if target.startswith(base + "/") else base + "/", 303)
+        return await site.page(template, refused.status, refused=refused)
 
     async def search_events(
         self,
-        emit: Emitter,
-        state: SiteState,
+        site: SiteRequest,
         query: str,
-        shown: dict[str, Any],
+        filter_params: dict[str, Any],
         sort: str,
-        refined: bool,
+        list_changed: bool,
     ) -> None:
         """A results page served: `submit_search` when it came from the search field (no
         list key sent), the `search` screen, then the list's `list_events`."""
-        if not refined:
-            widget = emit.trajectory.variant(self.domain, "text_search") or "standard"
-            await emit("submit_search", value=query, widget=widget)
-        await emit.screen(self.screens["search"])
-        await list_events(emit, state, f"search:{query}", shown, sort, refined)
+        if not list_changed:
+            widget = site.trajectory.variant(self.domain, "text_search") or "standard"
+            await site.emit("submit_search", value=query, widget=widget)
+        await site.emit.screen(self.screens["search"])
+        await list_events(site, f"search:{query}", filter_params, sort, list_changed)
 
     def find(self, item_id: str) -> Goods:
         item = self.lookup(item_id)
         if item is None:
-            raise Refused(404, "item_id", self.missing)
+            raise Refused(404, "item_id", self.unknown_item)
         return item
 
-    def add_routes(self, router: APIRouter) -> None:
-        self._cart_routes(router)
-        if "favorites" in self.screens:
-            self._favorite_routes(router)
-        if self.checkout is not None:
-            self._checkout_routes(router, self.checkout)
-        if self.suggest is not None:
-            suggest = self.suggest
 
-            @router.get("/suggest")
-            async def suggestions(trajectory: TrajectoryDep, q: str = "") -> dict[str, Any]:
-                return {"suggestions": suggest(q[:MAX_QUERY])}
+def redirect_back(site: SiteRequest, target: str) -> RedirectResponse:
+    """Back to `target` when it is a page of this site and trajectory, else its home."""
+    return RedirectResponse(target if target.startswith(site.base + "/") else site.base + "/", 303)
 
-    def _cart_routes(self, router: APIRouter) -> None:
-        @router.get("/cart")
-        async def cart_page(
-            pages: PagesDep, trajectory: TrajectoryDep, state: StateDep, emit: EmitDep
-        ) -> HTMLResponse:
-            await emit.screen(self.screens["basket"])
-            return await self.page(pages, trajectory, state, "cart.html")
 
-        @router.post("/cart/{item_id}")
-        async def change_cart(
-            item_id: str,
-            request: Request,
-            pages: PagesDep,
-            trajectory: TrajectoryDep,
-            state: StateDep,
-            emit: EmitDep,
-            op: Annotated[str, Form()] = "",
-            amount: Annotated[str, Form()] = "",
-            next: Annotated[str, Form()] = "",
-        ) -> Response:
-            try:
-                item = self.find(item_id)
-                if op not in CART_OPS:
-                    raise Refused(422, "op", f"действие — одно из: {', '.join(CART_OPS)}")
-                wanted = 0
-                if op == "set":
-                    if not re.fullmatch(r"-?\d{1,6}", amount.strip()):
-                        raise Refused(422, "amount", "количество — целое число")
-                    wanted = int(amount.strip())
-                    if wanted < 0:
-                        raise Refused(422, "amount", "количество не может быть меньше нуля")
+def commerce(request: Request) -> Commerce:
+    return request.app.state.commerce  # type: ignore[no-any-return]
 
-                def apply(value: dict[str, Any]) -> tuple[int, int]:
-                    items = value.setdefault("items", {})
-                    before = int(items.get(item_id, 0))
-                    after = {
-                        "add": before + 1,
-                        "inc": before + 1,
-                        "dec": max(0, before - 1),
-                        "remove": 0,
-                        "set": wanted,
-                    }[op]
-                    if after > self.limit(item):
-                        raise Refused(409, "stock", self.over(item))
-                    if after:
-                        items[item_id] = after
-                    else:
-                        items.pop(item_id, None)
-                    return before, after
 
-                before, after = await state.update("cart", apply)
-            except Refused as refused:
-                return await self.refuse(request, pages, trajectory, state, refused)
-            if after != before:
-                await emit(
-                    "basket_add" if after > before else "basket_remove",
-                    item_id=item.id,
-                    amount=after,
-                    title=item.title,
-                    price=item.price,
-                )
-            if wants_json(request):
-                summary = self.cart_view((await state.get("cart")).get("items", {}))
-                return JSONResponse(
-                    {"item_id": item_id, "amount": after}
-                    | {"count": summary["count"], "total": summary["total"]}
-                )
-            return self.back(trajectory, next)
+CommerceDep = Annotated[Commerce, Depends(commerce)]
 
-    def _favorite_routes(self, router: APIRouter) -> None:
-        @router.get("/favorites")
-        async def favorites_page(
-            pages: PagesDep, trajectory: TrajectoryDep, state: StateDep, emit: EmitDep
-        ) -> HTMLResponse:
-            await emit.screen(self.screens["favorites"])
-            return await self.page(pages, trajectory, state, "favorites.html")
 
-        @router.post("/favorites/{item_id}")
-        async def change_favorites(
-            item_id: str,
-            request: Request,
-            pages: PagesDep,
-            trajectory: TrajectoryDep,
-            state: StateDep,
-            emit: EmitDep,
-            op: Annotated[str, Form()] = "toggle",
-            next: Annotated[str, Form()] = "",
-        ) -> Response:
-            try:
-                item = self.find(item_id)
-                if op not in FAVORITE_OPS:
-                    raise Refused(422, "op", f"действие — одно из: {', '.join(FAVORITE_OPS)}")
-            except Refused as refused:
-                return await self.refuse(request, pages, trajectory, state, refused)
+def cart_amount(before: int, op: str, wanted: int) -> int:
+    """A cart line's amount after `op` (add, inc, dec, remove, set to `wanted`)."""
+    return {
+        "add": before + 1,
+        "inc": before + 1,
+        "dec": max(0, before - 1),
+        "remove": 0,
+        "set": wanted,
+    }[op]
 
-            def apply(value: dict[str, Any]) -> tuple[bool, bool]:
-                items: list[str] = value.setdefault("items", [])
-                before = item_id in items
-                after = {"add": True, "remove": False, "toggle": not before}[op]
-                if after and not before:
-                    items.append(item_id)
-                elif before and not after:
-                    items.remove(item_id)
-                return before, after
 
-            before, after = await state.update("favorites", apply)
-            if after != before:
-                await emit(
-                    "add_favorites" if after else "remove_favorites",
-                    item_id=item.id,
-                    title=item.title,
-                )
-            if wants_json(request):
-                count = len((await state.get("favorites")).get("items", []))
-                return JSONResponse({"item_id": item_id, "favorite": after, "count": count})
-            return self.back(trajectory, next)
+def parse_cart_change(op: str, amount: str) -> int:
+    """The `set` amount of a cart change (0 for the other ops); refused with the field."""
+    if op not in CART_OPS:
+        raise Refused(422, "op", f"действие — одно из: {', '.join(CART_OPS)}")
+    if op != "set":
+        return 0
+    if not re.fullmatch(r"-?\d{1,6}", amount.strip()):
+        raise Refused(422, "amount", "количество — целое число")
+    wanted = int(amount.strip())
+    if wanted < 0:
+        raise Refused(422, "amount", "количество не может быть меньше нуля")
+    return wanted
 
-    def _checkout_routes(self, router: APIRouter, checkout: Checkout) -> None:
-        @router.get("/checkout")
-        async def checkout_page(
-            pages: PagesDep, trajectory: TrajectoryDep, state: StateDep, emit: EmitDep
-        ) -> HTMLResponse:
-            await emit.screen(self.screens["checkout"])
-            return await self.page(pages, trajectory, state, "checkout.html", form={})
 
-        @router.post("/checkout")
-        async def pay(
-            request: Request,
-            pages: PagesDep,
-            trajectory: TrajectoryDep,
-            state: StateDep,
-            emit: EmitDep,
-        ) -> Response:
-            form = {k: str(v)[:200] for k, v in (await request.form()).items()}
-            method = form.get("method", "")
-            summary = self.cart_view((await state.get("cart")).get("items", {}))
-            total = summary["total"]
-            try:
-                if not total:
-                    raise Refused(409, "cart", checkout.empty)
-                if method not in checkout.methods:
-                    raise Refused(422, "method", "выберите способ оплаты")
-                checkout.check(form)
-            except Refused as refused:
-                if wants_json(request) or refused.status == 409:
-                    return await self.refuse(request, pages, trajectory, state, refused)
-                return await self.page(
-                    pages,
-                    trajectory,
-                    state,
-                    "checkout.html",
-                    refused.status,
-                    form=form,
-                    error=refused,
-                )
-            declined = checkout.declined(form)
-            result = "declined" if declined else "success"
-            await emit(
-                "submit_payment",
-                method=method,
-                result=result,
-                amount=total,
-                item_ids=[item.id for item, _ in summary["lines"]],
-            )
-            if declined:
-                error = Refused(
-                    402, "card_number", "банк отклонил платёж — попробуйте другую карту"
-                )
-                return await self.page(
-                    pages, trajectory, state, "checkout.html", 402, form=form, error=error
-                )
-            await state.update("cart", lambda value: value.update(items={}))
-            return await self.page(
-                pages,
-                trajectory,
-                state,
-                "done.html",
-                paid=total,
-                method=method,
-                **checkout.receipt(form, trajectory),
-            )
+def favorite_after(before: bool, op: str) -> bool:
+    return {"add": True, "remove": False, "toggle": not before}[op]
+
+
+# -- the shared routes (included under the site's prefix) --------------------------------
+
+cart_router = APIRouter()
+favorites_router = APIRouter()
+checkout_router = APIRouter()
+suggest_router = APIRouter()
+
+
+@cart_router.get("/cart")
+async def cart_page(site: SiteDep, shop: CommerceDep) -> HTMLResponse:
+    await site.emit.screen(shop.screens["basket"])
+    return await site.page("cart.html")
+
+
+@cart_router.post("/cart/{item_id}")
+async def change_cart(
+    item_id: str,
+    site: SiteDep,
+    shop: CommerceDep,
+    op: Annotated[str, Form()] = "",
+    amount: Annotated[str, Form()] = "",
+    next: Annotated[str, Form()] = "",
+) -> Response:
+    try:
+        item = shop.find(item_id)
+        wanted = parse_cart_change(op, amount)
+
+        def apply(value: dict[str, Any]) -> tuple[int, int]:
+            items = value.setdefault("items", {})
+            before = int(items.get(item_id, 0))
+            after = cart_amount(before, op, wanted)
+            if after > shop.limit(item):
+                raise Refused(409, "stock", shop.over_limit(item))
+            if after:
+                items[item_id] = after
+            else:
+                items.pop(item_id, None)
+            return before, after
+
+        before, after = await site.state.update("cart", apply)
+    except Refused as refused:
+        return await shop.refuse(site, refused)
+    if after != before:
+        await site.emit(
+            "basket_add" if after > before else "basket_remove",
+            item_id=item.id,
+            amount=after,
+            title=item.title,
+            price=item.price,
+        )
+    if wants_json(site.request):
+        summary = shop.cart_view((await site.state.get("cart")).get("items", {}))
+        return JSONResponse(
+            {"item_id": item_id, "amount": after}
+            | {"count": summary["count"], "total": summary["total"]}
+        )
+    return redirect_back(site, next)
+
+
+@favorites_router.get("/favorites")
+async def favorites_page(site: SiteDep, shop: CommerceDep) -> HTMLResponse:
+    await site.emit.screen(shop.screens["favorites"])
+    return await site.page("favorites.html")
+
+
+@favorites_router.post("/favorites/{item_id}")
+async def change_favorites(
+    item_id: str,
+    site: SiteDep,
+    shop: CommerceDep,
+    op: Annotated[str, Form()] = "toggle",
+    next: Annotated[str, Form()] = "",
+) -> Response:
+    try:
+        item = shop.find(item_id)
+        if op not in FAVORITE_OPS:
+            raise Refused(422, "op", f"действие — одно из: {', '.join(FAVORITE_OPS)}")
+    except Refused as refused:
+        return await shop.refuse(site, refused)
+
+    def apply(value: dict[str, Any]) -> tuple[bool, bool]:
+        items: list[str] = value.setdefault("items", [])
+        before = item_id in items
+        after = favorite_after(before, op)
+        if after and not before:
+            items.append(item_id)
+        elif before and not after:
+            items.remove(item_id)
+        return before, after
+
+    before, after = await site.state.update("favorites", apply)
+    if after != before:
+        await site.emit(
+            "add_favorites" if after else "remove_favorites", item_id=item.id, title=item.title
+        )
+    if wants_json(site.request):
+        count = len((await site.state.get("favorites")).get("items", []))
+        return JSONResponse({"item_id": item_id, "favorite": after, "count": count})
+    return redirect_back(site, next)
+
+
+@checkout_router.get("/checkout")
+async def checkout_page(site: SiteDep, shop: CommerceDep) -> HTMLResponse:
+    await site.emit.screen(shop.screens["checkout"])
+    return await site.page("checkout.html", form={})
+
+
+@checkout_router.post("/checkout")
+async def pay(site: SiteDep, shop: CommerceDep) -> Response:
+    checkout = shop.checkout
+    assert checkout is not None
+    form = {k: str(v)[:200] for k, v in (await site.request.form()).items()}
+    method = form.get("method", "")
+    summary = shop.cart_view((await site.state.get("cart")).get("items", {}))
+    total = summary["total"]
+    try:
+        if not total:
+            raise Refused(409, "cart", checkout.empty_cart)
+        if method not in checkout.methods:
+            raise Refused(422, "method", "выберите способ оплаты")
+        checkout.check(form)
+    except Refused as refused:
+        if wants_json(site.request) or refused.status == 409:
+            return await shop.refuse(site, refused)
+        return await site.page("checkout.html", refused.status, form=form, error=refused)
+    declined = checkout.declined(form)
+    await site.emit(
+        "submit_payment",
+        method=method,
+        result="declined" if declined else "success",
+        amount=total,
+        item_ids=[item.id for item, _ in summary["lines"]],
+    )
+    if declined:
+        error = Refused(402, "card_number", "банк отклонил платёж — попробуйте другую карту")
+        return await site.page("checkout.html", 402, form=form, error=error)
+    await site.state.update("cart", lambda value: value.update(items={}))
+    receipt = checkout.receipt(form, site.trajectory)
+    return await site.page("done.html", paid=total, method=method, **receipt)
+
+
+@suggest_router.get("/suggest")
+async def suggestions(site: SiteDep, shop: CommerceDep, q: str = "") -> dict[str, Any]:
+    assert shop.suggest is not None
+    return {"suggestions": shop.suggest(q[:MAX_QUERY])}

@@ -125,13 +125,6 @@ class Emitter:
         return await self("state_changed", new_state=state, **context)
 
 
-def _emitter(request: Request, trajectory: TrajectoryDep) -> Emitter:
-    return Emitter(request.app.state.bus, request.app.state.spec.domain, trajectory)
-
-
-EmitDep = Annotated[Emitter, Depends(_emitter)]
-
-
 class SiteState:
     """Per-trajectory state of one site (cart, favourites, selections) in the KV bucket."""
 
@@ -159,13 +152,6 @@ class SiteState:
             except KeyWrongLastSequenceError:
                 continue
         raise HTTPException(503, f"state: too many concurrent writes to {name}")
-
-
-def _state(request: Request, trajectory: TrajectoryDep) -> SiteState:
-    return SiteState(request.app.state.bus, request.app.state.spec.domain, trajectory)
-
-
-StateDep = Annotated[SiteState, Depends(_state)]
 
 
 # -- pages -----------------------------------------------------------------------------
@@ -207,13 +193,6 @@ class Pages:
             **context,
         )
         return HTMLResponse(html, status_code=status_code)
-
-
-def pages(request: Request) -> Pages:
-    return request.app.state.pages  # type: ignore[no-any-return]
-
-
-PagesDep = Annotated[Pages, Depends(pages)]
 
 
 def catalog(request: Request) -> Any:
@@ -308,25 +287,28 @@ def create_site_app(
     router: APIRouter,
     assets: APIRouter | None = None,
     catalog: Any = None,
+    commerce: Any = None,
 ) -> FastAPI:
     """The site's app: its trajectory routes, `_events`, and its assets under `/_site/{domain}`.
 
     `assets` holds generated assets (images) that are not per trajectory and can be cached;
-    `catalog` is what the `catalog` dependency gives the handlers.
+    `catalog` is what the `catalog` dependency gives the handlers, `commerce` a shop's
+    `services.kit.commerce.Commerce` (its shared routes read it).
     """
     app = create_service_app(spec.domain, settings, ready=lambda _: spec.ready())
     app.state.spec = spec
     app.state.catalog = catalog
+    app.state.commerce = commerce
     app.state.pages = Pages(spec.root / "templates", spec.domain)
 
     events_router = APIRouter(prefix=site_prefix(spec.domain))
 
     @events_router.post("/_events")
-    async def page_events(request: Request, emit: EmitDep) -> dict[str, Any]:
-        if not emit.trajectory.is_open:
+    async def page_events(site: SiteDep) -> dict[str, Any]:
+        if not site.trajectory.is_open:
             raise HTTPException(409, "trajectory: closed, no more events accepted")
-        events = parse_page_events(await request.body(), spec, emit)
-        await emit.publish(events)
+        events = parse_page_events(await site.request.body(), spec, site.emit)
+        await site.emit.publish(events)
         return {"accepted": len(events), "ids": [event["id"] for event in events]}
 
     app.include_router(events_router)

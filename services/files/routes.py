@@ -1,0 +1,96 @@
+"""Файлы's routes: the cabinet, a collection with its years, a download."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import HTMLResponse, Response
+
+from services.files.catalog import Catalog
+from services.files.service import DOMAIN, attachment, widget_of
+from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
+
+router = APIRouter(prefix=site_prefix(DOMAIN))
+CatalogDep = Annotated[Catalog, Depends(catalog)]
+
+
+async def page_context(site: SiteRequest) -> dict[str, Any]:
+    return {"catalog": catalog(site.request)}
+
+
+async def missing(site: SiteRequest, message: str, status: int = 404, **ctx: Any) -> HTMLResponse:
+    return await site.page("missing.html", status, message=message, **ctx)
+
+
+@router.get("/")
+async def cabinet(site: SiteDep) -> HTMLResponse:
+    await site.emit.screen("bench_files_cabinet")
+    return await site.page("cabinet.html")
+
+
+@router.get("/c/{collection_id}")
+async def collection(
+    collection_id: str,
+    site: SiteDep,
+    files: CatalogDep,
+    year: Annotated[str | None, Query(max_length=20)] = None,
+    widget: Annotated[str | None, Query(max_length=40)] = None,
+) -> HTMLResponse:
+    found = files.collection(collection_id)
+    if found is None:
+        return await missing(site, "Такой коллекции в кабинете нет.")
+    chosen: int | None = None
+    if year is not None and year.strip():
+        if not year.strip().isdigit():
+            example = found.years[-1]
+            message = f"Год указан неверно: «{year}». Нужен год числом, например {example}."
+            return await missing(site, message, 422, field="year", collection=found)
+        chosen = int(year)
+        if chosen not in found.years:
+            message = f"В коллекции «{found.name}» нет файлов за {chosen} год."
+            return await missing(site, message, collection=found)
+    await site.emit.screen("bench_files_collection", collection=found.id)
+    # `widget` says which control opened the page: a collections link (the tree's year
+    # links choose a collection and a year at once) or the year picker.
+    picked_in = widget_of("collections", widget)
+    await site.emit("bench_files_select_collection", collection=found.id, **picked_in)
+    if chosen is not None:
+        picked_by = picked_in or widget_of("years", widget)
+        await site.emit("bench_files_select_year", year=chosen, **picked_by)
+    shown = files.files_in(found.id, chosen) if chosen else []
+    return await site.page("collection.html", collection=found, year=chosen, files=shown)
+
+
+@router.get("/c/{collection_id}/{year}/{name:path}")
+async def download(
+    collection_id: str,
+    year: str,
+    name: str,
+    site: SiteDep,
+    files: CatalogDep,
+    widget: Annotated[str | None, Query(max_length=40)] = None,
+) -> Response:
+    # Looked up in the catalog only; the request never becomes a path on disk.
+    entry = files.file(collection_id, int(year), name) if year.isdigit() else None
+    if entry is None:
+        return await missing(site, "Такого файла в этой коллекции нет.")
+    body = files.path(entry).read_bytes()
+    if site.request.method != "HEAD":
+        await site.emit(
+            "bench_files_download", file_name=entry.name, **widget_of("buttons", widget)
+        )
+    return Response(
+        body,
+        media_type=entry.media_type,
+        headers={
+            "Content-Disposition": attachment(entry.name),
+            "Cache-Control": "no-store",
+            "X-Content-Type-Options": "nosniff",
+        },
+    )
+
+
+@router.get("/{rest:path}")
+async def unknown(rest: str, site: SiteDep) -> HTMLResponse:
+    return await missing(site, "Такой страницы нет.")

@@ -1,0 +1,158 @@
+"""Маркет's routes: showcase, categories, search, product pages, login (the cart,
+favourites, checkout and suggestions are the kit's)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Form, HTTPException
+from fastapi.responses import HTMLResponse, Response
+
+from services.kit.catalog import svg_response
+from services.kit.commerce import (
+    Checkout,
+    Commerce,
+    CommerceDep,
+    Refused,
+    cart_router,
+    checkout_router,
+    favorites_router,
+    list_events,
+    redirect_back,
+    search_query,
+    suggest_router,
+)
+from services.kit.settings import SiteSettings
+from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
+from services.market import service
+from services.market.catalog import SORTS, Catalog, arrange, image_svg
+
+DOMAIN = "shop"
+router = APIRouter(prefix=site_prefix(DOMAIN))
+assets = APIRouter()
+CatalogDep = Annotated[Catalog, Depends(catalog)]
+
+
+async def logged_in(site: SiteRequest) -> dict[str, Any]:
+    return {"user": (await site.state.get("user")).get("phone")}
+
+
+def make_commerce(shop: Catalog, settings: SiteSettings) -> Commerce:
+    return Commerce(
+        domain=DOMAIN,
+        lookup=shop.product,
+        unknown_item="нет такого товара",
+        limit=lambda product: product.stock,
+        over_limit=lambda product: f"в наличии только {product.stock} шт.",
+        screens={
+            "basket": "bench_catalog_basket",
+            "favorites": "bench_catalog_favorites",
+            "checkout": "bench_catalog_checkout",
+            "search": "bench_catalog_search",
+        },
+        context={"catalog": shop, "sorts": SORTS, "pay_methods": service.PAY_METHODS},
+        suggest=shop.suggest,
+        request_context=logged_in,
+        checkout=Checkout(
+            methods=service.PAY_METHODS,
+            empty_cart="корзина пуста — добавьте товары",
+            check=lambda form: service.check_order(form, settings.stand_today()),
+            declined=service.is_declined,
+            receipt=service.receipt,
+        ),
+    )
+
+
+@router.get("/")
+async def main(site: SiteDep, shop: CatalogDep) -> HTMLResponse:
+    await site.emit.screen("bench_catalog_main")
+    return await site.page("main.html", products=shop.showcase(), deals=shop.deals())
+
+
+@router.get("/c/{category_id}")
+async def category(
+    category_id: str, site: SiteDep, shop: CatalogDep, commerce: CommerceDep
+) -> Response:
+    found = shop.category(category_id)
+    try:
+        if found is None:
+            raise Refused(404, "category", "нет такого раздела")
+        filters, sort, list_changed = service.parse_list(site.request.query_params, shop)
+    except Refused as refused:
+        return await commerce.refuse(site, refused)
+    await site.emit.screen("bench_catalog_category", category=found.id)
+    await list_events(site, f"c/{found.id}", filters.as_params(), sort, list_changed)
+    items = shop.in_category(found.id)
+    return await site.page(
+        "category.html",
+        category=found,
+        products=arrange(items, filters, sort),
+        brands=sorted({p.brand for p in items}),
+        filters=filters,
+        sort=sort,
+    )
+
+
+@router.get("/search")
+async def search(site: SiteDep, shop: CatalogDep, commerce: CommerceDep) -> Response:
+    query = search_query(site.request)
+    try:
+        filters, sort, list_changed = service.parse_list(site.request.query_params, shop)
+    except Refused as refused:
+        return await commerce.refuse(site, refused)
+    await commerce.search_events(site, query, filters.as_params(), sort, list_changed)
+    found, exact = shop.search(query)
+    return await site.page(
+        "search.html",
+        query=query,
+        exact=exact,
+        products=arrange(found, filters, sort),
+        brands=sorted({p.brand for p in found}),
+        filters=filters,
+        sort=sort,
+    )
+
+
+@router.get("/p/{item_id}")
+async def product_page(
+    item_id: str, site: SiteDep, shop: CatalogDep, commerce: CommerceDep
+) -> Response:
+    product = shop.product(item_id)
+    if product is None:
+        return await commerce.refuse(site, Refused(404, "item_id", "нет такого товара"))
+    await site.emit.screen("bench_catalog_item", item_id=product.id)
+    similar = [p for p in shop.in_category(product.category) if p.id != product.id][:4]
+    return await site.page(
+        "product.html",
+        product=product,
+        category=shop.category(product.category),
+        similar=similar,
+    )
+
+
+@router.post("/login")
+async def login(
+    site: SiteDep,
+    commerce: CommerceDep,
+    phone: Annotated[str, Form()] = "",
+    password: Annotated[str, Form()] = "",
+    next: Annotated[str, Form()] = "",
+) -> Response:
+    try:
+        shown = service.login_phone(phone, password)
+    except Refused as refused:
+        return await commerce.refuse(site, refused)
+    await site.state.update("user", lambda value: value.update(phone=shown))
+    return redirect_back(site, next)
+
+
+@assets.get("/img/{item_id}.svg")
+async def image(item_id: str, shop: CatalogDep) -> Response:
+    product = shop.product(item_id)
+    if product is None:
+        raise HTTPException(404, f"item_id: no product {item_id!r}")
+    return svg_response(image_svg(product))
+
+
+for shared in (cart_router, favorites_router, checkout_router, suggest_router):
+    router.include_router(shared)

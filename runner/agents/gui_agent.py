@@ -85,50 +85,62 @@ class Hands:
         return self.pointer
 
     async def do(self, action: Action) -> str:
-        page, mouse = self.page, self.page.mouse
-        name = action.name
+        """Carry out one action on the page; what happened, in a few words for the model."""
+        for family in (self.pointer_action, self.keyboard_action, self.page_action):
+            done = await family(action)
+            if done is not None:
+                return done
+        raise ParseError(f"the action {action.name!r} is not available here")
+
+    async def pointer_action(self, action: Action) -> str | None:
+        mouse, name = self.page.mouse, action.name
+        if name not in ("click", "double_click", "move", "drag", "scroll"):
+            return None
+        x, y = self.at(action.point)
         if name == "click":
-            x, y = self.at(action.point)
             await mouse.click(x, y)
             return f"clicked at ({x:.0f}, {y:.0f})"
         if name == "double_click":
-            x, y = self.at(action.point)
             await mouse.dblclick(x, y)
             return f"double-clicked at ({x:.0f}, {y:.0f})"
+        await mouse.move(x, y)
         if name == "move":
-            x, y = self.at(action.point)
-            await mouse.move(x, y)
             return f"moved the pointer to ({x:.0f}, {y:.0f})"
-        if name == "drag":
-            x, y = self.at(action.point)
-            await mouse.move(x, y)
-            await mouse.down()
-            x2, y2 = self.at(action.end)
-            await mouse.move(x2, y2, steps=8)
-            await mouse.up()
-            return f"dragged from ({x:.0f}, {y:.0f}) to ({x2:.0f}, {y2:.0f})"
-        if name == "type":
-            if await self.choose(action.text):
-                return f"chose {action.text!r} in the list"
-            if action.clear:
-                await page.keyboard.press("Control+A")
-                await page.keyboard.press("Delete")
-            await page.keyboard.type(action.text)
-            if action.submit:
-                await page.keyboard.press("Enter")
-            return "typed" + (" and pressed Enter" if action.submit else "")
-        if name == "key":
-            return await self.keys(action.keys)
         if name == "scroll":
-            x, y = self.at(action.point)
-            await mouse.move(x, y)
-            width, height = self.screen.viewport
-            share = (height if action.direction in ("up", "down") else width) * SCROLL_SHARE
-            amount = min(action.amount or share, 3 * height)
-            dx = {"left": -amount, "right": amount}.get(action.direction, 0.0)
-            dy = {"up": -amount, "down": amount}.get(action.direction, 0.0)
-            await mouse.wheel(dx, dy)
-            return f"scrolled {action.direction} by {amount:.0f} px"
+            return await self.scroll(action)
+        await mouse.down()
+        x2, y2 = self.at(action.end)
+        await mouse.move(x2, y2, steps=8)
+        await mouse.up()
+        return f"dragged from ({x:.0f}, {y:.0f}) to ({x2:.0f}, {y2:.0f})"
+
+    async def scroll(self, action: Action) -> str:
+        width, height = self.screen.viewport
+        share = (height if action.direction in ("up", "down") else width) * SCROLL_SHARE
+        amount = min(action.amount or share, 3 * height)
+        dx = {"left": -amount, "right": amount}.get(action.direction, 0.0)
+        dy = {"up": -amount, "down": amount}.get(action.direction, 0.0)
+        await self.page.mouse.wheel(dx, dy)
+        return f"scrolled {action.direction} by {amount:.0f} px"
+
+    async def keyboard_action(self, action: Action) -> str | None:
+        keyboard = self.page.keyboard
+        if action.name == "key":
+            return await self.keys(action.keys)
+        if action.name != "type":
+            return None
+        if await self.choose(action.text):
+            return f"chose {action.text!r} in the list"
+        if action.clear:
+            await keyboard.press("Control+A")
+            await keyboard.press("Delete")
+        await keyboard.type(action.text)
+        if action.submit:
+            await keyboard.press("Enter")
+        return "typed" + (" and pressed Enter" if action.submit else "")
+
+    async def page_action(self, action: Action) -> str | None:
+        page, name = self.page, action.name
         if name == "wait":
             await asyncio.sleep(min(max(action.seconds, 0.0), MAX_WAIT_S))
             return "waited"
@@ -152,7 +164,7 @@ class Hands:
             return "reloaded the page"
         if name in ("answer", "memo"):
             return "noted"
-        raise ParseError(f"the action {name!r} is not available here")
+        return None
 
     async def choose(self, text: str) -> bool:
         """Typing into a native drop-down list picks the option that starts with the text.

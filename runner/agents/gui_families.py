@@ -283,55 +283,63 @@ def uitars_calls(section: str) -> list[tuple[str, dict[str, str]]]:
     return calls
 
 
+UITARS_POINTER = {
+    "click": "click",
+    "left_single": "click",
+    "left_double": "double_click",
+    "right_single": "right_click",
+    "mouse_move": "move",
+    "hover": "move",
+    "move_to": "move",
+}
+
+
+def uitars_point(kwargs: dict[str, str], *keys: str) -> Point | None:
+    """The first of `keys` the call gives, as a point."""
+    for key in keys:
+        if kwargs.get(key):
+            return point_of(kwargs[key])
+    return None
+
+
+def uitars_action(name: str, kw: dict[str, str]) -> Action:
+    """One UI-TARS call as an action."""
+    start = uitars_point(kw, "start_box", "point", "start_point", "_0")
+    if name in UITARS_POINTER:
+        return Action(UITARS_POINTER[name], point=start)
+    if name in ("drag", "select"):
+        end = uitars_point(kw, "end_box", "end_point", "_1")
+        if start is None or end is None:
+            raise ParseError(f"{name} needs start_box and end_box")
+        return Action("drag", point=start, end=end)
+    if name in ("hotkey", "press", "keydown", "keyup"):
+        keys = split_keys(kw.get("key") or kw.get("keys") or kw.get("_0", ""))
+        if not keys:
+            raise ParseError(f"{name} without keys")
+        notes = [f"{name} done as a key press"] if name in ("keydown", "keyup") else []
+        return Action("key", keys=keys, notes=notes)
+    if name == "type":
+        text, enter = submitted(kw.get("content", kw.get("_0", "")))
+        return Action("type", text=text, submit=enter)
+    if name == "scroll":
+        direction = (kw.get("direction") or "down").strip().lower()
+        if direction not in ("up", "down", "left", "right"):
+            raise ParseError(f"scroll direction {direction!r}")
+        return Action("scroll", point=start, direction=direction)
+    if name == "wait":
+        return Action("wait", seconds=2.0)
+    if name == "finished":
+        return Action("done", text=kw.get("content", kw.get("_0", "")))
+    if name == "call_user":
+        return Action("done", text="the model asked the user for help", success=False)
+    raise ParseError(f"unknown action {name!r}")
+
+
 def parse_uitars(content: str, tool_calls: list[dict[str, Any]]) -> list[Action]:
     match = re.search(r"Action\s*:\s*(.*)", content, re.DOTALL)
     if not match:
         raise ParseError("no 'Action:' line")
-    actions = []
-    for name, kw in uitars_calls(match.group(1)):
-
-        def where(*keys: str, kwargs: dict[str, str] = kw) -> Point | None:
-            for key in keys:
-                if kwargs.get(key):
-                    return point_of(kwargs[key])
-            return None
-
-        start = where("start_box", "point", "start_point", "_0")
-        if name in ("click", "left_single"):
-            actions.append(Action("click", point=start))
-        elif name == "left_double":
-            actions.append(Action("double_click", point=start))
-        elif name == "right_single":
-            actions.append(Action("right_click", point=start))
-        elif name in ("drag", "select"):
-            end = where("end_box", "end_point", "_1")
-            if start is None or end is None:
-                raise ParseError(f"{name} needs start_box and end_box")
-            actions.append(Action("drag", point=start, end=end))
-        elif name in ("hotkey", "press", "keydown", "keyup"):
-            keys = split_keys(kw.get("key") or kw.get("keys") or kw.get("_0", ""))
-            if not keys:
-                raise ParseError(f"{name} without keys")
-            notes = [f"{name} done as a key press"] if name in ("keydown", "keyup") else []
-            actions.append(Action("key", keys=keys, notes=notes))
-        elif name == "type":
-            text, enter = submitted(kw.get("content", kw.get("_0", "")))
-            actions.append(Action("type", text=text, submit=enter))
-        elif name == "scroll":
-            direction = (kw.get("direction") or "down").strip().lower()
-            if direction not in ("up", "down", "left", "right"):
-                raise ParseError(f"scroll direction {direction!r}")
-            actions.append(Action("scroll", point=start, direction=direction))
-        elif name == "wait":
-            actions.append(Action("wait", seconds=2.0))
-        elif name == "finished":
-            actions.append(Action("done", text=kw.get("content", kw.get("_0", ""))))
-        elif name == "call_user":
-            actions.append(Action("done", text="the model asked the user for help", success=False))
-        elif name in ("mouse_move", "hover", "move_to"):
-            actions.append(Action("move", point=start))
-        else:
-            raise ParseError(f"unknown action {name!r}")
+    actions = [uitars_action(name, kw) for name, kw in uitars_calls(match.group(1))]
     if not actions:
         raise ParseError("an empty Action section")
     return actions
@@ -449,11 +457,39 @@ def function_calls(content: str, tool_calls: list[dict[str, Any]]) -> list[dict[
     return calls
 
 
+COMPUTER_USE_POINTER = {
+    "mouse_move": "move",
+    "left_click": "click",
+    "right_click": "right_click",
+    "middle_click": "middle_click",
+    "double_click": "double_click",
+    "triple_click": "triple_click",
+}
+# Actions without a point: name -> the action made of the call's arguments.
+COMPUTER_USE_OTHER: dict[str, Any] = {
+    "wait": lambda a: Action("wait", seconds=float(a.get("time") or 2)),
+    "terminate": lambda a: Action(
+        "done",
+        text=str(a.get("answer") or ""),
+        success=str(a.get("status", "success")).lower() == "success",
+    ),
+    "answer": lambda a: Action("answer", text=str(a.get("text", ""))),
+    "visit_url": lambda a: Action("navigate", text=str(a.get("url", ""))),
+    "history_back": lambda a: Action("back"),
+    "refresh": lambda a: Action("reload"),
+    "pause_and_memorize_fact": lambda a: Action("memo", text=str(a.get("fact", ""))),
+}
+
+
 def computer_use_action(args: dict[str, Any], allowed: dict[str, str]) -> list[Action]:
     name = str(args["action"])
     if name not in allowed:
         raise ParseError(f"unknown action {name!r}")
     point = point_of(args["coordinate"]) if args.get("coordinate") is not None else None
+    if name in COMPUTER_USE_POINTER:
+        return [Action(COMPUTER_USE_POINTER[name], point=point)]
+    if name in COMPUTER_USE_OTHER:
+        return [COMPUTER_USE_OTHER[name](args)]
     if name == "key":
         keys = args.get("keys") or args.get("text") or args.get("key") or []
         keys = split_keys(keys) if isinstance(keys, str) else tuple(key_name(k) for k in keys)
@@ -469,16 +505,6 @@ def computer_use_action(args: dict[str, Any], allowed: dict[str, str]) -> list[A
             clear=bool(args.get("delete_existing_text")),
         )
         return [Action("click", point=point), typed] if point else [typed]
-    simple = {
-        "mouse_move": "move",
-        "left_click": "click",
-        "right_click": "right_click",
-        "middle_click": "middle_click",
-        "double_click": "double_click",
-        "triple_click": "triple_click",
-    }
-    if name in simple:
-        return [Action(simple[name], point=point)]
     if name == "left_click_drag":
         if point is None:
             raise ParseError("left_click_drag needs a coordinate")
@@ -491,21 +517,6 @@ def computer_use_action(args: dict[str, Any], allowed: dict[str, str]) -> list[A
         else:
             direction = "right" if pixels > 0 else "left"
         return [Action("scroll", point=point, direction=direction, amount=wheel(abs(pixels)))]
-    if name == "wait":
-        return [Action("wait", seconds=float(args.get("time") or 2))]
-    if name == "terminate":
-        success = str(args.get("status", "success")).lower() == "success"
-        return [Action("done", text=str(args.get("answer") or ""), success=success)]
-    if name == "answer":
-        return [Action("answer", text=str(args.get("text", "")))]
-    if name == "visit_url":
-        return [Action("navigate", text=str(args.get("url", "")))]
-    if name == "history_back":
-        return [Action("back")]
-    if name == "refresh":
-        return [Action("reload")]
-    if name == "pause_and_memorize_fact":
-        return [Action("memo", text=str(args.get("fact", "")))]
     raise ParseError(f"the action {name!r} is not available here")
 
 

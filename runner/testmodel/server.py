@@ -101,6 +101,27 @@ def conversation_text(body: dict[str, Any]) -> str:
     return "\n".join(text_of(m) for m in body.get("messages") or [] if isinstance(m, dict))
 
 
+async def chat_body(request: Request) -> dict[str, Any]:
+    """The request's JSON, a chat-completions body with a list of messages."""
+    try:
+        body = await request.json()
+    except ValueError:
+        raise HTTPException(400, "body: not JSON") from None
+    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+        raise HTTPException(422, "messages: a list of chat messages is required")
+    return body
+
+
+def step_target(
+    dialect: Dialect, body: dict[str, Any], step: dict[str, Any], action: str
+) -> Element | None:
+    """The element a step's label names on the page the request shows, if it shows one."""
+    elements = dialect.elements(body)
+    if elements is None:
+        return None
+    return find_label(elements, step[action], int(step.get("nth", 0)))
+
+
 def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
     app = FastAPI(title="WebPageBench test model")
     scripts = load_scripts(scripts_dir)
@@ -128,18 +149,12 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
 
     @app.post("/v1/chat/completions")
     async def chat(request: Request) -> JSONResponse:
-        try:
-            body = await request.json()
-        except ValueError:
-            raise HTTPException(400, "body: not JSON") from None
-        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
-            raise HTTPException(422, "messages: a list of chat messages is required")
+        body = await chat_body(request)
         model = str(body.get("model") or "test")
         text = conversation_text(body)
         script = pick_script(model, text)
         start = START_URL.search(text)
-        episode = start.group(1) if start else "-"
-        session = sessions.setdefault((script.name, episode), Session())
+        session = sessions.setdefault((script.name, start.group(1) if start else "-"), Session())
         session.requests += 1
         step = dict(script.step(session.index))
         if "http_error" in step:
@@ -151,15 +166,10 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
         dialect = pick_dialect(body)
         if "navigate" in step and start:
             step["navigate"] = start.group(0) + str(step["navigate"]).lstrip("/")
-        target: Element | None = None
         action = next((key for key in TARGETED if key in step), None)
+        target: Element | None = None
         if action and isinstance(step[action], str):
-            elements = dialect.elements(body)
-            target = (
-                find_label(elements, step[action], int(step.get("nth", 0)))
-                if elements is not None
-                else None
-            )
+            target = step_target(dialect, body, step, action)
             if target is None and session.misses < MISSES:
                 session.misses += 1
                 return completion(model, dialect.observe(body), body)

@@ -19,7 +19,9 @@ def plain(value: Any) -> Any:
     return value
 
 
-async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
+def wanted(conditions: list[dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], set[str]]:
+    """The parameters each condition names, by event (cities by field, dates by direction),
+    and the screens to reach."""
     want: dict[str, dict[str, Any]] = {}
     screens: set[str] = set()
     for condition in conditions:
@@ -32,6 +34,28 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
             want[f"date_{params.get('direction', 'departure')}"] = params
         else:
             want[name] = params
+    return want, screens
+
+
+async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
+    want, screens = wanted(conditions)
+    await fill_form(ui, want)
+    booking = {"select_train", "select_tariff", "select_seat", "select_passenger", "basket_add"}
+    paying = {"select_pay_method", "submit_payment"}
+    rest = want.keys() - {"city_from", "city_to", "date_departure", "date_return"}
+    if not rest and not screens:
+        return
+    await search(ui, want)
+    if not (booking | paying) & rest and not set(SCREENS_AFTER_CART) & screens:
+        return
+    await book(ui, want)
+    if not paying & rest and not ({"bench_rail_checkout", "bench_rail_payment"} & screens):
+        return
+    await pay(ui, want, screens)
+
+
+async def fill_form(ui: UI, want: dict[str, dict[str, Any]]) -> None:
+    """The stations and dates of the search form, under every implementation."""
     page = ui.page
     search = want.get("submit_search", {})
     origin = plain(search.get("city_from") or want.get("city_from", {}).get("name") or "")
@@ -46,17 +70,24 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
         await pick_date(ui, dates, 0, str(day))
     if "date_return" in want:
         await pick_date(ui, dates, 1, str(plain(want["date_return"]["date"])))
-    booking = {"select_train", "select_tariff", "select_seat", "select_passenger", "basket_add"}
-    paying = {"select_pay_method", "submit_payment"}
-    rest = want.keys() - {"city_from", "city_to", "date_departure", "date_return"}
-    if not rest and not screens:
-        return
+
+
+def party(want: dict[str, dict[str, Any]]) -> tuple[int, int]:
+    """How many passengers, and how many of them children."""
     line = want.get("basket_add", {})
     passengers = int(
-        plain(search.get("passengers_amount")) or target_amount(line.get("amount")) or 1
+        plain(want.get("submit_search", {}).get("passengers_amount"))
+        or target_amount(line.get("amount"))
+        or 1
     )
-    children = int(plain(line.get("children")) or 0)
-    adults = int(plain(line.get("adults")) or passengers - children)
+    return passengers, int(plain(line.get("children")) or 0)
+
+
+async def search(ui: UI, want: dict[str, dict[str, Any]]) -> None:
+    """The passengers' counts, the search, then the results' filter and sort."""
+    page = ui.page
+    passengers, children = party(want)
+    adults = int(plain(want.get("basket_add", {}).get("adults")) or passengers - children)
     # The alternate path leaves the adults' count alone when its default is right.
     adults_field = page.locator("select[name=adults]")
     if not ui.alternate or await adults_field.input_value() != str(min(adults, 4)):
@@ -76,8 +107,13 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
             str(plain(want["apply_sort"]["sort"]))
         )
         await ui.click(page.get_by_role("button", name="Упорядочить"))
-    if not (booking | paying) & rest and not set(SCREENS_AFTER_CART) & screens:
-        return
+
+
+async def book(ui: UI, want: dict[str, dict[str, Any]]) -> None:
+    """The train, its tariff, the seats and the passengers, into the cart."""
+    page = ui.page
+    line = want.get("basket_add", {})
+    passengers, children = party(want)
     await open_train(ui, want.get("select_train", {}).get("train_name", line.get("train_name")))
     tariff = want.get("select_tariff", {}).get("tarif_name", line.get("tarif_name"))
     await ui.click(await first_matching(page.locator("button[data-tariff]"), "data-tariff", tariff))
@@ -89,8 +125,11 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
         await ui.click(person.get_by_role("button"))
         await page.locator(f'li.r-person.is-chosen[data-index="{index}"]').wait_for()
     await ui.click(page.get_by_role("button", name="Оформить"))
-    if not paying & rest and not ({"bench_rail_checkout", "bench_rail_payment"} & screens):
-        return
+
+
+async def pay(ui: UI, want: dict[str, dict[str, Any]], screens: set[str]) -> None:
+    """The checkout's pay method, then the payment where the task asks for it."""
+    page = ui.page
     await ui.click(page.get_by_role("link", name="Оформить заказ"))
     method = plain(
         want.get("select_pay_method", {}).get("method")

@@ -75,70 +75,85 @@ def tool_calls(*calls: dict[str, Any]) -> str:
 def render(family: str, kind: str, thought: str, **a: Any) -> str:
     """One step in the family's format. `a` holds the point (`x`, `y`, already in the
     family's frame), `text`, `submit`, `direction`, `success`, `url`."""
+    formats = {
+        "uitars": render_uitars,
+        "qwen3vl": render_computer_use,
+        "fara": render_computer_use,
+        "opencua": render_opencua,
+    }
+    if family not in formats:
+        raise HTTPException(422, f"wpb_page.family: unknown family {family!r}")
+    return formats[family](family, kind, thought, **a)
+
+
+def render_uitars(family: str, kind: str, thought: str, **a: Any) -> str:
+    x, y = num(a.get("x", 0)), num(a.get("y", 0))
+    text, submit = str(a.get("text", "")), bool(a.get("submit"))
+    box = f"start_box='({x},{y})'"
+    typed = quoted(text + "\n" if submit else text)
+    action = {
+        "click": f"click({box})",
+        "type": f"click({box})\n\ntype(content={typed})",
+        "scroll": f"scroll(start_box='(500,500)', direction='{a.get('direction')}')",
+        "back": "hotkey(key='alt left')",
+        "wait": "wait()",
+        "done": f"finished(content={quoted(text)})",
+    }.get(kind)
+    if action is None:
+        raise HTTPException(422, f"UI-TARS has no action for a {kind!r} step")
+    return f"Thought: {thought}\nAction: {action}"
+
+
+def render_computer_use(family: str, kind: str, thought: str, **a: Any) -> str:
+    """Qwen3-VL and Fara: `computer_use` calls; Fara types at a point and has its own back,
+    URL and final words."""
+    point = [a.get("x", 0), a.get("y", 0)]
+    text, submit = str(a.get("text", "")), bool(a.get("submit"))
+    status = "success" if a.get("success", True) else "failure"
+    fara = family == "fara"
+    plain: dict[str, list[dict[str, Any]] | None] = {
+        "click": [{"action": "left_click", "coordinate": point}],
+        "scroll": [{"action": "scroll", "pixels": 500 * (1 if a.get("direction") == "up" else -1)}],
+        "wait": [{"action": "wait", "time": 1}],
+        "back": [{"action": "history_back"}]
+        if fara
+        else [{"action": "key", "keys": ["alt", "left"]}],
+        "navigate": [{"action": "visit_url", "url": a.get("url", "")}] if fara else None,
+    }
+    calls = plain.get(kind)
+    if kind == "type" and fara:
+        calls = [{"action": "type", "coordinate": point, "text": text, "press_enter": submit}]
+    elif kind == "type":
+        calls = [{"action": "left_click", "coordinate": point}, {"action": "type", "text": text}]
+        calls += [{"action": "key", "keys": ["enter"]}] if submit else []
+    elif kind == "done" and fara:  # Fara's final words stand before its terminate call
+        calls, thought = [{"action": "terminate", "status": status}], text
+    elif kind == "done":
+        calls = [{"action": "answer", "text": text}, {"action": "terminate", "status": status}]
+    if calls is None:
+        raise HTTPException(422, f"{family} has no action for a {kind!r} step")
+    return f"{thought}\n{tool_calls(*calls)}"
+
+
+def render_opencua(family: str, kind: str, thought: str, **a: Any) -> str:
     x, y = num(a.get("x", 0)), num(a.get("y", 0))
     text, submit = str(a.get("text", "")), bool(a.get("submit"))
     status = "success" if a.get("success", True) else "failure"
     sign = 1 if a.get("direction") == "up" else -1
-    if family == "uitars":
-        box = f"start_box='({x},{y})'"
-        typed = quoted(text + "\n" if submit else text)
-        action = {
-            "click": f"click({box})",
-            "type": f"click({box})\n\ntype(content={typed})",
-            "scroll": f"scroll(start_box='(500,500)', direction='{a.get('direction')}')",
-            "back": "hotkey(key='alt left')",
-            "wait": "wait()",
-            "done": f"finished(content={quoted(text)})",
-        }.get(kind)
-        if action is None:
-            raise HTTPException(422, f"UI-TARS has no action for a {kind!r} step")
-        return f"Thought: {thought}\nAction: {action}"
-    if family in ("qwen3vl", "fara"):
-        point = [a.get("x", 0), a.get("y", 0)]
-        calls: list[dict[str, Any]]
-        if kind == "click":
-            calls = [{"action": "left_click", "coordinate": point}]
-        elif kind == "type" and family == "fara":
-            calls = [{"action": "type", "coordinate": point, "text": text, "press_enter": submit}]
-        elif kind == "type":
-            calls = [
-                {"action": "left_click", "coordinate": point},
-                {"action": "type", "text": text},
-            ]
-            calls += [{"action": "key", "keys": ["enter"]}] if submit else []
-        elif kind == "scroll":
-            calls = [{"action": "scroll", "pixels": 500 * sign}]
-        elif kind == "back" and family == "fara":
-            calls = [{"action": "history_back"}]
-        elif kind == "back":
-            calls = [{"action": "key", "keys": ["alt", "left"]}]
-        elif kind == "navigate" and family == "fara":
-            calls = [{"action": "visit_url", "url": a.get("url", "")}]
-        elif kind == "wait":
-            calls = [{"action": "wait", "time": 1}]
-        elif kind == "done" and family == "qwen3vl":
-            calls = [{"action": "answer", "text": text}, {"action": "terminate", "status": status}]
-        elif kind == "done":  # Fara's final words stand before its terminate call
-            calls, thought = [{"action": "terminate", "status": status}], text
-        else:
-            raise HTTPException(422, f"{family} has no action for a {kind!r} step")
-        return f"{thought}\n{tool_calls(*calls)}"
-    if family == "opencua":
-        xy = f"x={x}, y={y}"
-        enter = "\npyautogui.press('enter')" if submit else ""
-        code = {
-            "click": f"pyautogui.click({xy})",
-            "type": f"pyautogui.click({xy})\npyautogui.write({quoted(text)}){enter}",
-            "scroll": f"pyautogui.scroll({5 * sign})",
-            "back": "pyautogui.hotkey('alt', 'left')",
-            "wait": "computer.wait()",
-            "done": f"computer.terminate(status='{status}', answer={quoted(text)})",
-        }.get(kind)
-        if code is None:
-            raise HTTPException(422, f"OpenCUA has no action for a {kind!r} step")
-        fence = "code" if code.startswith("computer.") else "python"
-        return f"## Thought\n{thought}\n## Action\n{thought}\n## Code\n```{fence}\n{code}\n```"
-    raise HTTPException(422, f"wpb_page.family: unknown family {family!r}")
+    xy = f"x={x}, y={y}"
+    enter = "\npyautogui.press('enter')" if submit else ""
+    code = {
+        "click": f"pyautogui.click({xy})",
+        "type": f"pyautogui.click({xy})\npyautogui.write({quoted(text)}){enter}",
+        "scroll": f"pyautogui.scroll({5 * sign})",
+        "back": "pyautogui.hotkey('alt', 'left')",
+        "wait": "computer.wait()",
+        "done": f"computer.terminate(status='{status}', answer={quoted(text)})",
+    }.get(kind)
+    if code is None:
+        raise HTTPException(422, f"OpenCUA has no action for a {kind!r} step")
+    fence = "code" if code.startswith("computer.") else "python"
+    return f"## Thought\n{thought}\n## Action\n{thought}\n## Code\n```{fence}\n{code}\n```"
 
 
 class GuiDialect:

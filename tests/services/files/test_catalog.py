@@ -10,8 +10,8 @@ from collections import Counter
 import pytest
 
 from services.files import generate
-from services.files.service import ascii_name, attachment
 from services.files.catalog import Catalog, load_catalog
+from services.files.service import ascii_name, attachment
 from services.kit.contract import validate_params
 from services.kit.errors import FieldError
 

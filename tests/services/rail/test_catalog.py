@@ -4,8 +4,8 @@ every tariff; train names are invented (none of the real brands)."""
 from __future__ import annotations
 
 from services.rail import generate
-from services.rail.service import PASSENGER_KINDS
 from services.rail.catalog import load_catalog
+from services.rail.service import PASSENGER_KINDS
 
 REAL_TRAIN_BRANDS = ("Сапсан", "Ласточка", "Красная стрела", "Гранд", "Невский", "Аврора")
 

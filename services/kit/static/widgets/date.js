@@ -6,7 +6,9 @@
 //   text_input               — ДД.ММ.ГГГГ typed per slot, checked in the field;
 //   native_input             — <input type="date"> per slot.
 // Every implementation writes the same event per slot, adding only `widget`.
+import { emit } from "/_kit/emit.js";
 import { MonthGrid, addDays, dotted, spoken } from "/_kit/widgets/calendar.js";
+import { onOutsideClick } from "/_kit/widgets/keys.js";
 
 const PER_SLOT_POPUP = new Set(["split_popup", "popup_grid"]);
 const SHARED_GRID = new Set(["single_popup", "inline_calendar"]);
@@ -33,9 +35,7 @@ class DateField {
     if (PER_SLOT_POPUP.has(this.impl)) this.buildPopups();
     else if (SHARED_GRID.has(this.impl)) this.buildShared();
     else this.buildInputs(this.impl === "native_input");
-    document.addEventListener("click", (event) => {
-      if (!event.composedPath().includes(this.root)) this.closeAll();
-    });
+    onOutsideClick(root, () => this.closeAll());
     root.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && this.root.querySelector(".wpb-date-popup:not([hidden])")) {
         event.preventDefault();
@@ -80,7 +80,7 @@ class DateField {
     }
     this.refresh();
     this.root.dispatchEvent(new CustomEvent("wpb-date", { bubbles: true, detail: { name: slot.name, date: iso } }));
-    return window.wpb.emit(slot.event, { ...slot.params, date: iso, widget: this.impl });
+    return emit(slot.event, { ...slot.params, date: iso, widget: this.impl });
   }
 
   // -- per-slot popups -------------------------------------------------------------------

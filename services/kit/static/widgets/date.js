@@ -89,16 +89,7 @@ class DateField {
     for (const slot of this.slots) {
       const box = document.createElement("div");
       box.className = "wpb-date-box";
-      const trigger = document.createElement("button");
-      trigger.type = "button";
-      trigger.className = "wpb-date-trigger secondary";
-      trigger.setAttribute("aria-haspopup", "dialog");
-      trigger.setAttribute("aria-expanded", "false");
-      const popup = document.createElement("div");
-      popup.className = "wpb-date-popup";
-      popup.hidden = true;
-      popup.setAttribute("role", "dialog");
-      popup.setAttribute("aria-label", `${slot.label}: выбор даты`);
+      const [trigger, popup] = triggerAndPopup(`${slot.label}: выбор даты`);
       slot.grid = new MonthGrid({
         min: this.today,
         label: slot.label,
@@ -154,16 +145,7 @@ class DateField {
     const body = document.createElement("div");
     body.append(hint, this.grid.el);
     if (this.impl === "single_popup") {
-      const trigger = document.createElement("button");
-      trigger.type = "button";
-      trigger.className = "wpb-date-trigger secondary";
-      trigger.setAttribute("aria-haspopup", "dialog");
-      trigger.setAttribute("aria-expanded", "false");
-      const popup = document.createElement("div");
-      popup.className = "wpb-date-popup";
-      popup.hidden = true;
-      popup.setAttribute("role", "dialog");
-      popup.setAttribute("aria-label", "Выбор дат");
+      const [trigger, popup] = triggerAndPopup("Выбор дат");
       const done = document.createElement("button");
       done.type = "button";
       done.textContent = "Готово";
@@ -308,6 +290,21 @@ class DateField {
       this.sharedTrigger.textContent = this.slots.some((s) => s.value) ? `Даты: ${shown.join(" — ")}` : "Выберите даты";
     }
   }
+}
+
+/** A button and the (closed) popup dialog named `label` that it opens. */
+function triggerAndPopup(label) {
+  const trigger = document.createElement("button");
+  trigger.type = "button";
+  trigger.className = "wpb-date-trigger secondary";
+  trigger.setAttribute("aria-haspopup", "dialog");
+  trigger.setAttribute("aria-expanded", "false");
+  const popup = document.createElement("div");
+  popup.className = "wpb-date-popup";
+  popup.hidden = true;
+  popup.setAttribute("role", "dialog");
+  popup.setAttribute("aria-label", label);
+  return [trigger, popup];
 }
 
 /** "15.09.2026" -> "2026-09-15"; "" when no such day (31.02); null when not ДД.ММ.ГГГГ. */

@@ -1,16 +1,28 @@
 // The shops' page behaviour (grocery, shop, books): cart and favourite buttons without a
 // reload, the sort select, the payment method. The server changes the cart and favourites
 // and writes their events; this only redraws. Without JS the same forms post and redirect
-// back. The controls come from `kit/commerce.html`; `data-qty` holds the site's class prefix.
+// back. The controls come from `kit/commerce.html`; `data-qty` and `data-fav` hold the site's
+// class prefix. A change the server refused or never answered is said in an alert beside the
+// control, which keeps showing what the server holds.
 import { emit } from "/_kit/emit.js";
 
+const FAILED = "Не получилось, попробуйте ещё раз";
+
+/** Post the form; `{ok, answer}`. A lost connection or an answer that is not JSON (a proxy's
+ * 502 page) is a failure with an empty answer: the caller says so and changes nothing. */
 async function send(form) {
-  const response = await fetch(form.action, {
-    method: "POST", body: new FormData(form), headers: { Accept: "application/json" },
-  });
-  return { ok: response.ok, answer: await response.json() };
+  try {
+    const response = await fetch(form.action, {
+      method: "POST", body: new FormData(form), headers: { Accept: "application/json" },
+    });
+    const answer = await response.json().catch(() => null);
+    return { ok: response.ok && answer !== null, answer: answer ?? {} };
+  } catch {
+    return { ok: false, answer: {} };
+  }
 }
 
+/** Show `text` (none: remove it) as an alert at the end of `box`, styled `<prefix>-msg`. */
 function message(box, prefix, text) {
   box.querySelector(`.${prefix}-msg`)?.remove();
   if (!text) return;
@@ -28,7 +40,7 @@ async function changeCart(form) {
   buttons.forEach((b) => (b.disabled = true));
   try {
     const { ok, answer } = await send(form);
-    message(box, prefix, ok ? "" : answer.message || "Не получилось, попробуйте ещё раз");
+    message(box, prefix, ok ? "" : answer.message || FAILED);
     if (!ok) return;
     box.dataset.amount = answer.amount;
     box.querySelector(`.${prefix}-amount`).textContent = answer.amount;
@@ -45,6 +57,8 @@ async function changeFavorite(form) {
   button.disabled = true;
   try {
     const { ok, answer } = await send(form);
+    // Refused: the heart keeps saying what the server holds.
+    message(form, form.dataset.fav, ok ? "" : answer.message || FAILED);
     if (!ok) return;
     button.setAttribute("aria-pressed", String(answer.favorite));
     const action = answer.favorite ? "Убрать из избранного" : "Добавить в избранное";

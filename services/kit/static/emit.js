@@ -1,43 +1,80 @@
-// Posts events of this page to its trajectory's `_events`, retrying until acknowledged.
+// Posts the events of this page to its trajectory's `_events`, one post at a time so the log
+// keeps the order of the user's actions. A post the network or a 5xx (or 429) lost is tried
+// again a few times, with the same ids (the server stores an event once); an action whose
+// event is still not stored after that, or is refused, is shown to the person on the page.
 const base = document.querySelector('meta[name="wpb-base"]')?.content ?? "";
 const endpoint = `${base}/_events`;
+const ATTEMPTS = 6; // waits of 0.1, 0.2, 0.4, 0.8 and 1.6 s between them: about 3 s in all
+const ATTEMPT_TIMEOUT_MS = 5000; // a post that hangs counts as lost
+
+class NotStored extends Error {}
 
 function newId() {
   return crypto.randomUUID().replaceAll("-", "");
 }
 
+/** Post one batch; its answer once stored, or NotStored saying why (in Russian). */
 async function post(batch) {
   const body = JSON.stringify(batch);
-  for (let attempt = 0; ; attempt++) {
+  let why = "";
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (attempt - 2)));
+    let response;
     try {
-      const response = await fetch(endpoint, {
+      response = await fetch(endpoint, {
         method: "POST", body, keepalive: body.length < 60000,
         headers: { "Content-Type": "application/json" },
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });
-      if (response.ok) return await response.json();
-      // The request itself is wrong (or the trajectory is closed): retrying cannot help.
-      if (response.status >= 400 && response.status < 500 && response.status !== 429) {
-        console.warn("wpb: events refused", response.status, await response.text());
-        return null;
-      }
-    } catch (error) {
-      // Network hiccup: retry below with the same ids, the server drops duplicates.
+    } catch {
+      why = "нет связи с сервером";
+      continue;
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
+    if (response.ok) return await response.json().catch(() => ({}));
+    // The request itself is wrong (or the trajectory is closed): retrying cannot help.
+    if (response.status < 500 && response.status !== 429) {
+      console.warn("wpb: events refused", response.status, await response.text().catch(() => ""));
+      throw new NotStored(`сервер его не принял (ошибка ${response.status})`);
+    }
+    why = `сервер не ответил (ошибка ${response.status})`;
   }
+  throw new NotStored(why);
 }
 
-// Posts go one after another, so the log keeps the order of the user's actions.
+/** The page's one alert for actions that were not recorded. */
+function tell(text) {
+  let alert = document.getElementById("wpb-emit-alert");
+  if (!alert) {
+    alert = document.createElement("p");
+    alert.id = "wpb-emit-alert";
+    alert.className = "wpb-emit-alert";
+    alert.setAttribute("role", "alert");
+    document.body.append(alert);
+  }
+  alert.textContent = text;
+}
+
 let queue = Promise.resolve();
 
-/** Emit one event, or a list of `{type, params}`; resolves once the server stored it. */
-export function emit(type, params = {}) {
-  const batch = Array.isArray(type)
-    ? type.map((event) => ({ id: newId(), ...event }))
-    : [{ id: newId(), type, params }];
-  const sent = queue.then(() => post(batch));
-  queue = sent.catch(() => null);
+function send(batch, shown) {
+  const sent = queue.then(() => post(batch)).catch((error) => {
+    console.warn("wpb: events not stored", error.message, batch);
+    if (shown) tell(`Действие не записано: ${error.message}. Повторите его.`);
+    return null;
+  });
+  queue = sent;
   return sent;
+}
+
+/** Emit one event; resolves with the server's answer once stored, or null when it was not
+ * (and the page says so). Never rejects. */
+export function emit(type, params = {}) {
+  return send([{ id: newId(), type, params }], true);
+}
+
+/** Send a batch of low-level tracking events (`{type, params}`); one lost is only logged. */
+export function track(events) {
+  return send(events.map((event) => ({ id: newId(), ...event })), false);
 }
 
 /** Best-effort send while the page unloads. */
@@ -46,9 +83,11 @@ export function beacon(events) {
   return navigator.sendBeacon(endpoint, new Blob([JSON.stringify(batch)], { type: "application/json" }));
 }
 
-/** Resolves once every event emitted so far is stored (or refused). */
+/** Resolves once every event sent so far is stored, refused or given up (a few seconds at
+ * most); a harness waits on it before it declares done. */
 export function settled() {
   return queue;
 }
 
-window.wpb = { emit, beacon, settled };
+// The harness hook (page scripts import `emit` instead).
+window.wpb = { settled };

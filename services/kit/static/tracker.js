@@ -1,5 +1,5 @@
 // Passive tracker: low-level click, keypress and scroll, batched; never used in conditions.
-import { emit, beacon } from "/_kit/emit.js";
+import { beacon, track } from "/_kit/emit.js";
 
 let queue = [];
 let timer = null;
@@ -20,7 +20,7 @@ function push(type, params) {
 function flush() {
   clearTimeout(timer);
   timer = null;
-  if (queue.length) emit(queue.splice(0));
+  if (queue.length) track(queue.splice(0));
 }
 
 document.addEventListener("click", (e) => push("click", { x: e.clientX, y: e.clientY, target: describe(e.target) }), true);

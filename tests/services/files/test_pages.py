@@ -227,6 +227,28 @@ def test_split_menu_copies_the_link(page: Page, hub: httpx.Client) -> None:
     page.keyboard.press("Escape")
 
 
+def test_menus_close_on_a_click_outside(page: Page, hub: httpx.Client) -> None:
+    start(page, hub, collections="compact", buttons="split")
+    compact = page.locator(".wc-compact")
+    compact.get_by_text("Выбрать коллекцию").click()
+    expect(compact.get_by_role("link", name="Руководства")).to_be_visible()
+    page.get_by_role("heading", name="Коллекции").click()
+    expect(compact.get_by_role("link", name="Руководства")).to_be_hidden()
+    page.goto(f"{page.url}c/manuals?year=2024")
+    row = page.locator("li.f-file").first
+    row.locator(".wb-more").click()
+    menu = row.get_by_role("menu")
+    download = menu.get_by_role("menuitem", name="Скачать")
+    copy = menu.get_by_role("menuitem", name="Скопировать ссылку")
+    expect(download).to_be_focused()
+    page.keyboard.press("ArrowUp")  # round the top to the last item
+    expect(copy).to_be_focused()
+    page.keyboard.press("Home")
+    expect(download).to_be_focused()
+    page.get_by_role("heading", level=1).click()
+    expect(menu).to_be_hidden()
+
+
 def raw_get(url: str) -> int:
     """GET with the path sent verbatim (no client-side normalisation of `..`)."""
     parts = urlsplit(url)

@@ -186,6 +186,23 @@ def test_guest_counters_write_the_same_event(page: Page, hub: httpx.Client, impl
     ]
 
 
+def test_popups_close_on_a_click_outside(page: Page, hub: httpx.Client) -> None:
+    open_hotels(page, hub, date="split_popup", counter_guests="rooms_popup")
+    heading = page.get_by_role("heading", name="Найдите отель для поездки")
+    page.get_by_role("button", name="Заезд: выберите дату").click()
+    dates = page.get_by_role("dialog", name="Заезд: выбор даты")
+    dates.get_by_role("button", name="Следующий месяц").click()  # inside: stays open
+    expect(dates).to_be_visible()
+    heading.click()
+    expect(dates).to_be_hidden()
+    page.get_by_role("button", name="1 номер, 2 гостя").click()
+    guests = page.get_by_role("dialog", name="Гости и номера")
+    guests.get_by_role("button", name="Больше: взрослые в номере 1").click()
+    expect(guests).to_be_visible()
+    heading.click()
+    expect(guests).to_be_hidden()
+
+
 def test_bad_input_is_refused(agent: httpx.Client, hub: httpx.Client) -> None:
     tid = create(hub, TASK)["trajectory_id"]
     base = f"/t/{tid}/hotels"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 from helpers import create, load, make_task, run_async
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from runner.evaluate import evaluate, select_tasks
 from runner.harness import get_harness
@@ -84,3 +84,28 @@ def test_trajectory_page_shows_a_forbidden_condition(page: Page, hub: httpx.Clie
     expect(rows.nth(1).locator(".fail")).to_have_text("✗")
     expect(rows.nth(1)).to_contain_text("g-0052")  # the offending event
     expect(page.locator("#events .offending")).to_contain_text("g-0052")
+
+
+def test_trajectory_page_keeps_refreshing_after_a_failed_fetch(
+    page: Page, hub: httpx.Client, stack
+) -> None:
+    created = create(hub, load("grocery_showcase_ryazhenka"))
+    tid = created["trajectory_id"]
+    failed: list[str] = []
+
+    def fail_once(route: Route) -> None:
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.fulfill(status=502, content_type="text/html", body="<h1>502 Bad Gateway</h1>")
+
+    login(page, stack)
+    page.route(f"**/api/trajectories/{tid}/check", fail_once)
+    page.goto(f"{stack.hub_url}/view/trajectories/{tid}")
+    stale = page.get_by_role("status").filter(has_text="Данные могут быть устаревшими")
+    expect(stale).to_contain_text("хаб ответил 502")
+    httpx.post(f"{created['url']}grocery/cart/g-0219", data={"op": "add"})
+    expect(page.locator("#ems")).to_have_text("EMS 1 · 1/1", timeout=10_000)
+    expect(stale).to_be_hidden()
+    assert len(failed) == 1

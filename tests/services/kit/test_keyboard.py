@@ -363,20 +363,30 @@ def test_compact_select_by_keyboard(page: Page, hub: httpx.Client) -> None:
 
 
 def test_pill_buttons_by_keyboard(page: Page, hub: httpx.Client) -> None:
+    """Each row of pills is a radio group: one tab stop, the arrows move and choose."""
     tid = open_site(page, hub, "hotels", "bench_hotel_select_guests", counter_guests="pill_buttons")
     box = page.locator("[data-wpb-guests]")
-    box.get_by_role("radio", name="Номера: 1").focus()
-    press(page, "Tab")  # the next pill
+    rooms = box.get_by_role("radiogroup", name="Номера")
+    one = rooms.get_by_role("radio", name="Номера: 1")
+    expect(rooms.locator('[tabindex="0"]')).to_have_count(1)  # the chosen pill alone
+    one.focus()
+    press(page, "ArrowRight")
     two = box.get_by_role("radio", name="Номера: 2")
-    expect(two).to_be_focused()
-    press(page, "Enter")
-    expect(two).to_have_attribute("aria-checked", "true")
     expect(two).to_be_focused()  # focus survives the redraw
-    box.get_by_role("radio", name="Дети в номере 2: 1").focus()
-    press(page, "Space")
-    expect(box.get_by_role("radio", name="Дети в номере 2: 1")).to_have_attribute(
+    expect(two).to_have_attribute("aria-checked", "true")
+    expect(box.get_by_role("group", name="Номер 2")).to_be_visible()
+    press(page, "Tab")  # out of the group, to the next group's chosen pill
+    expect(box.get_by_role("radio", name="Взрослые в номере 1: 2")).to_be_focused()
+    kids = box.get_by_role("radio", name="Дети в номере 2: 0")
+    kids.focus()
+    press(page, "ArrowLeft")  # round the end: 4 children
+    expect(box.get_by_role("radio", name="Дети в номере 2: 4")).to_have_attribute(
         "aria-checked", "true"
     )
+    press(page, "ArrowDown", "ArrowDown")  # round again, then one
+    one_kid = box.get_by_role("radio", name="Дети в номере 2: 1")
+    expect(one_kid).to_be_focused()
+    expect(one_kid).to_have_attribute("aria-checked", "true")
     choose_age(page, box, 1, 2, 4)
     box.get_by_role("button", name="Применить").focus()
     press(page, "Enter")

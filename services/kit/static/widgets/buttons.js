@@ -1,6 +1,7 @@
 // Download buttons (variant key `buttons`). Every implementation fetches the file's URL,
 // which the server answers as an attachment and logs; this drives the split button's menu
 // (open, arrows, Escape, outside click) and its «Скопировать ссылку».
+import { arrowFocus, onOutsideClick } from "/_kit/widgets/keys.js";
 
 function items(menu) {
   return [...menu.querySelectorAll('[role="menuitem"]')];
@@ -39,48 +40,30 @@ async function copyLink(button, split) {
   closeMenu(split, true);
 }
 
-document.addEventListener("click", (event) => {
-  const split = event.target.closest(".wb-split");
-  if (!split) return closeAll(null);
-  const toggle = event.target.closest(".wb-more");
-  if (toggle) {
-    if (split.querySelector(".wb-menu").hidden) openMenu(split);
-    else closeMenu(split);
-    return;
-  }
-  const copy = event.target.closest("[data-copy]");
-  if (copy) copyLink(copy, split);
-  else if (event.target.closest('[role="menuitem"]')) closeMenu(split);
-});
-
-document.addEventListener("keydown", (event) => {
-  const split = event.target.closest?.(".wb-split");
-  if (!split) return;
+function initSplit(split) {
+  const toggle = split.querySelector(".wb-more");
   const menu = split.querySelector(".wb-menu");
-  if (event.target.closest(".wb-more")) {
-    // Enter and Space click the toggle (handled above); the arrows open it too.
-    if (event.key === "ArrowDown") {
-      event.preventDefault();
-      openMenu(split, 0);
-    } else if (event.key === "ArrowUp") {
-      event.preventDefault();
-      openMenu(split, -1);
-    }
-    return;
-  }
-  if (menu.hidden || !menu.contains(event.target)) return;
-  const list = items(menu);
-  const index = list.indexOf(event.target);
-  let handled = true;
-  switch (event.key) {
-    case "ArrowDown": list[(index + 1) % list.length].focus(); break;
-    case "ArrowUp": list[(index - 1 + list.length) % list.length].focus(); break;
-    case "Home": list[0].focus(); break;
-    case "End": list[list.length - 1].focus(); break;
-    case "Escape": closeMenu(split, true); break;
-    case "Tab": closeMenu(split); handled = false; break;
-    case " ": event.target.click(); break;
-    default: handled = false;
-  }
-  if (handled) event.preventDefault();
-});
+  toggle.addEventListener("click", () => (menu.hidden ? openMenu(split) : closeMenu(split)));
+  // Enter and Space click the toggle; the arrows open it too.
+  toggle.addEventListener("keydown", (event) => {
+    if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+    event.preventDefault();
+    openMenu(split, event.key === "ArrowDown" ? 0 : -1);
+  });
+  menu.addEventListener("click", (event) => {
+    const copy = event.target.closest("[data-copy]");
+    if (copy) copyLink(copy, split);
+    else if (event.target.closest('[role="menuitem"]')) closeMenu(split);
+  });
+  arrowFocus(menu, () => items(menu));
+  menu.addEventListener("keydown", (event) => {
+    if (event.key === "Tab") closeMenu(split); // and the focus moves on as usual
+    if (event.key !== "Escape" && event.key !== " ") return;
+    event.preventDefault();
+    if (event.key === "Escape") closeMenu(split, true);
+    else event.target.click();
+  });
+  onOutsideClick(split, () => closeMenu(split));
+}
+
+document.querySelectorAll(".wb-split").forEach(initSplit);

@@ -1,5 +1,7 @@
 // A month grid of day buttons, shared by the date widgets. Past days (before `min`) are
 // disabled; arrows move between days, PageUp/PageDown between months, Enter picks.
+import { focusOnly } from "/_kit/widgets/keys.js";
+
 export const MONTHS = ["Январь", "Февраль", "Март", "Апрель", "Май", "Июнь", "Июль", "Август", "Сентябрь", "Октябрь", "Ноябрь", "Декабрь"];
 export const MONTHS_GEN = ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"];
 const WEEKDAYS = ["Пн", "Вт", "Ср", "Чт", "Пт", "Сб", "Вс"];
@@ -68,9 +70,11 @@ export class MonthGrid {
     this.render();
   }
 
+  /** Focus the day `iso` (or the first day that can be picked), making it the grid's tab stop. */
   focus(iso) {
-    const button = iso && this.el.querySelector(`button[data-date="${iso}"]:not(:disabled)`);
-    (button || this.el.querySelector("button[data-date]:not(:disabled)") || this.el.querySelector("button"))?.focus();
+    const day = (iso && this.el.querySelector(`button[data-date="${iso}"]:not(:disabled)`)) || this.el.querySelector("button[data-date]:not(:disabled)");
+    if (day) focusOnly(this.el.querySelectorAll("button[data-date]"), day);
+    else this.el.querySelector("button")?.focus();
   }
 
   render() {

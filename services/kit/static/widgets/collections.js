@@ -1,6 +1,7 @@
 // Collections (variant key `collections`). Every implementation is plain links; this adds
 // the keyboard and mouse behaviour of the tree (arrows, expand/collapse) and of the compact
 // menu (Escape, arrows, closing on an outside click). Events are written by the server.
+import { arrowFocus, focusOnly, onOutsideClick } from "/_kit/widgets/keys.js";
 
 function treeItems(tree) {
   // Visible tree items in document order (a collapsed group's years are skipped).
@@ -16,12 +17,6 @@ function setExpanded(node, open) {
   if (arrow) arrow.textContent = open ? "▾" : "▸";
 }
 
-function focusItem(tree, item) {
-  tree.querySelectorAll('[role="treeitem"]').forEach((el) => (el.tabIndex = -1));
-  item.tabIndex = 0;
-  item.focus();
-}
-
 function initTree(tree) {
   tree.addEventListener("click", (event) => {
     const toggle = event.target.closest(".wc-toggle");
@@ -29,27 +24,24 @@ function initTree(tree) {
     const node = toggle.closest("li[data-collection]");
     setExpanded(node, toggle.getAttribute("aria-expanded") !== "true");
   });
+  const all = () => tree.querySelectorAll('[role="treeitem"]');
+  arrowFocus(tree, () => treeItems(tree), { wrap: false, roving: true });
+  // Right opens a collection, then enters its years; Left closes it, or goes up from a year.
   tree.addEventListener("keydown", (event) => {
     const item = event.target.closest('[role="treeitem"]');
     if (!item) return;
-    const items = treeItems(tree);
-    const index = items.indexOf(item);
     const node = item.closest("li[data-collection]");
     const isParent = item.classList.contains("wc-link");
     const expanded = item.getAttribute("aria-expanded") === "true";
     let handled = true;
     switch (event.key) {
-      case "ArrowDown": if (index < items.length - 1) focusItem(tree, items[index + 1]); break;
-      case "ArrowUp": if (index > 0) focusItem(tree, items[index - 1]); break;
-      case "Home": focusItem(tree, items[0]); break;
-      case "End": focusItem(tree, items[items.length - 1]); break;
       case "ArrowRight":
         if (isParent && !expanded) setExpanded(node, true);
-        else if (isParent) focusItem(tree, node.querySelector(".wc-year"));
+        else if (isParent) focusOnly(all(), node.querySelector(".wc-year"));
         break;
       case "ArrowLeft":
         if (isParent && expanded) setExpanded(node, false);
-        else if (!isParent) focusItem(tree, node.querySelector(".wc-link"));
+        else if (!isParent) focusOnly(all(), node.querySelector(".wc-link"));
         break;
       case " ": item.click(); break;
       default: handled = false;
@@ -63,24 +55,14 @@ function initCompact(details) {
   details.addEventListener("toggle", () => {
     if (details.open) links()[0]?.focus();
   });
+  arrowFocus(details, () => (details.open ? links() : []));
   details.addEventListener("keydown", (event) => {
-    const list = links();
-    const index = list.indexOf(document.activeElement);
-    if (event.key === "Escape" && details.open) {
-      details.open = false;
-      details.querySelector("summary").focus();
-    } else if (event.key === "ArrowDown" && details.open) {
-      list[(index + 1) % list.length].focus();
-    } else if (event.key === "ArrowUp" && details.open) {
-      list[(index - 1 + list.length) % list.length].focus();
-    } else {
-      return;
-    }
+    if (event.key !== "Escape" || !details.open) return;
     event.preventDefault();
+    details.open = false;
+    details.querySelector("summary").focus();
   });
-  document.addEventListener("click", (event) => {
-    if (details.open && !details.contains(event.target)) details.open = false;
-  });
+  onOutsideClick(details, () => (details.open = false));
 }
 
 document.querySelectorAll(".wc-tree").forEach(initTree);

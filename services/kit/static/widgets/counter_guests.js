@@ -3,10 +3,14 @@
 //                    and children steppers, each child's age), confirmed by «Готово»;
 //   inline_stepper — the same steppers always on the page, a rooms stepper, «Применить»;
 //   compact_select — drop-down lists for rooms, adults, children and ages, «Применить»;
-//   pill_buttons   — rows of pill buttons (1–6) for rooms and adults, 0–4 for children.
+//   pill_buttons   — rows of pill buttons (1–6) for rooms and adults, 0–4 for children,
+//                    each row a radio group (arrows move and choose).
 // Confirming writes `bench_hotel_select_guests` {rooms, roomsCount, guestsCount, widget}.
 // Limits: 1–6 rooms, 1–6 adults and 0–4 children per room, ages 0–17; controls cannot
 // go past them.
+import { emit } from "/_kit/emit.js";
+import { arrowFocus, onOutsideClick } from "/_kit/widgets/keys.js";
+
 export const LIMITS = { rooms: [1, 6], adults: [1, 6], kids: [0, 4] };
 
 /** "2:7,5;1" -> [{adults: 2, kids: [7, 5]}, {adults: 1, kids: []}] */
@@ -72,9 +76,7 @@ class Guests {
           this.trigger.focus();
         }
       });
-      document.addEventListener("click", (event) => {
-        if (!event.composedPath().includes(this.root)) this.close();
-      });
+      onOutsideClick(root, () => this.close());
       this.ui.append(this.trigger, this.panel);
       this.body = this.panel;
     } else {
@@ -135,12 +137,14 @@ class Guests {
       return el("label", { className: "wpb-guests-row" }, caption, select);
     }
     if (this.impl === "pill_buttons") {
+      // A radio group: one tab stop (the chosen pill); the arrows move to a pill and choose it.
       const group = el("div", { className: "wpb-guests-pills", role: "radiogroup", ariaLabel: name, dataset: data });
       for (let n = low; n <= high; n++) {
-        const pill = el("button", { type: "button", className: "wpb-pill", role: "radio", ariaChecked: String(n === value), ariaLabel: `${name}: ${n}` }, String(n));
+        const pill = el("button", { type: "button", className: "wpb-pill", role: "radio", ariaChecked: String(n === value), ariaLabel: `${name}: ${n}`, tabIndex: n === value ? 0 : -1 }, String(n));
         pill.addEventListener("click", () => this.set(what, room, n));
         group.append(pill);
       }
+      arrowFocus(group, () => [...group.children], { axis: "both", onMove: (pill) => pill.click() });
       return el("div", { className: "wpb-guests-row" }, caption, group);
     }
     const less = el("button", { type: "button", className: "secondary wpb-step", ariaLabel: `Меньше: ${name.toLowerCase()}`, disabled: value <= low, dataset: { step: "-1" } }, "−");
@@ -218,7 +222,7 @@ class Guests {
     const rooms = this.rooms.map((r) => ({ adults: r.adults, kids: [...r.kids] }));
     const guestsCount = rooms.reduce((sum, r) => sum + r.adults + r.kids.length, 0);
     this.root.dispatchEvent(new CustomEvent("wpb-guests", { bubbles: true, detail: rooms }));
-    window.wpb.emit(this.root.dataset.event, { rooms, roomsCount: rooms.length, guestsCount, widget: this.impl });
+    emit(this.root.dataset.event, { rooms, roomsCount: rooms.length, guestsCount, widget: this.impl });
   }
 }
 

@@ -6,7 +6,9 @@
 //   text_input               — ДД.ММ.ГГГГ typed per slot, checked in the field;
 //   native_input             — <input type="date"> per slot.
 // Every implementation writes the same event per slot, adding only `widget`.
+import { emit } from "/_kit/emit.js";
 import { MonthGrid, addDays, dotted, spoken } from "/_kit/widgets/calendar.js";
+import { onOutsideClick } from "/_kit/widgets/keys.js";
 
 const PER_SLOT_POPUP = new Set(["split_popup", "popup_grid"]);
 const SHARED_GRID = new Set(["single_popup", "inline_calendar"]);
@@ -33,9 +35,7 @@ class DateField {
     if (PER_SLOT_POPUP.has(this.impl)) this.buildPopups();
     else if (SHARED_GRID.has(this.impl)) this.buildShared();
     else this.buildInputs(this.impl === "native_input");
-    document.addEventListener("click", (event) => {
-      if (!event.composedPath().includes(this.root)) this.closeAll();
-    });
+    onOutsideClick(root, () => this.closeAll());
     root.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && this.root.querySelector(".wpb-date-popup:not([hidden])")) {
         event.preventDefault();
@@ -80,7 +80,7 @@ class DateField {
     }
     this.refresh();
     this.root.dispatchEvent(new CustomEvent("wpb-date", { bubbles: true, detail: { name: slot.name, date: iso } }));
-    return window.wpb.emit(slot.event, { ...slot.params, date: iso, widget: this.impl });
+    return emit(slot.event, { ...slot.params, date: iso, widget: this.impl });
   }
 
   // -- per-slot popups -------------------------------------------------------------------
@@ -89,16 +89,7 @@ class DateField {
     for (const slot of this.slots) {
       const box = document.createElement("div");
       box.className = "wpb-date-box";
-      const trigger = document.createElement("button");
-      trigger.type = "button";
-      trigger.className = "wpb-date-trigger secondary";
-      trigger.setAttribute("aria-haspopup", "dialog");
-      trigger.setAttribute("aria-expanded", "false");
-      const popup = document.createElement("div");
-      popup.className = "wpb-date-popup";
-      popup.hidden = true;
-      popup.setAttribute("role", "dialog");
-      popup.setAttribute("aria-label", `${slot.label}: выбор даты`);
+      const [trigger, popup] = triggerAndPopup(`${slot.label}: выбор даты`);
       slot.grid = new MonthGrid({
         min: this.today,
         label: slot.label,
@@ -154,16 +145,7 @@ class DateField {
     const body = document.createElement("div");
     body.append(hint, this.grid.el);
     if (this.impl === "single_popup") {
-      const trigger = document.createElement("button");
-      trigger.type = "button";
-      trigger.className = "wpb-date-trigger secondary";
-      trigger.setAttribute("aria-haspopup", "dialog");
-      trigger.setAttribute("aria-expanded", "false");
-      const popup = document.createElement("div");
-      popup.className = "wpb-date-popup";
-      popup.hidden = true;
-      popup.setAttribute("role", "dialog");
-      popup.setAttribute("aria-label", "Выбор дат");
+      const [trigger, popup] = triggerAndPopup("Выбор дат");
       const done = document.createElement("button");
       done.type = "button";
       done.textContent = "Готово";
@@ -308,6 +290,21 @@ class DateField {
       this.sharedTrigger.textContent = this.slots.some((s) => s.value) ? `Даты: ${shown.join(" — ")}` : "Выберите даты";
     }
   }
+}
+
+/** A button and the (closed) popup dialog named `label` that it opens. */
+function triggerAndPopup(label) {
+  const trigger = document.createElement("button");
+  trigger.type = "button";
+  trigger.className = "wpb-date-trigger secondary";
+  trigger.setAttribute("aria-haspopup", "dialog");
+  trigger.setAttribute("aria-expanded", "false");
+  const popup = document.createElement("div");
+  popup.className = "wpb-date-popup";
+  popup.hidden = true;
+  popup.setAttribute("role", "dialog");
+  popup.setAttribute("aria-label", label);
+  return [trigger, popup];
 }
 
 /** "15.09.2026" -> "2026-09-15"; "" when no such day (31.02); null when not ДД.ММ.ГГГГ. */

@@ -1,6 +1,8 @@
 // City choice (key `select_city`, hotels): `autocomplete` (a combobox with a filtered list)
 // or `native_select`. The same combobox serves the rail stations (select_station.js).
 // A choice writes the site's event once per change, adding only `widget`.
+import { emit } from "/_kit/emit.js";
+import { moveIndex, showActive } from "/_kit/widgets/keys.js";
 
 /** Lower case, «ё» as «е», single spaces. */
 export function norm(text) {
@@ -44,7 +46,7 @@ export function combobox(root, { pick, empty = "Ничего не найдено
     hidden.value = option.id;
     root.dataset.value = option.id;
     root.dispatchEvent(new CustomEvent("wpb-choice", { bubbles: true, detail: option }));
-    if (changed) window.wpb.emit(...pick(option, impl));
+    if (changed) emit(...pick(option, impl));
   }
 
   if (impl === "native_select") {
@@ -103,7 +105,6 @@ export function combobox(root, { pick, empty = "Ничего не найдено
         hint.textContent = ` ${option.hint}`;
         li.append(hint);
       }
-      li.setAttribute("aria-selected", index === active ? "true" : "false");
       li.addEventListener("mousedown", (event) => event.preventDefault());
       li.addEventListener("click", () => accept(option));
       list.append(li);
@@ -111,8 +112,7 @@ export function combobox(root, { pick, empty = "Ничего не найдено
     status.textContent = input.value.trim() && !shown.length ? `${empty}: «${input.value.trim()}»` : "";
     list.hidden = !shown.length;
     input.setAttribute("aria-expanded", String(!list.hidden));
-    if (active >= 0 && shown[active]) input.setAttribute("aria-activedescendant", `${uid}-opt-${active}`);
-    else input.removeAttribute("aria-activedescendant");
+    showActive(input, [...list.children], active);
   }
 
   function close() {
@@ -156,10 +156,10 @@ export function combobox(root, { pick, empty = "Ничего не найдено
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
       if (list.hidden) render();
-      if (!shown.length) return;
-      const step = event.key === "ArrowDown" ? 1 : -1;
-      active = (active + step + shown.length) % shown.length;
-      render();
+      const next = moveIndex(event.key, active, shown.length, { ends: false });
+      if (next === null) return;
+      active = next;
+      showActive(input, [...list.children], active);
     } else if (event.key === "Enter") {
       if (list.hidden && chosen) return;
       event.preventDefault();

@@ -1,6 +1,8 @@
 // The shared search field: suggestions while typing (arrows + Enter, or a click) for every
 // `form[data-ts]` on the page. Choosing a suggestion fills the field and submits the form;
 // the results page writes `submit_search` on the server, so nothing is emitted here.
+import { moveIndex, showActive } from "/_kit/widgets/keys.js";
+
 const DELAY_MS = 120;
 
 function setup(form) {
@@ -21,15 +23,6 @@ function setup(form) {
     active = -1;
     input.setAttribute("aria-expanded", "false");
     input.removeAttribute("aria-activedescendant");
-  }
-
-  function highlight(index) {
-    const all = options();
-    if (!all.length) return;
-    active = (index + all.length) % all.length;
-    all.forEach((option, n) => option.setAttribute("aria-selected", String(n === active)));
-    input.setAttribute("aria-activedescendant", all[active].id);
-    all[active].scrollIntoView({ block: "nearest" });
   }
 
   function choose(option) {
@@ -85,12 +78,11 @@ function setup(form) {
   });
   input.addEventListener("keydown", (event) => {
     const open = !list.hidden && options().length > 0;
-    if (event.key === "ArrowDown" && open) {
+    const next = open ? moveIndex(event.key, active, options().length, { ends: false }) : null;
+    if (next !== null) {
       event.preventDefault();
-      highlight(active + 1);
-    } else if (event.key === "ArrowUp" && open) {
-      event.preventDefault();
-      highlight(active - 1);
+      active = next;
+      showActive(input, options(), active);
     } else if (event.key === "Enter" && open && active >= 0) {
       event.preventDefault();
       choose(options()[active]);

@@ -1,0 +1,86 @@
+"""The kit's page scripts when the server fails, in Chromium: the person is told (an alert),
+the controls keep showing what the server holds, and nothing hangs or throws."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from helpers import create, make_task
+from playwright.sync_api import Page, Route, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# settled(), or "hung" when it has not resolved within the given milliseconds.
+SETTLED_WITHIN = """ms => Promise.race([
+  window.wpb.settled().then(() => "settled"),
+  new Promise((resolve) => setTimeout(() => resolve("hung"), ms)),
+])"""
+
+
+def bad_gateway(route: Route) -> None:
+    """A proxy's 502: an HTML page, not JSON."""
+    route.fulfill(status=502, content_type="text/html", body="<h1>502 Bad Gateway</h1>")
+
+
+def open_hotels(page: Page, hub: httpx.Client) -> str:
+    created = create(
+        hub,
+        make_task([{"event_name": "bench_hotel_select_city"}], domain="hotels"),
+        ui_variants={"select_city": "native_select"},
+    )
+    page.goto(f"{created['url']}hotels/")
+    return str(created["trajectory_id"])
+
+
+def test_emit_gives_up_after_a_few_502s_and_says_so(page: Page, hub: httpx.Client) -> None:
+    posts: list[str] = []
+
+    def refuse(route: Route) -> None:
+        posts.append(route.request.post_data or "")
+        bad_gateway(route)
+
+    page.route("**/_events", refuse)
+    open_hotels(page, hub)
+    page.get_by_role("combobox", name="Город").select_option("ch-zrh")
+    assert page.evaluate(SETTLED_WITHIN, 15_000) == "settled"
+    alert = page.get_by_role("alert").filter(has_text="Действие не записано")
+    expect(alert).to_have_text(
+        "Действие не записано: сервер не ответил (ошибка 502). Повторите его."
+    )
+    assert sum("bench_hotel_select_city" in body for body in posts) == 6  # bounded retries
+
+
+def test_emit_refused_is_shown_at_once(page: Page, hub: httpx.Client) -> None:
+    tid = open_hotels(page, hub)
+    assert hub.post(f"/api/trajectories/{tid}/close").status_code == 200
+    page.get_by_role("combobox", name="Город").select_option("ch-zrh")
+    expect(page.get_by_role("alert").filter(has_text="Действие не записано")).to_have_text(
+        "Действие не записано: сервер его не принял (ошибка 409). Повторите его."
+    )
+    assert page.evaluate(SETTLED_WITHIN, 5_000) == "settled"
+
+
+def test_cart_and_favourite_when_the_shop_answers_502(page: Page, hub: httpx.Client) -> None:
+    created = create(hub, make_task([{"event_name": "basket_add"}], domain="books"))
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{created['url']}books/b/b-0173")
+    page.route("**/cart/**", bad_gateway)
+    page.route("**/favorites/**", bad_gateway)
+    buy = page.locator(".b-buy")
+    add = buy.get_by_role("button", name="В корзину")
+    add.click()
+    expect(buy.get_by_role("alert")).to_have_text("Не получилось, попробуйте ещё раз")
+    expect(add).to_be_enabled()  # still «В корзину»: nothing was added
+    heart = buy.get_by_role("button", name="Добавить в избранное")
+    heart.click()
+    expect(buy.locator("form[data-fav]").get_by_role("alert")).to_have_text(
+        "Не получилось, попробуйте ещё раз"
+    )
+    expect(heart).to_have_attribute("aria-pressed", "false")
+    expect(heart).to_be_enabled()
+    page.unroute("**/cart/**")
+    add.click()  # the shop is back: the alert goes, the stepper comes
+    expect(page.get_by_test_id("cart-count")).to_have_text("1")
+    expect(buy.locator("[data-qty]").get_by_role("alert")).to_have_count(0)
+    assert errors == []

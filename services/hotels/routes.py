@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from services.hotels import service
 from services.hotels.catalog import Catalog, image_svg
+from services.kit.contract import GUEST_LIMITS
 from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
 
 DOMAIN = "hotels"
@@ -24,6 +25,8 @@ async def page_context(site: SiteRequest) -> dict[str, Any]:
         "catalog": hotels,
         "cities": hotels.city_options(),
         "today": site.trajectory.today.isoformat(),
+        "required": service.REQUIRED,
+        "guest_limits": GUEST_LIMITS,
     }
 
 

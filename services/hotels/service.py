@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from services.hotels.catalog import Catalog, Hotel
+from services.kit.contract import GUEST_LIMITS
 from services.kit.errors import FieldError, FormError
 from services.kit.trajectory import Trajectory
 
@@ -23,7 +24,13 @@ PAGE_EVENT_TYPES = frozenset(
 )
 MAIN_STATE = "state_hotels_main"  # the name task files use as bench_first_state
 MAX_NIGHTS = 30
-LIMITS = {"rooms": (1, 6), "adults": (1, 6), "kids": (0, 4), "age": (0, 17)}
+# The messages of the search form's required fields: the server answers an empty one with
+# them, and the page (`data-required`, services/kit/static/required.js) shows the same.
+REQUIRED = {
+    "city": "Выберите город из списка",
+    "start": "Укажите дату заезда",
+    "end": "Укажите дату выезда",
+}
 ROOMS_RE = re.compile(r"^\d{1,2}(:(\d{1,2})?(,\d{1,2})*)?(;\d{1,2}(:(\d{1,2})?(,\d{1,2})*)?)*$")
 
 Rooms = list[dict[str, Any]]
@@ -38,16 +45,18 @@ def parse_rooms(text: str) -> Rooms:
         adults, _, kids = part.partition(":")
         ages = [int(a) for a in kids.split(",") if a != ""] if kids else []
         rooms.append({"adults": int(adults), "kids": ages})
-    low, high = LIMITS["rooms"]
-    if not low <= len(rooms) <= high:
-        raise ValueError(f"Номеров можно выбрать от {low} до {high}")
+    (rooms_low, rooms_high), (adults_low, adults_high), (_, kids_high), (age_low, age_high) = (
+        GUEST_LIMITS[key] for key in ("rooms", "adults", "kids", "age")
+    )
+    if not rooms_low <= len(rooms) <= rooms_high:
+        raise ValueError(f"Номеров можно выбрать от {rooms_low} до {rooms_high}")
     for room in rooms:
-        if not LIMITS["adults"][0] <= room["adults"] <= LIMITS["adults"][1]:
-            raise ValueError("В номере от 1 до 6 взрослых")
-        if len(room["kids"]) > LIMITS["kids"][1]:
-            raise ValueError("В номере не больше 4 детей")
-        if any(not 0 <= age <= 17 for age in room["kids"]):
-            raise ValueError("Возраст ребёнка — от 0 до 17 лет")
+        if not adults_low <= room["adults"] <= adults_high:
+            raise ValueError(f"В номере от {adults_low} до {adults_high} взрослых")
+        if len(room["kids"]) > kids_high:
+            raise ValueError(f"В номере не больше {kids_high} детей")
+        if any(not age_low <= age <= age_high for age in room["kids"]):
+            raise ValueError(f"Возраст ребёнка — от {age_low} до {age_high} лет")
     return rooms
 
 
@@ -62,13 +71,13 @@ def parse_search(
     errors: dict[str, str] = {}
     found = catalog.city(city) if city else None
     if not city:
-        errors["city"] = "Выберите город"
+        errors["city"] = REQUIRED["city"]
     elif found is None:
         errors["city"] = "Такого города нет в списке"
     dates: dict[str, date] = {}
     for name, value, caption in (("start", start, "заезда"), ("end", end, "выезда")):
         if not value:
-            errors[name] = f"Укажите дату {caption}"
+            errors[name] = REQUIRED[name]
             continue
         try:
             dates[name] = date.fromisoformat(value)
@@ -144,8 +153,6 @@ def page_event_check(catalog: Catalog) -> Any:
                 raise FieldError("params.roomsCount", "must equal the number of rooms")
             if params["guestsCount"] != guests_count(rooms):
                 raise FieldError("params.guestsCount", "must equal adults plus children")
-            if any(len(r["kids"]) > LIMITS["kids"][1] for r in rooms):
-                raise FieldError("params.rooms", "at most 4 children per room")
 
     return check
 

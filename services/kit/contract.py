@@ -190,23 +190,35 @@ class HotelCity(Params):
     countryName: str
 
 
+# The hotel guests field's limits, (lowest, highest): rooms per booking, adults and children
+# per room, a child's age. The server checks them, the guests widget reads them from the page
+# (`data-limits`), the contract refuses events past them.
+GUEST_LIMITS: dict[str, tuple[int, int]] = {
+    "rooms": (1, 6),
+    "adults": (1, 6),
+    "kids": (0, 4),
+    "age": (0, 17),
+}
+_ROOMS, _ADULTS, _KIDS, _AGE = (GUEST_LIMITS[k] for k in ("rooms", "adults", "kids", "age"))
+
+
 class Room(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    adults: int = Field(ge=1, le=6)
-    kids: list[int] = Field(default_factory=list)
+    adults: int = Field(ge=_ADULTS[0], le=_ADULTS[1])
+    kids: list[int] = Field(default_factory=list, max_length=_KIDS[1])
 
     @field_validator("kids")
     @classmethod
     def _ages(cls, value: list[int]) -> list[int]:
-        if any(age < 0 or age > 17 for age in value):
-            raise ValueError("a child's age is 0..17")
+        if any(not _AGE[0] <= age <= _AGE[1] for age in value):
+            raise ValueError(f"a child's age is {_AGE[0]}..{_AGE[1]}")
         return value
 
 
 class HotelGuests(Params):
-    rooms: list[Room] = Field(min_length=1, max_length=6)
-    roomsCount: int = Field(ge=1, le=6)
-    guestsCount: int = Field(ge=1, le=36)
+    rooms: list[Room] = Field(min_length=_ROOMS[0], max_length=_ROOMS[1])
+    roomsCount: int = Field(ge=_ROOMS[0], le=_ROOMS[1])
+    guestsCount: int = Field(ge=_ADULTS[0], le=_ROOMS[1] * (_ADULTS[1] + _KIDS[1]))
 
 
 class HotelSelect(Params):

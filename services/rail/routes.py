@@ -28,6 +28,7 @@ async def page_context(site: SiteRequest) -> dict[str, Any]:
         "cart": cart,
         "cart_total": sum(line["price"] for line in cart.values()),
         "pay_methods": service.PAY_METHODS,
+        "required": service.REQUIRED,
     }
 
 

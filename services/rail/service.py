@@ -21,6 +21,13 @@ SORTS = {"departure": "по времени отправления", "price": "п
 PASSENGER_KINDS = {"взрослый": "adult", "детский": "child"}
 PAY_METHODS = {"card": "Банковская карта", "sbp": "СБП", "wallet": "Электронный кошелёк"}
 PAGE_EVENT_TYPES = frozenset({"select_city", "select_date"})
+# The messages of the search form's required fields: the server answers an empty one with
+# them, and the page (`data-required`, services/kit/static/required.js) shows the same.
+REQUIRED = {
+    "from": "Выберите станцию отправления из списка",
+    "to": "Выберите станцию прибытия из списка",
+    "date": "Укажите дату отправления",
+}
 
 
 def count_in_range(
@@ -39,11 +46,11 @@ def count_in_range(
 
 def _search_dates(query: dict[str, str], today: date, errors: dict[str, str]) -> dict[str, date]:
     dates: dict[str, date] = {}
-    for field, caption in (("date", "отправления"), ("return", "обратно")):
+    for field in ("date", "return"):
         value = query.get(field, "")
         if not value:
-            if field == "date":
-                errors[field] = f"Укажите дату {caption}"
+            if field in REQUIRED:
+                errors[field] = REQUIRED[field]
             continue
         try:
             dates[field] = date.fromisoformat(value)
@@ -61,9 +68,9 @@ def parse_search(catalog: Catalog, today: date, query: dict[str, str]) -> dict[s
     """The checked search, or FormError naming each bad field in Russian."""
     errors: dict[str, str] = {}
     origin, dest = query.get("from", ""), query.get("to", "")
-    for field, value, caption in (("from", origin, "отправления"), ("to", dest, "прибытия")):
+    for field, value in (("from", origin), ("to", dest)):
         if not value:
-            errors[field] = f"Выберите станцию {caption}"
+            errors[field] = REQUIRED[field]
         elif value not in catalog.cities:
             errors[field] = f"Такой станции нет: {value}"
     if origin and origin == dest:

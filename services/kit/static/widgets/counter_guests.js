@@ -3,15 +3,15 @@
 //                    and children steppers, each child's age), confirmed by «Готово»;
 //   inline_stepper — the same steppers always on the page, a rooms stepper, «Применить»;
 //   compact_select — drop-down lists for rooms, adults, children and ages, «Применить»;
-//   pill_buttons   — rows of pill buttons (1–6) for rooms and adults, 0–4 for children,
+//   pill_buttons   — rows of pill buttons, one per allowed count of rooms, adults, children,
 //                    each row a radio group (arrows move and choose).
 // Confirming writes `bench_hotel_select_guests` {rooms, roomsCount, guestsCount, widget}.
-// Limits: 1–6 rooms, 1–6 adults and 0–4 children per room, ages 0–17; controls cannot
-// go past them.
+// Limits (rooms per booking, adults and children per room, a child's age) come from the
+// server in `data-limits` (services/kit/contract.py GUEST_LIMITS, which the server checks
+// too); controls cannot go past them.
 import { emit } from "/_kit/emit.js";
 import { arrowFocus, onOutsideClick } from "/_kit/widgets/keys.js";
 
-export const LIMITS = { rooms: [1, 6], adults: [1, 6], kids: [0, 4] };
 
 /** "2:7,5;1" -> [{adults: 2, kids: [7, 5]}, {adults: 1, kids: []}] */
 export function decode(text) {
@@ -59,6 +59,7 @@ function el(tag, props = {}, ...children) {
 class Guests {
   constructor(root) {
     this.root = root;
+    this.limits = JSON.parse(root.dataset.limits);
     this.impl = root.dataset.impl;
     this.hidden = root.querySelector("input[type=hidden]");
     this.rooms = decode(this.hidden.value);
@@ -99,13 +100,13 @@ class Guests {
   }
 
   setRooms(count) {
-    count = Math.min(LIMITS.rooms[1], Math.max(LIMITS.rooms[0], count));
+    count = Math.min(this.limits.rooms[1], Math.max(this.limits.rooms[0], count));
     while (this.rooms.length < count) this.rooms.push({ adults: 1, kids: [] });
     this.rooms.length = count;
   }
 
   set(what, room, value) {
-    const [low, high] = LIMITS[what];
+    const [low, high] = this.limits[what];
     if (value < low || value > high) return;
     if (what === "rooms") this.setRooms(value);
     else if (what === "adults") this.rooms[room].adults = value;
@@ -125,7 +126,7 @@ class Guests {
   /** One counter in the implementation's form; `room` is null for the rooms count. */
   control(what, room) {
     const value = this.value(what, room);
-    const [low, high] = LIMITS[what];
+    const [low, high] = this.limits[what];
     const where = room === null ? "" : ` в номере ${room + 1}`;
     const name = `${WORDS[what][1]}${where}`;
     const data = { counter: what, room: room === null ? "" : String(room), value: String(value) };
@@ -160,7 +161,8 @@ class Guests {
     this.rooms[room].kids.forEach((age, kid) => {
       const select = el("select", { className: "wpb-guests-age", ariaLabel: `Возраст ребёнка ${kid + 1} в номере ${room + 1}`, dataset: { age: "", room: String(room), kid: String(kid) } });
       select.add(new Option("Возраст", ""));
-      for (let a = 0; a <= 17; a++) select.add(new Option(a === 0 ? "до 1 года" : plural(a, "год", "года", "лет"), String(a), false, age === a));
+      const [youngest, oldest] = this.limits.age;
+      for (let a = youngest; a <= oldest; a++) select.add(new Option(a === 0 ? "до 1 года" : plural(a, "год", "года", "лет"), String(a), false, age === a));
       select.addEventListener("change", () => {
         this.rooms[room].kids[kid] = select.value === "" ? null : Number(select.value);
         this.error.textContent = "";
@@ -193,7 +195,7 @@ class Guests {
     });
     const actions = el("div", { className: "wpb-guests-actions" });
     if (this.impl === "rooms_popup") {
-      const add = el("button", { type: "button", className: "secondary", disabled: this.rooms.length >= LIMITS.rooms[1] }, "Добавить номер");
+      const add = el("button", { type: "button", className: "secondary", disabled: this.rooms.length >= this.limits.rooms[1] }, "Добавить номер");
       add.addEventListener("click", () => this.set("rooms", null, this.rooms.length + 1));
       actions.append(add);
     }

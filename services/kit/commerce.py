@@ -29,6 +29,7 @@ from typing import Annotated, Any, Protocol
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from services.kit import cart as carts
 from services.kit.site import SiteDep, SiteRequest
 from services.kit.trajectory import Trajectory
 
@@ -137,23 +138,24 @@ class Commerce:
     checkout: Checkout | None = None
     suggest: Callable[[str], list[dict[str, str]]] | None = None  # GET /suggest?q=
 
-    def cart_view(self, cart: dict[str, int]) -> dict[str, Any]:
-        lines = [
-            (item, amount)
-            for item_id, amount in cart.items()
-            if amount and (item := self.lookup(item_id)) is not None
+    def cart_view(self, cart: dict[str, Any]) -> dict[str, Any]:
+        """The cart's lines as (catalog item, amount) for its page, its count and total."""
+        shown = [
+            (item, int(line["amount"]))
+            for item_id, line in carts.lines(cart).items()
+            if (item := self.lookup(item_id)) is not None
         ]
-        return {
-            "lines": lines,
-            "count": sum(amount for _, amount in lines),
-            "total": sum(item.price * amount for item, amount in lines),
-        }
+        return {"lines": shown, "count": carts.count(cart), "total": carts.total(cart)}
 
     async def page_context(self, site: SiteRequest) -> dict[str, Any]:
-        """What every page of the shop shows: the cart (`cart`, `summary`) and, where kept,
-        the `favorites` (the site's `SiteSpec.page_context`)."""
-        cart = (await site.state.get("cart")).get("items", {})
-        common: dict[str, Any] = {**self.context, "cart": cart, "summary": self.cart_view(cart)}
+        """What every page of the shop shows: the cart (`cart`: each item's amount,
+        `summary`) and, where kept, the `favorites` (the site's `SiteSpec.page_context`)."""
+        cart = await site.state.get("cart")
+        common: dict[str, Any] = {
+            **self.context,
+            "cart": carts.amounts(cart),
+            "summary": self.cart_view(cart),
+        }
         if "favorites" in self.screens:
             common["favorites"] = (await site.state.get("favorites")).get("items", [])
         if self.request_context is not None:
@@ -261,16 +263,10 @@ async def change_cart(
         wanted = parse_cart_change(op, amount)
 
         def apply(value: dict[str, Any]) -> tuple[int, int]:
-            items = value.setdefault("items", {})
-            before = int(items.get(item_id, 0))
-            after = cart_amount(before, op, wanted)
+            after = cart_amount(carts.amounts(value).get(item.id, 0), op, wanted)
             if after > shop.limit(item):
                 raise Refused(409, "stock", shop.over_limit(item))
-            if after:
-                items[item_id] = after
-            else:
-                items.pop(item_id, None)
-            return before, after
+            return carts.set_amount(value, item.id, item.title, item.price, after), after
 
         before, after = await site.state.update("cart", apply)
     except Refused as refused:
@@ -284,10 +280,10 @@ async def change_cart(
             price=item.price,
         )
     if wants_json(site.request):
-        summary = shop.cart_view((await site.state.get("cart")).get("items", {}))
+        cart = await site.state.get("cart")
         return JSONResponse(
             {"item_id": item_id, "amount": after}
-            | {"count": summary["count"], "total": summary["total"]}
+            | {"count": carts.count(cart), "total": carts.total(cart)}
         )
     return redirect_back(site, next)
 
@@ -346,8 +342,8 @@ async def pay(site: SiteDep, shop: CommerceDep) -> Response:
     assert checkout is not None
     form = {k: str(v)[:200] for k, v in (await site.request.form()).items()}
     method = form.get("method", "")
-    summary = shop.cart_view((await site.state.get("cart")).get("items", {}))
-    total = summary["total"]
+    cart = await site.state.get("cart")
+    total = carts.total(cart)
     try:
         if not total:
             raise Refused(409, "cart", checkout.empty_cart)
@@ -364,12 +360,12 @@ async def pay(site: SiteDep, shop: CommerceDep) -> Response:
         method=method,
         result="declined" if declined else "success",
         amount=total,
-        item_ids=[item.id for item, _ in summary["lines"]],
+        item_ids=list(carts.lines(cart)),
     )
     if declined:
         error = Refused(402, "card_number", "банк отклонил платёж — попробуйте другую карту")
         return await site.page("checkout.html", 402, form=form, error=error)
-    await site.state.update("cart", lambda value: value.update(items={}))
+    await site.state.update("cart", carts.settle)
     receipt = checkout.receipt(form, site.trajectory)
     return await site.page("done.html", paid=total, method=method, **receipt)
 

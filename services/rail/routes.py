@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form, HTTPException
 from fastapi.responses import HTMLResponse, Response
 
+from services.kit import cart as carts
 from services.kit.errors import FormError
 from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
 from services.rail import service
@@ -20,13 +21,13 @@ CatalogDep = Annotated[Catalog, Depends(catalog)]
 async def page_context(site: SiteRequest) -> dict[str, Any]:
     """What every rail page shows: the form's stations and today, the cart."""
     rail: Catalog = catalog(site.request)
-    cart = (await site.state.get("cart")).get("items", {})
+    cart = await site.state.get("cart")
     return {
         "catalog": rail,
         "stations": rail.station_options(),
         "today": site.trajectory.today.isoformat(),
-        "cart": cart,
-        "cart_total": sum(line["price"] for line in cart.values()),
+        "cart": carts.lines(cart),
+        "cart_total": carts.total(cart),
         "pay_methods": service.PAY_METHODS,
         "required": service.REQUIRED,
     }
@@ -168,9 +169,7 @@ async def choose_passenger(index: int, site: SiteDep, rail: CatalogDep) -> Respo
 @router.post("/basket")
 async def add_to_basket(site: SiteDep, rail: CatalogDep) -> Response:
     line, ticket = service.ticket_line(rail, await site.state.get("trip"))
-    await site.state.update(
-        "cart", lambda value: value.setdefault("items", {}).update({line["item_id"]: line})
-    )
+    await site.state.update("cart", lambda value: carts.put(value, line))
     await site.state.update("trip", lambda value: value.clear())
     await site.emit(
         "basket_add",
@@ -185,9 +184,7 @@ async def add_to_basket(site: SiteDep, rail: CatalogDep) -> Response:
 
 @router.post("/cart/remove")
 async def remove_from_basket(site: SiteDep, item_id: Annotated[str, Form()]) -> Response:
-    line = await site.state.update(
-        "cart", lambda value: value.setdefault("items", {}).pop(item_id, None)
-    )
+    line = await site.state.update("cart", lambda value: carts.remove(value, item_id))
     if line is None:
         raise HTTPException(404, f"item_id: no {item_id!r} in the cart")
     await site.emit("basket_remove", item_id=item_id, amount=0, title=line["title"], price=0)
@@ -195,7 +192,7 @@ async def remove_from_basket(site: SiteDep, item_id: Annotated[str, Form()]) -> 
 
 
 @router.get("/cart")
-async def cart(site: SiteDep) -> HTMLResponse:
+async def cart_page(site: SiteDep) -> HTMLResponse:
     await site.emit.screen("bench_rail_basket")
     return await site.page("cart.html")
 
@@ -228,23 +225,17 @@ async def payment(site: SiteDep) -> Response:
 @router.post("/payment")
 async def pay(site: SiteDep) -> Response:
     method = (await site.state.get("checkout")).get("method", "")
-    items = (await site.state.get("cart")).get("items", {})
-    if not method or not items:
+    if not method or not carts.lines(await site.state.get("cart")):
         raise HTTPException(409, "payment: choose a pay method and have tickets in the cart")
-
-    def settle(value: dict[str, Any]) -> None:
-        value["paid"] = [*value.get("paid", []), *items.values()]
-        value["items"] = {}
-
-    await site.state.update("cart", settle)
+    tickets = await site.state.update("cart", carts.settle)
     await site.state.update("checkout", lambda value: value.clear())
     await site.emit(
         "submit_payment",
         method=method,
         result="success",
-        amount=sum(line["price"] for line in items.values()),
-        item_ids=list(items),
-        tickets=[line["paid_as"] for line in items.values()],
+        amount=sum(line["price"] for line in tickets),
+        item_ids=[line["item_id"] for line in tickets],
+        tickets=[line["paid_as"] for line in tickets],
     )
     return site.redirect("/paid")
 
@@ -252,5 +243,5 @@ async def pay(site: SiteDep) -> Response:
 @router.get("/paid")
 async def paid(site: SiteDep) -> HTMLResponse:
     await site.emit.screen("bench_rail_paid")
-    tickets = (await site.state.get("cart")).get("paid", [])
+    tickets = carts.paid(await site.state.get("cart"))
     return await site.page("paid.html", tickets=tickets)

@@ -4,8 +4,8 @@ with filters (format, language, author) and sort, book pages, favourites, cart, 
 Server-written events: `state_changed` (every screen served), `submit_search` (a results
 page served for the search field), `apply_filter` / `apply_sort` (a list served with a new
 filter or sort), `basket_add` / `basket_remove`, `add_favorites` / `remove_favorites`,
-`submit_payment`. Page-written: `select_pay_method`. The routes are in `routes.py`, the
-rules in `service.py`.
+`select_pay_method`, `submit_payment`; no page writes any. The routes are in `routes.py`,
+the rules in `service.py`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from pathlib import Path
 
 from fastapi import FastAPI
 
-from services.books import service
 from services.books.catalog import load_catalog
 from services.books.routes import DOMAIN, assets, make_commerce, router
 from services.kit.settings import SiteSettings
@@ -27,8 +26,6 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
     spec = SiteSpec(
         domain=DOMAIN,
         root=Path(__file__).parent,
-        page_event_types=service.PAGE_EVENT_TYPES,
-        check_page_event=service.check_page_event,
         ready=lambda: bool(catalog.all()),
         page_context=shop.page_context,
     )

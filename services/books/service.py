@@ -1,5 +1,5 @@
 """Книги's rules, without HTTP: the list's filters and sort, the filters as events name
-them, the order check, and the page events a page may write."""
+them, the order check."""
 
 from __future__ import annotations
 
@@ -8,10 +8,7 @@ from typing import Any
 
 from services.books.catalog import SORTS, Catalog, Filters
 from services.kit.commerce import Refused, card_number
-from services.kit.errors import FieldError
-from services.kit.trajectory import Trajectory
 
-PAGE_EVENT_TYPES = frozenset({"select_pay_method"})
 PAY_METHODS: dict[str, str] = {"card": "Банковская карта", "sbp": "Система быстрых платежей"}
 LIST_KEYS = ("format", "language", "author", "sort")
 MAX_COPIES = 10  # e-books and audiobooks: at most ten copies (gifts) of one item
@@ -52,8 +49,3 @@ def check_order(form: dict[str, str]) -> None:
         raise Refused(422, "email", "укажите почту, на неё придёт ссылка на книги")
     if form.get("method") == "card":
         card_number(form.get("card_number", ""))
-
-
-def check_page_event(event_type: str, params: dict[str, Any], _: Trajectory) -> None:
-    if event_type == "select_pay_method" and params["method"] not in PAY_METHODS:
-        raise FieldError("params.method", f"expected one of {sorted(PAY_METHODS)}")

@@ -11,7 +11,8 @@ Routes (under the site prefix):
   `next`: where to go back) — `basket_add` / `basket_remove` with the resulting amount;
 - with a `favorites` screen: `GET /favorites`, `POST /favorites/{item_id}` (`op`: add,
   remove, toggle) — `add_favorites` / `remove_favorites`;
-- with a `Checkout`: `GET /checkout`, `POST /checkout` — `submit_payment`;
+- with a `Checkout`: `GET /checkout`, `POST /checkout/method` (`method`) —
+  `select_pay_method`, `POST /checkout` — `submit_payment`;
 - with `suggest`: `GET /suggest?q=` — the search field's suggestions as JSON.
 
 A POST with `Accept: application/json` (the page's `/_kit/commerce.js`) gets JSON; a plain form
@@ -30,6 +31,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from services.kit import cart as carts
+from services.kit.errors import FieldError
 from services.kit.site import SiteDep, SiteRequest
 from services.kit.trajectory import Trajectory
 
@@ -334,6 +336,26 @@ async def change_favorites(
 async def checkout_page(site: SiteDep, shop: CommerceDep) -> HTMLResponse:
     await site.emit.screen(shop.screens["checkout"])
     return await site.page("checkout.html", form={})
+
+
+async def choose_pay_method(site: SiteRequest, methods: dict[str, str], method: str) -> None:
+    """The one writer of `select_pay_method` (every site's checkout): the method is kept in
+    the `checkout` state and the event written; an unknown method is a 422 naming it."""
+    if method not in methods:
+        raise FieldError("method", f"expected one of {', '.join(methods)}")
+    await site.state.update("checkout", lambda value: value.update(method=method))
+    await site.emit("select_pay_method", method=method)
+
+
+@checkout_router.post("/checkout/method")
+async def pay_method(
+    site: SiteDep, shop: CommerceDep, method: Annotated[str, Form()] = ""
+) -> Response:
+    assert shop.checkout is not None
+    await choose_pay_method(site, shop.checkout.methods, method)
+    if wants_json(site.request):
+        return JSONResponse({"method": method})
+    return redirect_back(site, f"{site.base}/checkout")
 
 
 @checkout_router.post("/checkout")

@@ -4,7 +4,7 @@ product pages, favourites, cart with quantities, filters and sort, login dialog,
 Server-written events: `state_changed` (every screen served), `submit_search` (a results
 page served for the search field), `apply_filter` / `apply_sort` (a list served with a new
 filter or sort), `basket_add` / `basket_remove`, `add_favorites` / `remove_favorites`,
-`submit_payment`. Page-written: `dialog_opened` (the login dialog), `select_pay_method`.
+`select_pay_method`, `submit_payment`. Page-written: `dialog_opened` (the login dialog).
 The routes are in `routes.py`, the rules in `service.py`.
 """
 

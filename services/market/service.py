@@ -12,7 +12,7 @@ from services.kit.errors import FieldError
 from services.kit.trajectory import Trajectory
 from services.market.catalog import RATINGS, SORTS, Catalog, Filters
 
-PAGE_EVENT_TYPES = frozenset({"dialog_opened", "select_pay_method"})
+PAGE_EVENT_TYPES = frozenset({"dialog_opened"})
 # payment method -> caption
 PAY_METHODS: dict[str, str] = {
     "card": "Банковская карта",
@@ -98,7 +98,5 @@ def login_phone(phone: str, password: str) -> str:
 
 
 def check_page_event(event_type: str, params: dict[str, Any], _: Trajectory) -> None:
-    if event_type == "select_pay_method" and params["method"] not in PAY_METHODS:
-        raise FieldError("params.method", f"expected one of {sorted(PAY_METHODS)}")
     if event_type == "dialog_opened" and params["dialog"] not in DIALOGS:
         raise FieldError("params.dialog", f"expected one of {sorted(DIALOGS)}")

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Form, HTTPException
 from fastapi.responses import HTMLResponse, Response
 
 from services.kit import cart as carts
+from services.kit.commerce import choose_pay_method
 from services.kit.errors import FormError
 from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
 from services.rail import service
@@ -206,10 +207,7 @@ async def checkout(site: SiteDep) -> HTMLResponse:
 
 @router.post("/checkout/method")
 async def pay_method(site: SiteDep, method: Annotated[str, Form()]) -> Response:
-    if method not in service.PAY_METHODS:
-        raise HTTPException(422, f"method: expected one of {', '.join(service.PAY_METHODS)}")
-    await site.state.update("checkout", lambda value: value.update(method=method))
-    await site.emit("select_pay_method", method=method)
+    await choose_pay_method(site, service.PAY_METHODS, method)
     return site.redirect("/checkout")
 
 

@@ -1,11 +1,9 @@
 // The shops' page behaviour (grocery, shop, books): cart and favourite buttons without a
-// reload, the sort select, the payment method. The server changes the cart and favourites
-// and writes their events; this only redraws. Without JS the same forms post and redirect
+// reload, the sort select, the payment method. The server changes the cart, favourites and
+// payment method and writes their events; this only sends and redraws. Without JS the same forms post and redirect
 // back. The controls come from `kit/commerce.html`; `data-qty` and `data-fav` hold the site's
 // class prefix. A change the server refused or never answered is said in an alert beside the
 // control, which keeps showing what the server holds.
-import { emit } from "/_kit/emit.js";
-
 const FAILED = "Не получилось, попробуйте ещё раз";
 
 /** Post the form; `{ok, answer}`. A lost connection or an answer that is not JSON (a proxy's
@@ -87,12 +85,26 @@ document.querySelectorAll("select[data-autosubmit]").forEach((select) =>
   select.addEventListener("change", () => select.form.requestSubmit()),
 );
 
-// Checkout: choosing a payment method is a page event; card fields only for a card.
+// Checkout: the chosen payment method goes to the server (`POST …/checkout/method`), which
+// writes `select_pay_method`; card fields only for a card.
+async function choosePayMethod(radio) {
+  const fields = document.querySelector("[data-card-fields]");
+  if (fields) fields.hidden = radio.value !== "card";
+  const body = new FormData();
+  body.set("method", radio.value);
+  const box = radio.closest("fieldset[data-prefix]");
+  try {
+    const response = await fetch(`${radio.form.action}/method`, {
+      method: "POST", body, headers: { Accept: "application/json" },
+    });
+    message(box, box.dataset.prefix, response.ok ? "" : FAILED);
+  } catch {
+    message(box, box.dataset.prefix, FAILED);
+  }
+}
+
 document.querySelectorAll("input[data-pay-method]").forEach((radio) =>
   radio.addEventListener("change", () => {
-    if (!radio.checked) return;
-    const fields = document.querySelector("[data-card-fields]");
-    if (fields) fields.hidden = radio.value !== "card";
-    emit("select_pay_method", { method: radio.value });
+    if (radio.checked) choosePayMethod(radio);
   }),
 );

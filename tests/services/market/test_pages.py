@@ -126,8 +126,9 @@ def test_search_carousel_login_and_checkout(page: Page, hub: httpx.Client) -> No
     states = [p["new_state"] for p in of(events, "state_changed")]
     assert states[-3:] == ["bench_catalog_search", "bench_catalog_basket", "bench_catalog_checkout"]
     sources = {e["type"]: e["source"] for e in events}
-    assert sources["dialog_opened"] == sources["select_pay_method"] == "page"
-    assert sources["submit_payment"] == sources["submit_search"] == "server"
+    assert sources["dialog_opened"] == "page"
+    assert sources["select_pay_method"] == sources["submit_payment"] == "server"
+    assert sources["submit_search"] == "server"
 
 
 def test_payment_form_refuses_bad_card(agent: httpx.Client, hub: httpx.Client) -> None:
@@ -150,12 +151,13 @@ def test_payment_form_refuses_bad_card(agent: httpx.Client, hub: httpx.Client) -
     assert payments == [
         {"method": "card", "result": "declined", "amount": 119, "item_ids": ["m-039"]}
     ]
-    refused = agent.post(
-        f"{base}/_events", json={"type": "select_pay_method", "params": {"method": "gold"}}
-    )
+    refused = agent.post(f"{base}/checkout/method", data={"method": "gold"})
     assert refused.status_code == 422 and "method" in refused.text
-    forged = agent.post(f"{base}/_events", json={"type": "basket_add", "params": {}})
-    assert forged.status_code == 422
+    # Only the server writes the method; a page cannot.
+    for forged_type, params in (("select_pay_method", {"method": "card"}), ("basket_add", {})):
+        forged = agent.post(f"{base}/_events", json={"type": forged_type, "params": params})
+        assert forged.status_code == 422
+    assert of(semantic(hub, tid), "select_pay_method") == []
 
 
 def test_bad_input_never_breaks(agent: httpx.Client, hub: httpx.Client) -> None:

@@ -54,19 +54,8 @@ async def search(site: SiteDep, rail: CatalogDep) -> HTMLResponse:
         found = service.parse_search(rail, site.trajectory.today, query)
     except FormError as exc:
         return await site.page("main.html", 422, form=query, errors=exc.errors)
-    act = query.get("act", "")
-    if act == "filter":
-        await site.emit("apply_filter", filter_type="tariff", value=found["tariff"] or "all")
-    elif act == "sort":
-        await site.emit("apply_sort", sort=found["sort"])
-    else:
-        await site.emit(
-            "submit_search",
-            city_from=found["from"],
-            city_to=found["to"],
-            date_departure=found["date"],
-            passengers_amount=found["passengers"],
-        )
+    event_type, params = service.search_event(found, query.get("act", ""))
+    await site.emit(event_type, **params)
     await site.emit.screen("bench_rail_search")
     trains = rail.trains_between(found["from"], found["to"])
     ordered = service.ordered(trains, found["tariff"], found["sort"])
@@ -128,15 +117,7 @@ async def toggle_seat(
     train_id: str, site: SiteDep, rail: CatalogDep, seat: Annotated[int, Form()]
 ) -> Response:
     train = known_train(rail, train_id)
-    trip = service.own_trip(await site.state.get("trip"), train)
-    car = train.car_for(trip.get("tariff", ""))
-    if car is None:
-        raise HTTPException(409, "tariff: choose a tariff first")
-    chosen = car.seat(seat)
-    if chosen is None:
-        raise HTTPException(404, f"seat: no seat {seat} in car {car.car}")
-    if chosen.taken:
-        raise HTTPException(409, f"seat: seat {seat} is taken")
+    chosen = service.free_seat(train, service.own_trip(await site.state.get("trip"), train), seat)
     amount = await site.state.update("trip", lambda value: service.toggle_seat(value, seat))
     await site.emit(
         "select_seat", seats_amount=amount, near_window=chosen.window, lower_berth=chosen.lower

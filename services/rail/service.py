@@ -13,7 +13,7 @@ from fastapi import HTTPException
 
 from services.kit.errors import FieldError, FormError
 from services.kit.trajectory import Trajectory
-from services.rail.catalog import Car, Catalog, Train
+from services.rail.catalog import Car, Catalog, Seat, Train
 
 ADULTS, CHILDREN, MAX_PASSENGERS = (1, 4), (0, 3), 4
 SORTS = {"departure": "по времени отправления", "price": "по цене", "duration": "по времени в пути"}
@@ -107,6 +107,21 @@ def parse_search(catalog: Catalog, today: date, query: dict[str, str]) -> dict[s
     }
 
 
+def search_event(found: dict[str, Any], act: str) -> tuple[str, dict[str, Any]]:
+    """The event a results page served for the form writes: the filter or sort the results'
+    controls changed (`act`), else the search itself."""
+    if act == "filter":
+        return "apply_filter", {"filter_type": "tariff", "value": found["tariff"] or "all"}
+    if act == "sort":
+        return "apply_sort", {"sort": found["sort"]}
+    return "submit_search", {
+        "city_from": found["from"],
+        "city_to": found["to"],
+        "date_departure": found["date"],
+        "passengers_amount": found["passengers"],
+    }
+
+
 def ordered(trains: list[Train], tariff: str, sort: str) -> list[Train]:
     if tariff:
         trains = [t for t in trains if t.car_for(tariff)]
@@ -180,6 +195,19 @@ def own_trip(trip: dict[str, Any], train: Train) -> dict[str, Any]:
     if trip.get("train") != train.id:
         raise HTTPException(409, "train: choose the train from the search results first")
     return trip
+
+
+def free_seat(train: Train, trip: dict[str, Any], seat: int) -> Seat:
+    """A seat of the trip's car that is not taken (404/409 naming what is wrong)."""
+    car = train.car_for(trip.get("tariff", ""))
+    if car is None:
+        raise HTTPException(409, "tariff: choose a tariff first")
+    chosen = car.seat(seat)
+    if chosen is None:
+        raise HTTPException(404, f"seat: no seat {seat} in car {car.car}")
+    if chosen.taken:
+        raise HTTPException(409, f"seat: seat {seat} is taken")
+    return chosen
 
 
 def toggle_seat(trip: dict[str, Any], seat: int) -> int:

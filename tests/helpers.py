@@ -144,33 +144,9 @@ def _skip(record: dict[str, Any]) -> None:
     """`evaluate`'s per-record callback, unused by the tests."""
 
 
-def evaluate_site(
-    stack: Any, out: Any, harness: str, site: str, variants: dict[str, str] | None = None
-) -> dict[str, Any]:
-    """`runner eval` over a site's canonical tasks, each rendered through `variants` (set as
-    the task's domain_configs, as a variant task file would) — for oracle runs per profile."""
-    return run_eval(stack, out, harness, with_variants(site_tasks(site), site, variants or {}))
-
-
 def failures(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Task -> (status, error) of every record that did not pass."""
     return {r["task"]: (r["status"], r["error"]) for r in records if r["ems"] != 1}
-
-
-def search_donor_runs(site: str, donors: list[str]) -> list[Any]:
-    """The search donor tasks of a site, each under every `text_search` implementation."""
-    from services.kit.variants import VARIANTS
-
-    found = [ref for ref in site_tasks(site) if ref.name in donors]
-    assert len(found) == len(donors)
-    for ref in found:
-        assert ref.ui_primary == "SEARCH"
-        assert any(c["event_name"] == "submit_search" for c in ref.task["test_data"]["conditions"])
-    return [
-        ref
-        for impl in VARIANTS["text_search"][site]
-        for ref in with_variants(found, site, {"text_search": impl}, f"text_search_{impl}")
-    ]
 
 
 def runner(home: Path, *args: str, port: int | None = None) -> subprocess.CompletedProcess[str]:

@@ -1,5 +1,6 @@
 """Shared fixtures: one real embedded stack (nats-server + every service) per test session,
-and one real Chromium. Nothing of our own is mocked."""
+one of their own for modules that kill or restart a service, and one real Chromium. Nothing
+of our own is mocked."""
 
 from __future__ import annotations
 
@@ -8,31 +9,47 @@ from pathlib import Path
 
 import httpx
 import pytest
-from helpers import TODAY
+from helpers import admin_client, running_stack
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from runner.browser import ARGS, LOCALE, TIMEZONE, VIEWPORT, chromium_path
-from runner.stack import Stack, free_port
+from runner.stack import Stack
 from runner.testmodel.server import background
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "ci: the whole released suite, CI's full oracle pass (deselect: -m 'not ci')"
+    )
+
+
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    home = tmp_path_factory.mktemp("wpb-home")
-    running = Stack(home, hub_port=free_port(), today=TODAY)
-    running.start()
-    yield running
-    running.stop()
+    with running_stack(tmp_path_factory.mktemp("wpb-home")) as started:
+        yield started
 
 
 @pytest.fixture(scope="session")
 def hub(stack: Stack) -> Iterator[httpx.Client]:
     """The runner's view: the hub with the admin token."""
-    with httpx.Client(
-        base_url=stack.hub_url, timeout=30, headers={"Authorization": f"Bearer {stack.token}"}
-    ) as client:
+    with admin_client(stack) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def own_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """A stack of the module's own, for tests that kill or restart a service: the shared
+    `stack` never sees them."""
+    with running_stack(tmp_path_factory.mktemp("wpb-own")) as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def own_hub(own_stack: Stack) -> Iterator[httpx.Client]:
+    """The runner's view of `own_stack`."""
+    with admin_client(own_stack) as client:
         yield client
 
 

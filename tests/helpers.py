@@ -4,21 +4,45 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import copy
 import json
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
-from runner.stack import TASKS_DIR, free_port
+from runner.stack import TASKS_DIR, Stack, free_port
 
 # The stand's frozen today in the test stack.
 TODAY = "2026-11-29"
+
+
+@contextlib.contextmanager
+def running_stack(home: Path, sites: dict[str, str] | None = None) -> Iterator[Stack]:
+    """A real stack (nats-server and every built site, or only `sites`) under `home`, on
+    free ports, with the stand's today frozen; stopped on the way out."""
+    started = Stack(home, hub_port=free_port(), today=TODAY, sites=sites)
+    started.start()
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+@contextlib.contextmanager
+def admin_client(stack: Stack) -> Iterator[httpx.Client]:
+    """The runner's view of a stack: its hub with the admin token."""
+    with httpx.Client(
+        base_url=stack.hub_url, timeout=30, headers={"Authorization": f"Bearer {stack.token}"}
+    ) as client:
+        yield client
 
 
 def load(name: str) -> dict[str, Any]:
@@ -120,33 +144,9 @@ def _skip(record: dict[str, Any]) -> None:
     """`evaluate`'s per-record callback, unused by the tests."""
 
 
-def evaluate_site(
-    stack: Any, out: Any, harness: str, site: str, variants: dict[str, str] | None = None
-) -> dict[str, Any]:
-    """`runner eval` over a site's canonical tasks, each rendered through `variants` (set as
-    the task's domain_configs, as a variant task file would) — for oracle runs per profile."""
-    return run_eval(stack, out, harness, with_variants(site_tasks(site), site, variants or {}))
-
-
 def failures(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Task -> (status, error) of every record that did not pass."""
     return {r["task"]: (r["status"], r["error"]) for r in records if r["ems"] != 1}
-
-
-def search_donor_runs(site: str, donors: list[str]) -> list[Any]:
-    """The search donor tasks of a site, each under every `text_search` implementation."""
-    from services.kit.variants import VARIANTS
-
-    found = [ref for ref in site_tasks(site) if ref.name in donors]
-    assert len(found) == len(donors)
-    for ref in found:
-        assert ref.ui_primary == "SEARCH"
-        assert any(c["event_name"] == "submit_search" for c in ref.task["test_data"]["conditions"])
-    return [
-        ref
-        for impl in VARIANTS["text_search"][site]
-        for ref in with_variants(found, site, {"text_search": impl}, f"text_search_{impl}")
-    ]
 
 
 def runner(home: Path, *args: str, port: int | None = None) -> subprocess.CompletedProcess[str]:
@@ -161,11 +161,66 @@ def runner(home: Path, *args: str, port: int | None = None) -> subprocess.Comple
     )
 
 
-def verdict(hub: httpx.Client, tid: str, wait_for: str) -> dict[str, Any]:
-    """The trajectory's check once an event of type `wait_for` is stored (or after 5 s)."""
-    for _ in range(50):
-        events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
-        if any(e["type"] == wait_for for e in events):
-            break
+# Low-level tracking events: logged for every page, never used in conditions.
+TRACKING = ("click", "keypress", "scroll")
+
+
+def semantic(event: dict[str, Any]) -> bool:
+    """Whether an event is one conditions can name (not click, keypress or scroll)."""
+    return event["type"] not in TRACKING
+
+
+def wait_events(
+    hub: httpx.Client,
+    tid: str,
+    match: str | Callable[[dict[str, Any]], bool] = semantic,
+    at_least: int = 1,
+    timeout: float = 10,
+) -> list[dict[str, Any]]:
+    """The trajectory's events that `match` (an event type, or a test of one event), in
+    order, once at least `at_least` of them are stored. Fails the test, printing the log,
+    when they are not within `timeout` seconds. Page events are still in flight when the
+    page has already moved on; to show that something did NOT happen, wait for an event
+    that must come after it, then look."""
+    if at_least < 1:
+        raise ValueError("at_least must be 1 or more: waiting for nothing proves nothing")
+    wanted = (lambda event: event["type"] == match) if isinstance(match, str) else match
+    deadline = time.monotonic() + timeout
+    while True:
+        answer = hub.get(f"/api/trajectories/{tid}/events")
+        answer.raise_for_status()
+        events = answer.json()["events"]
+        found = [event for event in events if wanted(event)]
+        if len(found) >= at_least:
+            return found
+        if time.monotonic() > deadline:
+            what = match if isinstance(match, str) else getattr(match, "__name__", "match")
+            pytest.fail(
+                f"trajectory {tid}: {len(found)} event(s) {what!r} after {timeout} s, "
+                f"wanted at least {at_least}. The log:\n{_format_log(events)}"
+            )
         time.sleep(0.1)
+
+
+def _format_log(events: list[dict[str, Any]], last: int = 200) -> str:
+    """An event log, one line an event (its last `last` events)."""
+    lines = [
+        f"{e['seq']:>5} {e['site']}/{e['source']} {e['type']} "
+        f"{json.dumps(e['params'], ensure_ascii=False)}"
+        for e in events[-last:]
+    ]
+    skipped = len(events) - len(lines)
+    return (
+        "\n".join(([f"  ... {skipped} earlier events"] if skipped else []) + lines) or "  (empty)"
+    )
+
+
+def params_of(events: list[dict[str, Any]], event_type: str | None = None) -> list[dict[str, Any]]:
+    """The parameters of each event (of `event_type` only, when given)."""
+    return [e["params"] for e in events if event_type is None or e["type"] == event_type]
+
+
+def verdict(hub: httpx.Client, tid: str, wait_for: str) -> dict[str, Any]:
+    """The trajectory's check once an event of type `wait_for` is stored."""
+    wait_events(hub, tid, wait_for)
     return hub.get(f"/api/trajectories/{tid}/check").json()  # type: ignore[no-any-return]

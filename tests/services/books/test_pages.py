@@ -4,19 +4,10 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import create, make_task
+from helpers import create, make_task, params_of, wait_events
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def semantic(hub: httpx.Client, tid: str) -> list[dict]:
-    events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
-    return [e for e in events if e["type"] not in ("click", "keypress", "scroll")]
-
-
-def of(events: list[dict], kind: str) -> list[dict]:
-    return [e["params"] for e in events if e["type"] == kind]
 
 
 def test_search_filter_book_cart_and_checkout(page: Page, hub: httpx.Client) -> None:
@@ -51,8 +42,9 @@ def test_search_filter_book_cart_and_checkout(page: Page, hub: httpx.Client) -> 
     page.get_by_role("button", name="Оплатить 1458 ₽").click()
     expect(page.get_by_role("heading", name="Спасибо за покупку")).to_be_visible()
 
-    events = semantic(hub, tid)
-    assert [p["new_state"] for p in of(events, "state_changed")] == [
+    wait_events(hub, tid, "select_pay_method")  # the last event the page wrote
+    events = wait_events(hub, tid)
+    assert [p["new_state"] for p in params_of(events, "state_changed")] == [
         "bench_hub_main",
         "bench_books_main",
         "bench_books_search",
@@ -63,17 +55,17 @@ def test_search_filter_book_cart_and_checkout(page: Page, hub: httpx.Client) -> 
         "bench_books_basket",
         "bench_books_checkout",
     ]
-    assert of(events, "state_changed")[5]["item_id"] == "b-0173"
-    assert of(events, "submit_search") == [{"value": "Зоя Тетерина", "widget": "standard"}]
-    assert of(events, "apply_filter") == [{"filter_type": "format", "value": "audio"}]
-    assert of(events, "apply_sort") == [{"sort": "price_desc"}]
+    assert params_of(events, "state_changed")[5]["item_id"] == "b-0173"
+    assert params_of(events, "submit_search") == [{"value": "Зоя Тетерина", "widget": "standard"}]
+    assert params_of(events, "apply_filter") == [{"filter_type": "format", "value": "audio"}]
+    assert params_of(events, "apply_sort") == [{"sort": "price_desc"}]
     title = "Тайна пустого вокзала"
-    assert of(events, "add_favorites") == [{"item_id": "b-0173", "title": title}]
-    assert of(events, "basket_add") == [
+    assert params_of(events, "add_favorites") == [{"item_id": "b-0173", "title": title}]
+    assert params_of(events, "basket_add") == [
         {"item_id": "b-0173", "title": title, "price": 729, "amount": n} for n in (1, 2)
     ]
-    assert of(events, "select_pay_method") == [{"method": "sbp"}]
-    assert of(events, "submit_payment") == [
+    assert params_of(events, "select_pay_method") == [{"method": "sbp"}]
+    assert params_of(events, "submit_payment") == [
         {"method": "sbp", "result": "success", "amount": 1458, "item_ids": ["b-0173"]}
     ]
 
@@ -83,7 +75,7 @@ def test_author_filter_link_and_bad_input(agent: httpx.Client, hub: httpx.Client
     base = f"/t/{tid}/books"
     listing = agent.get(f"{base}/search", params={"author": "a-01"})
     assert listing.status_code == 200 and "Книги автора: Вера Руднева" in listing.text
-    assert of(semantic(hub, tid), "apply_filter") == [
+    assert params_of(wait_events(hub, tid), "apply_filter") == [
         {"filter_type": "author", "value": "Вера Руднева"}
     ]
     for query in ("", "<b>x</b>", "1; DELETE FROM items", "я" * 3000):
@@ -102,4 +94,4 @@ def test_author_filter_link_and_bad_input(agent: httpx.Client, hub: httpx.Client
     assert above.status_code == 409
     bad_mail = agent.post(f"{base}/checkout", data={"method": "sbp", "email": "x"})
     assert bad_mail.status_code == 409  # the cart is empty
-    assert of(semantic(hub, tid), "basket_add") == []
+    assert params_of(wait_events(hub, tid), "basket_add") == []

@@ -1,4 +1,5 @@
-"""Killing the collector while events flow loses no acknowledged event and stores none twice."""
+"""Killing the collector while events flow loses no acknowledged event and stores none twice.
+The module has a stack of its own: the shared one never loses its collector."""
 
 from __future__ import annotations
 
@@ -7,14 +8,20 @@ import signal
 
 import httpx
 import pytest
-from helpers import create, run_async
+from helpers import create, run_async, wait_events
+
+from runner.stack import Stack
 
 pytestmark = pytest.mark.slow
 
+# Acknowledged events to see before the kill, while the collector is down, and after restart.
+STEP = 50
 
-def test_kill_collector_mid_stream(hub: httpx.Client, stack) -> None:
-    tid = create(hub)["trajectory_id"]
+
+def test_kill_collector_mid_stream(own_hub: httpx.Client, own_stack: Stack) -> None:
+    tid = create(own_hub)["trajectory_id"]
     acked: list[str] = []
+    progress = asyncio.Condition()
 
     async def flow(client: httpx.AsyncClient, stop: asyncio.Event) -> None:
         n = 0
@@ -26,26 +33,34 @@ def test_kill_collector_mid_stream(hub: httpx.Client, stack) -> None:
             n += 1
             answer = await client.post(f"/t/{tid}/grocery/_events", json=batch)
             if answer.status_code == 200:
-                acked.extend(answer.json()["ids"])
+                async with progress:
+                    acked.extend(answer.json()["ids"])
+                    progress.notify_all()
             # a retry of the same batch must not store anything twice
             if n % 7 == 0:
                 await client.post(f"/t/{tid}/grocery/_events", json=batch)
 
+    async def acknowledged(more: int) -> None:
+        """Until `more` further events are acknowledged (the hub put them into JetStream)."""
+        target = len(acked) + more
+        async with progress:
+            await asyncio.wait_for(progress.wait_for(lambda: len(acked) >= target), 30)
+
     async def scenario() -> None:
         stop = asyncio.Event()
-        async with httpx.AsyncClient(base_url=stack.hub_url, timeout=30) as client:
+        async with httpx.AsyncClient(base_url=own_stack.hub_url, timeout=30) as client:
             writer = asyncio.create_task(flow(client, stop))
-            await asyncio.sleep(1.0)
-            await asyncio.to_thread(stack.kill, "events", signal.SIGKILL)
-            await asyncio.sleep(1.0)  # events keep flowing into JetStream meanwhile
-            await asyncio.to_thread(stack.restart, "events")
-            await asyncio.sleep(0.5)
+            await acknowledged(STEP)
+            await asyncio.to_thread(own_stack.kill, "events", signal.SIGKILL)
+            await acknowledged(STEP)  # events keep flowing into JetStream meanwhile
+            await asyncio.to_thread(own_stack.restart, "events")
+            await acknowledged(STEP)
             stop.set()
             await writer
 
     run_async(scenario())
-    assert len(acked) > 50
-    events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
+    assert len(acked) >= 3 * STEP
+    events = wait_events(own_hub, tid, "scroll", at_least=len(set(acked)))
     ids = [e["id"] for e in events]
     assert len(ids) == len(set(ids)), "an event was stored twice"
     assert set(acked) <= set(ids), "an acknowledged event was lost"

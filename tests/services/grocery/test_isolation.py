@@ -6,7 +6,7 @@ import asyncio
 
 import httpx
 import pytest
-from helpers import create, run_async
+from helpers import create, run_async, wait_events
 
 pytestmark = pytest.mark.slow
 
@@ -36,7 +36,7 @@ def test_parallel_carts_are_isolated(hub: httpx.Client, stack) -> None:
         theirs = set(plan[other]) - mine
         assert all(f'data-item-id="{item}"' in page for item in mine)
         assert not any(f'data-item-id="{item}"' in page for item in theirs)
-        events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
+        events = wait_events(hub, tid)
         assert all(e["trajectory_id"] == tid for e in events)
         items = {e["params"]["item_id"] for e in events if e["type"] == "basket_add"}
         assert items == mine

@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import create, make_task
+from helpers import create, make_task, wait_events
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def semantic(hub: httpx.Client, tid: str) -> list[dict]:
-    events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
-    return [e for e in events if e["type"] not in ("click", "keypress", "scroll")]
 
 
 def test_cart_through_the_ui(page: Page, hub: httpx.Client) -> None:
@@ -35,7 +30,7 @@ def test_cart_through_the_ui(page: Page, hub: httpx.Client) -> None:
     page.get_by_role("link", name="Корзина").click()
     expect(page.get_by_test_id("cart-total")).to_have_text("99 ₽")
 
-    events = semantic(hub, tid)
+    events = wait_events(hub, tid)
     states = [e["params"] for e in events if e["type"] == "state_changed"]
     assert states == [
         {"new_state": "bench_hub_main"},
@@ -57,12 +52,8 @@ def test_cart_through_the_ui(page: Page, hub: httpx.Client) -> None:
     assert [e["seq"] for e in all_events] == list(range(1, len(all_events) + 1))
     # the passive tracker logged the clicks, from the page
     page.goto(created["url"])  # leaving the page flushes the tracker's batch
-    clicks = [
-        e
-        for e in hub.get(f"/api/trajectories/{tid}/events").json()["events"]
-        if e["type"] == "click"
-    ]
-    assert clicks and all(e["source"] == "page" for e in clicks)
+    clicks = wait_events(hub, tid, "click")
+    assert all(e["source"] == "page" for e in clicks)
 
 
 def test_cart_works_without_javascript(browser, hub: httpx.Client, stack) -> None:
@@ -102,5 +93,5 @@ def test_stock_limit_is_refused(agent: httpx.Client, hub: httpx.Client) -> None:
         f"/t/{tid}/grocery/cart/g-0001", data={"op": "dec"}, headers={"Accept": "application/json"}
     )
     assert below.json()["amount"] == 0
-    adds = [e for e in semantic(hub, tid) if e["type"].startswith("basket")]
+    adds = wait_events(hub, tid, lambda e: e["type"].startswith("basket"), 12)
     assert len(adds) == 12 and adds[-1]["params"]["amount"] == 12  # no event for a no-op

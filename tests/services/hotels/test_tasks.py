@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 import httpx
 import pytest
-from helpers import create, load, verdict
+from helpers import create, load, verdict, wait_events
 from playwright.sync_api import Page, expect
 
 from services.kit.russian import MONTHS_GENITIVE
@@ -59,7 +59,7 @@ def test_search_with_default_guests_passes(page: Page, hub: httpx.Client) -> Non
     expect(page.get_by_role("heading", name="Отели: Цюрих, Швейцария")).to_be_visible()
     result = verdict(hub, created["trajectory_id"], "bench_hotel_select_end_date")
     assert result["ems"] == 1, result["conditions"]
-    events = hub.get(f"/api/trajectories/{created['trajectory_id']}/events").json()["events"]
+    events = wait_events(hub, created["trajectory_id"])
     assert not [e for e in events if e["type"] == "bench_hotel_select_guests"]
 
 

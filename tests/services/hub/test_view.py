@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import create, load, make_task, run_async
+from helpers import create, load, make_task, run_async, wait_events
 from playwright.sync_api import Page, Route, expect
 
 from runner.evaluate import evaluate, select_tasks
@@ -60,10 +60,13 @@ def test_trajectory_page_refreshes_live(page: Page, hub: httpx.Client, stack) ->
     expect(page.locator("#ems")).to_have_text("EMS 1 · 1/1", timeout=10_000)
     expect(page.locator("#conditions .ok")).to_have_count(1)
     expect(page.locator("#events")).to_contain_text("basket_add")
-    before = len(hub.get(f"/api/trajectories/{tid}/events").json()["events"])
     page.locator("h1").click()  # a person's clicks on this page are not the agent's events
-    page.wait_for_timeout(1500)
-    assert len(hub.get(f"/api/trajectories/{tid}/events").json()["events"]) == before
+    # Then an agent's click on a site: it is tracked, and stored after anything the person's
+    # click could have sent (leaving a page sends what its tracker holds).
+    page.goto(f"{created['url']}grocery/")
+    page.get_by_role("heading", name="Свежие продукты с доставкой за час").click()
+    clicks = wait_events(hub, tid, "click")
+    assert [(e["site"], e["params"]["target"]) for e in clicks] == [("grocery", "h1")]
 
 
 def test_trajectory_page_shows_a_forbidden_condition(page: Page, hub: httpx.Client, stack) -> None:

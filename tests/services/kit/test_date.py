@@ -4,28 +4,24 @@ refused in the field with a Russian message and write nothing."""
 
 from __future__ import annotations
 
-import time
-
 import httpx
 import pytest
-from helpers import create, make_task
+from helpers import create, make_task, wait_events
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
+def hotel_date(event: dict) -> bool:
+    return event["type"] in ("bench_hotel_select_start_date", "bench_hotel_select_end_date")
+
+
 def dates(hub: httpx.Client, tid: str, count: int) -> list[tuple[str, str, str]]:
-    for _ in range(50):
-        events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
-        found = [
-            (e["type"].split("_")[-2], e["params"]["date"], e["params"]["widget"])
-            for e in events
-            if e["type"].startswith("bench_hotel_select_") and e["type"].endswith("_date")
-        ]
-        if len(found) >= count:
-            return found
-        time.sleep(0.1)
-    return found
+    """(start or end, date, widget) of each date event, once `count` are stored."""
+    return [
+        (e["type"].split("_")[-2], e["params"]["date"], e["params"]["widget"])
+        for e in wait_events(hub, tid, hotel_date, count)
+    ]
 
 
 def open_form(page: Page, hub: httpx.Client, impl: str) -> tuple[str, object]:

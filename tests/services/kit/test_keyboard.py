@@ -5,27 +5,14 @@ keyboard runs live in test_date.py and the sites' test_pages.py."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import httpx
 import pytest
-from helpers import create, make_task
+from helpers import create, make_task, params_of, wait_events
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def of_type(hub: httpx.Client, tid: str, event_type: str, at_least: int) -> list[dict[str, Any]]:
-    """The params of every event of a type; waits (briefly) for page events still in flight."""
-    found: list[dict[str, Any]] = []
-    for _ in range(50):
-        events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
-        found = [e["params"] for e in events if e["type"] == event_type]
-        if len(found) >= at_least:
-            break
-        time.sleep(0.1)
-    return found
 
 
 def open_site(page: Page, hub: httpx.Client, domain: str, event: str, **variants: str) -> str:
@@ -46,7 +33,7 @@ HOTEL_DATES = ("bench_hotel_select_start_date", "bench_hotel_select_end_date")
 
 
 def hotel_dates(hub: httpx.Client, tid: str) -> list[list[dict[str, Any]]]:
-    return [of_type(hub, tid, event, 1) for event in HOTEL_DATES]
+    return [params_of(wait_events(hub, tid, event)) for event in HOTEL_DATES]
 
 
 def test_hotels_split_popup_by_keyboard(page: Page, hub: httpx.Client) -> None:
@@ -138,7 +125,7 @@ def test_rail_popup_grid_by_keyboard(page: Page, hub: httpx.Client) -> None:
     expect(root.get_by_role("button", name="6 декабря 2026", exact=True).last).to_be_focused()
     press(page, "ArrowRight", "ArrowRight", "Enter")
     expect(root.get_by_role("button", name="Обратно: 8 декабря 2026")).to_be_focused()
-    assert of_type(hub, tid, "select_date", 2) == rail_dates(
+    assert params_of(wait_events(hub, tid, "select_date", 2)) == rail_dates(
         "popup_grid", "2026-12-06", "2026-12-08"
     )
 
@@ -155,7 +142,7 @@ def test_rail_native_input_by_keyboard(page: Page, hub: httpx.Client) -> None:
     back.focus()  # Tab from a date field first walks its own segments
     page.keyboard.type("01012027")
     expect(back).to_have_value("2027-01-01")
-    assert of_type(hub, tid, "select_date", 2) == rail_dates(
+    assert params_of(wait_events(hub, tid, "select_date", 2)) == rail_dates(
         "native_input", "2026-12-12", "2027-01-01"
     )
 
@@ -175,7 +162,7 @@ def test_rail_text_input_by_keyboard(page: Page, hub: httpx.Client) -> None:
     page.keyboard.type("22.12.2026")
     press(page, "Enter")
     expect(back).to_have_attribute("aria-invalid", "false")
-    assert of_type(hub, tid, "select_date", 2) == rail_dates(
+    assert params_of(wait_events(hub, tid, "select_date", 2)) == rail_dates(
         "text_input", "2026-12-20", "2026-12-22"
     )
 
@@ -192,7 +179,7 @@ def test_hotels_autocomplete_by_keyboard(page: Page, hub: httpx.Client) -> None:
     press(page, "ArrowDown", "Enter")
     expect(city).to_have_value("Цюрих, Швейцария")
     expect(page.get_by_role("listbox", name="Город")).to_be_hidden()
-    assert of_type(hub, tid, "bench_hotel_select_city", 1) == [
+    assert params_of(wait_events(hub, tid, "bench_hotel_select_city")) == [
         {
             "cityId": "ch-zrh",
             "label": "Цюрих, Швейцария",
@@ -211,7 +198,7 @@ def test_hotels_native_select_city_by_keyboard(page: Page, hub: httpx.Client) ->
     expect(select).to_have_value("ae-auh")
     press(page, "ArrowDown")
     expect(select).to_have_value("kz-ala")
-    assert of_type(hub, tid, "bench_hotel_select_city", 2) == [
+    assert params_of(wait_events(hub, tid, "bench_hotel_select_city", 2)) == [
         {
             "cityId": "ae-auh",
             "label": "Абу-Даби, ОАЭ",
@@ -245,7 +232,7 @@ def test_rail_typeahead_by_keyboard(page: Page, hub: httpx.Client) -> None:
     page.keyboard.type("санкт")
     press(page, "Enter")  # a single match is taken
     expect(target).to_have_value("Санкт-Петербург")
-    assert of_type(hub, tid, "select_city", 2) == [
+    assert params_of(wait_events(hub, tid, "select_city", 2)) == [
         {"field": "from", "name": "Казань", "widget": "typeahead"},
         {"field": "to", "name": "Санкт-Петербург", "widget": "typeahead"},
     ]
@@ -262,7 +249,7 @@ def test_rail_native_select_station_by_keyboard(page: Page, hub: httpx.Client) -
     expect(target).to_be_focused()
     press(page, "End")  # the last one
     expect(target).to_have_value("Ярославль")
-    assert of_type(hub, tid, "select_city", 2) == [
+    assert params_of(wait_events(hub, tid, "select_city", 2)) == [
         {"field": "from", "name": "Архангельск", "widget": "native_select"},
         {"field": "to", "name": "Ярославль", "widget": "native_select"},
     ]
@@ -308,7 +295,7 @@ def test_rooms_popup_by_keyboard(page: Page, hub: httpx.Client) -> None:
     press(page, "Enter")
     expect(box.get_by_role("dialog", name="Гости и номера")).to_be_hidden()
     expect(box.get_by_role("button", name="2 номера, 4 гостя")).to_be_focused()
-    assert of_type(hub, tid, "bench_hotel_select_guests", 1) == [
+    assert params_of(wait_events(hub, tid, "bench_hotel_select_guests")) == [
         {
             "rooms": [{"adults": 2, "kids": [7]}, {"adults": 1, "kids": []}],
             "roomsCount": 2,
@@ -334,7 +321,7 @@ def test_inline_stepper_by_keyboard(page: Page, hub: httpx.Client) -> None:
     box.get_by_role("button", name="Применить").focus()
     press(page, "Enter")
     expect(box.locator(".wpb-guests-summary")).to_have_text("2 номера, 4 гостя")
-    assert of_type(hub, tid, "bench_hotel_select_guests", 1) == [
+    assert params_of(wait_events(hub, tid, "bench_hotel_select_guests")) == [
         {**TWO_ROOMS, "widget": "inline_stepper"}
     ]
 
@@ -357,7 +344,7 @@ def test_compact_select_by_keyboard(page: Page, hub: httpx.Client) -> None:
     box.get_by_role("button", name="Применить").focus()
     press(page, "Enter")
     expect(box.locator(".wpb-guests-summary")).to_have_text("2 номера, 4 гостя")
-    assert of_type(hub, tid, "bench_hotel_select_guests", 1) == [
+    assert params_of(wait_events(hub, tid, "bench_hotel_select_guests")) == [
         {**TWO_ROOMS, "widget": "compact_select"}
     ]
 
@@ -391,6 +378,6 @@ def test_pill_buttons_by_keyboard(page: Page, hub: httpx.Client) -> None:
     box.get_by_role("button", name="Применить").focus()
     press(page, "Enter")
     expect(box.locator(".wpb-guests-summary")).to_have_text("2 номера, 4 гостя")
-    assert of_type(hub, tid, "bench_hotel_select_guests", 1) == [
+    assert params_of(wait_events(hub, tid, "bench_hotel_select_guests")) == [
         {**TWO_ROOMS, "widget": "pill_buttons"}
     ]

@@ -596,13 +596,16 @@ def test_validate_conditions_accepts_and_returns_list() -> None:
     assert validate_conditions([]) == []
 
 
-def test_operators_constant() -> None:
-    assert (
-        frozenset(
-            {"equal", "greater_than", "greater_than_or_equal", "less_than", "less_than_or_equal"}
-        )
-        == OPERATORS
-    )
+def test_every_operator_is_accepted_and_has_cases() -> None:
+    """An operator added to OPERATORS is valid in a condition and judged by VALUE_CASES."""
+    for name in OPERATORS:
+        validate_conditions([cond("x", {"price": op(name, 1)})])
+    judged = {
+        case.values[0]["condition"]
+        for case in VALUE_CASES
+        if isinstance(case.values[0], dict) and "condition" in case.values[0]
+    }
+    assert judged == OPERATORS
 
 
 def test_event_types_cover_the_basket_family() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import create, make_task
+from helpers import create, make_task, params_of, wait_events
 from playwright.sync_api import Page, expect
 
 from services.kit.variants import VARIANTS
@@ -21,11 +21,6 @@ def open_site(page: Page, hub: httpx.Client, impl: str) -> str:
     created = create(hub, task, ui_variants={"text_search": impl})
     page.goto(f"{created['url']}shop/")
     return str(created["trajectory_id"])
-
-
-def searches(hub: httpx.Client, tid: str) -> list[dict]:
-    events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
-    return [e["params"] for e in events if e["type"] == "submit_search"]
 
 
 def test_the_six_implementations_differ_in_dom(page: Page, hub: httpx.Client) -> None:
@@ -80,6 +75,6 @@ def test_submits_by_mouse_and_keyboard(page: Page, hub: httpx.Client, impl: str)
     page.get_by_role("option", name="Стремнина производитель").click()
     expect(page.get_by_role("heading", name="Результаты по запросу «Стремнина»")).to_be_visible()
 
-    assert searches(hub, tid) == [
+    assert params_of(wait_events(hub, tid, "submit_search", 4)) == [
         {"value": value, "widget": impl} for value in ("коврик", "мяч", chosen, "Стремнина")
     ]

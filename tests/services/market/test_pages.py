@@ -4,21 +4,10 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import create, make_task
+from helpers import create, make_task, params_of, wait_events
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-TRACKING = ("click", "keypress", "scroll")
-
-
-def semantic(hub: httpx.Client, tid: str) -> list[dict]:
-    events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
-    return [e for e in events if e["type"] not in TRACKING]
-
-
-def of(events: list[dict], kind: str) -> list[dict]:
-    return [e["params"] for e in events if e["type"] == kind]
 
 
 def start(page: Page, hub: httpx.Client, **body) -> str:
@@ -57,8 +46,8 @@ def test_browse_filter_sort_cart_and_favourites(page: Page, hub: httpx.Client) -
     page.get_by_role("button", name="Обновить").click()
     expect(page.get_by_test_id("cart-total")).to_have_text("890 ₽")
 
-    events = semantic(hub, tid)
-    assert of(events, "state_changed") == [
+    events = wait_events(hub, tid)
+    assert params_of(events, "state_changed") == [
         {"new_state": "bench_hub_main"},
         {"new_state": "bench_catalog_main"},
         {"new_state": "bench_catalog_category", "category": "pets"},
@@ -69,13 +58,13 @@ def test_browse_filter_sort_cart_and_favourites(page: Page, hub: httpx.Client) -
         {"new_state": "bench_catalog_basket"},
         {"new_state": "bench_catalog_basket"},
     ]
-    assert of(events, "apply_filter") == [
+    assert params_of(events, "apply_filter") == [
         {"filter_type": "brand", "value": "Бодрый лось"},
         {"filter_type": "price_max", "value": 2000},
     ]
-    assert of(events, "apply_sort") == [{"sort": "price_desc"}]
+    assert params_of(events, "apply_sort") == [{"sort": "price_desc"}]
     title = "Поводок-рулетка «Бодрый лось», 5 м"
-    assert of(events, "add_favorites") == [{"item_id": "m-018", "title": title}]
+    assert params_of(events, "add_favorites") == [{"item_id": "m-018", "title": title}]
     basket = [(e["type"], e["params"]) for e in events if e["type"].startswith("basket")]
     line = {"item_id": "m-018", "title": title, "price": 890}
     assert basket == [
@@ -116,14 +105,15 @@ def test_search_carousel_login_and_checkout(page: Page, hub: httpx.Client) -> No
     page.get_by_role("button", name="Оплатить 489 ₽").click()
     expect(page.get_by_role("heading", name="Спасибо, заказ оформлен")).to_be_visible()
 
-    events = semantic(hub, tid)
-    assert of(events, "dialog_opened") == [{"dialog": "login"}]
-    assert of(events, "submit_search") == [{"value": "кофе 250", "widget": "standard"}]
-    assert of(events, "select_pay_method") == [{"method": "sbp"}, {"method": "card"}]
-    assert of(events, "submit_payment") == [
+    wait_events(hub, tid, "select_pay_method", 2)  # the last events the page wrote
+    events = wait_events(hub, tid)
+    assert params_of(events, "dialog_opened") == [{"dialog": "login"}]
+    assert params_of(events, "submit_search") == [{"value": "кофе 250", "widget": "standard"}]
+    assert params_of(events, "select_pay_method") == [{"method": "sbp"}, {"method": "card"}]
+    assert params_of(events, "submit_payment") == [
         {"method": "card", "result": "success", "amount": 489, "item_ids": ["m-035"]}
     ]
-    states = [p["new_state"] for p in of(events, "state_changed")]
+    states = [p["new_state"] for p in params_of(events, "state_changed")]
     assert states[-3:] == ["bench_catalog_search", "bench_catalog_basket", "bench_catalog_checkout"]
     sources = {e["type"]: e["source"] for e in events}
     assert sources["dialog_opened"] == "page"
@@ -147,7 +137,7 @@ def test_payment_form_refuses_bad_card(agent: httpx.Client, hub: httpx.Client) -
     assert declined.status_code == 402 and "отклонил" in declined.text
     method = agent.post(f"{base}/checkout", data={"method": "bitcoin", "address": "Тихая, 7"})
     assert method.status_code == 422 and 'data-field="method"' in method.text
-    payments = of(semantic(hub, tid), "submit_payment")
+    payments = params_of(wait_events(hub, tid), "submit_payment")
     assert payments == [
         {"method": "card", "result": "declined", "amount": 119, "item_ids": ["m-039"]}
     ]
@@ -157,7 +147,7 @@ def test_payment_form_refuses_bad_card(agent: httpx.Client, hub: httpx.Client) -
     for forged_type, params in (("select_pay_method", {"method": "card"}), ("basket_add", {})):
         forged = agent.post(f"{base}/_events", json={"type": forged_type, "params": params})
         assert forged.status_code == 422
-    assert of(semantic(hub, tid), "select_pay_method") == []
+    assert params_of(wait_events(hub, tid), "select_pay_method") == []
 
 
 def test_bad_input_never_breaks(agent: httpx.Client, hub: httpx.Client) -> None:
@@ -167,7 +157,7 @@ def test_bad_input_never_breaks(agent: httpx.Client, hub: httpx.Client) -> None:
         answer = agent.get(f"{base}/search", params={"q": query})
         assert answer.status_code == 200, query
         assert "<script>alert(1)</script>" not in answer.text
-    values = [p["value"] for p in of(semantic(hub, tid), "submit_search")]
+    values = [p["value"] for p in params_of(wait_events(hub, tid), "submit_search")]
     assert values[:2] == ["", ""] and len(values[4]) == 200
     assert agent.get(f"{base}/p/m-999").status_code == 404
     assert agent.get(f"{base}/c/weapons").status_code == 404
@@ -190,5 +180,5 @@ def test_bad_input_never_breaks(agent: httpx.Client, hub: httpx.Client) -> None:
     again = agent.post(f"{base}/cart/m-001", data={"op": "inc"}, headers=json_accept)
     assert again.status_code == 409
     assert agent.post(f"{base}/login", data={"phone": "12", "password": "abcd"}).status_code == 422
-    adds = of(semantic(hub, tid), "basket_add")
+    adds = params_of(wait_events(hub, tid), "basket_add")
     assert [p["amount"] for p in adds] == [1, 2, 3, 4]

@@ -5,30 +5,14 @@ with a Russian message and never a 500."""
 
 from __future__ import annotations
 
-import time
-
 import httpx
 import pytest
-from helpers import create, make_task
+from helpers import create, make_task, params_of, wait_events
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TASK = make_task([{"event_name": "select_city"}], domain="rail")
-
-
-def semantic(hub: httpx.Client, tid: str) -> list[dict]:
-    events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
-    return [e for e in events if e["type"] not in ("click", "keypress", "scroll")]
-
-
-def of_type(hub: httpx.Client, tid: str, event_type: str, at_least: int = 0) -> list[dict]:
-    for _ in range(50):
-        found = [e["params"] for e in semantic(hub, tid) if e["type"] == event_type]
-        if len(found) >= at_least:
-            break
-        time.sleep(0.1)
-    return found
 
 
 def open_rail(page: Page, hub: httpx.Client, **variants: str) -> str:
@@ -82,11 +66,11 @@ def test_book_and_pay_by_mouse(page: Page, hub: httpx.Client) -> None:
     page.get_by_role("button", name="Оплатить 6580 ₽").click()
     expect(page.get_by_role("heading", name="Заказ оплачен")).to_be_visible()
 
-    by = {e["type"]: e["params"] for e in semantic(hub, tid)}
-    assert of_type(hub, tid, "select_city") == [
+    assert params_of(wait_events(hub, tid, "select_city", 2)) == [
         {"field": "from", "name": "Москва", "widget": "typeahead"},
         {"field": "to", "name": "Санкт-Петербург", "widget": "typeahead"},
     ]
+    by = {e["type"]: e["params"] for e in wait_events(hub, tid)}
     assert by["select_date"] == {
         "direction": "departure",
         "date": "2026-12-15",
@@ -102,11 +86,13 @@ def test_book_and_pay_by_mouse(page: Page, hub: httpx.Client) -> None:
     assert by["apply_sort"] == {"sort": "price"}
     assert by["select_train"]["train_name"] == "Ночная звезда"
     assert by["select_tariff"] == {"tarif_name": "Купе", "direction": "departure"}
-    assert of_type(hub, tid, "select_seat") == [
+    assert params_of(wait_events(hub, tid, "select_seat", 2)) == [
         {"seats_amount": 1, "near_window": True, "lower_berth": True},
         {"seats_amount": 2, "near_window": True, "lower_berth": False},
     ]
-    assert [p["passenger_index"] for p in of_type(hub, tid, "select_passenger")] == [0, 1]
+    assert [
+        p["passenger_index"] for p in params_of(wait_events(hub, tid, "select_passenger", 2))
+    ] == [0, 1]
     assert by["basket_add"]["amount"] == 2 and by["basket_add"]["price"] == 6580
     line = by["basket_add"]
     assert {k: line[k] for k in ("train_name", "from_city", "to_city", "date", "tarif_name")} == {
@@ -144,7 +130,7 @@ def test_book_and_pay_by_mouse(page: Page, hub: httpx.Client) -> None:
             }
         ],
     }
-    states = [p["new_state"] for p in of_type(hub, tid, "state_changed")]
+    states = [p["new_state"] for p in params_of(wait_events(hub, tid, "state_changed"))]
     for state in (
         "bench_rail_main",
         "bench_rail_search",
@@ -169,10 +155,10 @@ def test_station_and_date_by_keyboard(page: Page, hub: httpx.Client) -> None:
     page.keyboard.press("Enter")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
-    assert of_type(hub, tid, "select_city", 1) == [
+    assert params_of(wait_events(hub, tid, "select_city")) == [
         {"field": "from", "name": "Казань", "widget": "typeahead"}
     ]
-    assert of_type(hub, tid, "select_date", 1) == [
+    assert params_of(wait_events(hub, tid, "select_date")) == [
         {"direction": "departure", "date": "2026-12-06", "widget": "popup_grid"}
     ]
 
@@ -197,7 +183,7 @@ def test_date_implementations(page: Page, hub: httpx.Client, impl: str) -> None:
         expect(there).to_have_attribute("min", "2026-11-29")
         there.fill("2026-12-20")
         back.fill("2026-12-22")
-    assert of_type(hub, tid, "select_date", 2) == [
+    assert params_of(wait_events(hub, tid, "select_date", 2)) == [
         {"direction": "departure", "date": "2026-12-20", "widget": impl},
         {"direction": "return", "date": "2026-12-22", "widget": impl},
     ]
@@ -206,7 +192,7 @@ def test_date_implementations(page: Page, hub: httpx.Client, impl: str) -> None:
 def test_native_select_station(page: Page, hub: httpx.Client) -> None:
     tid = open_rail(page, hub, select_station="native_select")
     page.get_by_role("combobox", name="Куда", exact=True).select_option("Сочи")
-    assert of_type(hub, tid, "select_city", 1) == [
+    assert params_of(wait_events(hub, tid, "select_city")) == [
         {"field": "to", "name": "Сочи", "widget": "native_select"}
     ]
 

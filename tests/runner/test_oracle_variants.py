@@ -1,0 +1,97 @@
+"""The oracle under the implementations of each site's controls that the released suite
+(test_suite.py: every task file, canonical and variant, once) gives only a few tasks: every
+canonical hotels, rail and files task under each profile below, and the search donors of
+Маркет and Книги under the `text_search` styles their variant files do not have. Together with
+the suite, the oracle meets every implementation of every key on every site."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import failures, run_eval, site_tasks, with_variants
+
+from runner.evaluate import select_tasks
+from runner.stack import TASKS_DIR
+from services.kit.variants import DOMAINS, VARIANTS, defaults
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# site -> profiles; each renders every canonical task of the site.
+PROFILES: dict[str, list[dict[str, str]]] = {
+    "hotels": [
+        {
+            "date": "inline_calendar",
+            "select_city": "native_select",
+            "counter_guests": "inline_stepper",
+        },
+        {"date": "text_input", "select_city": "autocomplete", "counter_guests": "compact_select"},
+        {"date": "single_popup", "select_city": "native_select", "counter_guests": "pill_buttons"},
+    ],
+    "rail": [
+        {"date": "native_input", "select_station": "native_select"},
+        {"date": "text_input", "select_station": "typeahead"},
+    ],
+    "files": [
+        {"collections": "list", "years": "buttons", "buttons": "icon"},
+        {"collections": "tree", "years": "radio", "buttons": "solid"},
+        {"collections": "compact", "years": "select", "buttons": "split", "theme": "dark"},
+    ],
+}
+# A search field's style shows only where a task searches: the sites' search donors (those
+# the variant files render under `text_search`) under the style those files lack.
+SEARCH_STYLE = {"text_search": "large"}
+
+# (site, profile, whether only the site's search donors take it)
+CASES = [
+    pytest.param(site, variants, False, id=f"{site}-{'-'.join(variants.values())}")
+    for site, profiles in PROFILES.items()
+    for variants in profiles
+] + [
+    pytest.param(site, SEARCH_STYLE, True, id=f"{site}-search-donors-large")
+    for site in VARIANTS["text_search"]
+]
+
+
+def variant_files() -> list:
+    return [ref for ref in select_tasks(TASKS_DIR, None, None) if ref.is_variant]
+
+
+def search_donors(site: str) -> list:
+    """The canonical tasks of a site that have `text_search` variant files."""
+    donors = {
+        ref.donor
+        for ref in variant_files()
+        if "text_search" in ref.task["test_data"]["ui_variants"]
+    }
+    return [ref for ref in site_tasks(site) if ref.name in donors]
+
+
+def test_with_the_suite_every_implementation_is_run() -> None:
+    """Every implementation of every key, on each site that has the key, is the site's
+    default, in a variant file of the suite, or in a case here."""
+    profiles = [(site, defaults(site)) for site in DOMAINS]
+    profiles += [(ref.site, ref.task["test_data"]["ui_variants"]) for ref in variant_files()]
+    profiles += [(site, variants) for site, listed in PROFILES.items() for variants in listed]
+    profiles += [(site, SEARCH_STYLE) for site in VARIANTS["text_search"]]
+    run = {(site, key, impl) for site, variants in profiles for key, impl in variants.items()}
+    every = {
+        (site, key, impl)
+        for key, per_site in VARIANTS.items()
+        for site, impls in per_site.items()
+        for impl in impls
+    }
+    assert every - run == set()
+
+
+@pytest.mark.parametrize(("site", "variants", "donors_only"), CASES)
+def test_oracle_solves_under_a_profile(
+    stack, tmp_path, site: str, variants: dict[str, str], donors_only: bool
+) -> None:
+    tasks = search_donors(site) if donors_only else site_tasks(site)
+    assert tasks
+    profile = f"{site}_" + "_".join(variants.values())
+    runs = with_variants(tasks, site, variants, profile)
+    records = run_eval(stack, tmp_path, "oracle", runs)["records"]
+    assert len(records) == len(tasks)
+    assert not failures(records)
+    assert all(r["done_and_pass"] == 1 and r["steps"] > 0 for r in records)
+    assert all(r["variant"] and r["profile"] == profile for r in records)

@@ -19,12 +19,6 @@ from runner.testmodel.server import background
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "ci: the whole released suite, CI's full oracle pass (deselect: -m 'not ci')"
-    )
-
-
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     with running_stack(tmp_path_factory.mktemp("wpb-home")) as started:

@@ -143,7 +143,8 @@ async def passengers(site: SiteDep, rail: CatalogDep) -> HTMLResponse:
 async def choose_passenger(index: int, site: SiteDep, rail: CatalogDep) -> Response:
     if not 0 <= index < len(rail.passengers):
         raise HTTPException(404, f"passenger_index: no passenger {index}")
-    if await site.state.update("trip", lambda value: service.toggle_passenger(value, index)):
+    kinds = [service.PASSENGER_KINDS[p.kind] for p in rail.passengers]
+    if await site.state.update("trip", lambda value: service.toggle_passenger(value, index, kinds)):
         await site.emit("select_passenger", passenger_index=index)
     return site.redirect("/passengers")
 

@@ -225,14 +225,24 @@ def toggle_seat(trip: dict[str, Any], seat: int) -> int:
     return len(seats)
 
 
-def toggle_passenger(trip: dict[str, Any], index: int) -> bool:
-    """Choose a saved passenger for a seat, or unchoose them; True when now chosen."""
+def toggle_passenger(trip: dict[str, Any], index: int, kinds: list[str]) -> bool:
+    """Choose a saved passenger for a seat, or unchoose them; True when now chosen. `kinds`
+    are the saved passengers' ticket kinds (`adult`, `child`): no more of a kind than the
+    search asked for."""
     chosen = trip.setdefault("passengers", [])
     if index in chosen:
         chosen.remove(index)
         return False
     if len(chosen) >= len(trip.get("seats", [])):
         raise HTTPException(409, "passenger_index: one passenger per chosen seat")
+    searched = {"adult": int(trip["adults"]), "child": int(trip["children"])}
+    kind = kinds[index]
+    if sum(1 for i in chosen if kinds[i] == kind) >= searched[kind]:
+        raise HTTPException(
+            409,
+            f"passenger_index: the search was for {searched['adult']} adults and"
+            f" {searched['child']} children",
+        )
     chosen.append(index)
     return True
 

@@ -206,3 +206,21 @@ def test_paying_for_a_wrong_ticket_beside_the_right_one_fails(
 def test_a_second_booking_in_one_car_is_a_line_of_its_own(page: Page, hub: httpx.Client) -> None:
     # Two tickets paid for one passenger's trip: the cart kept both, and the task fails.
     assert pay_sv(page, hub, ["СВ", "СВ"]) == 0
+
+
+def test_a_passenger_beyond_the_searched_kinds_is_refused(
+    page: Page, hub: httpx.Client, agent: httpx.Client
+) -> None:
+    # The search asked for two adults: a child's ticket cannot be chosen in its place.
+    created = create(hub, load("rail_cart_family"))
+    search(page, created, "Москва", "Казань", "2026-10-10", 2, 0)
+    page.get_by_role("link", name="Выбрать поезд «Волжская заря»").click()
+    page.get_by_role("button", name=re.compile(r"^Плацкартный · ")).click()
+    take_seats(page, free_seats("Волжская заря", "Москва", "Плацкартный", lower=True)[:2])
+    page.get_by_role("link", name="Далее: пассажиры").click()
+    names = [p.name for p in load_catalog().passengers]
+    base = f"/t/{created['trajectory_id']}/rail/passengers"
+    refused = agent.post(f"{base}/{names.index(POLINA)}")
+    assert refused.status_code == 409 and "2 adults and 0 children" in refused.text
+    assert agent.post(f"{base}/{names.index(ANNA)}").status_code == 303
+    assert agent.post(f"{base}/{names.index(IGOR)}").status_code == 303

@@ -12,15 +12,12 @@ from services.books import service
 from services.books.catalog import SORTS, Catalog, arrange, cover_svg
 from services.kit.catalog import svg_response
 from services.kit.commerce import (
+    SHOP_ROUTERS,
     Checkout,
     Commerce,
     CommerceDep,
     Refused,
-    cart_router,
-    checkout_router,
-    favorites_router,
     search_query,
-    suggest_router,
 )
 from services.kit.site import SiteDep, catalog, site_prefix
 
@@ -117,5 +114,5 @@ async def cover(item_id: str, books: CatalogDep) -> Response:
     return svg_response(cover_svg(item, author))
 
 
-for shared in (cart_router, favorites_router, checkout_router, suggest_router):
+for shared in SHOP_ROUTERS:
     router.include_router(shared)

@@ -3,8 +3,8 @@ the page context that adds the cart summary, refusals answered as a page or as J
 `apply_filter` / `apply_sort` of a list. A site builds one `Commerce` with its catalog
 lookup, screen names, limits and templates; its router includes the shared routers it
 offers (`cart_router`, and with the matching settings `favorites_router`, `checkout_router`,
-`suggest_router`); it passes `commerce.page_context` in its `SiteSpec` and the `Commerce` to
-`create_site_app`.
+`suggest_router`; `SHOP_ROUTERS` holds all four); it passes `commerce.page_context` in its
+`SiteSpec` and the `Commerce` to `create_site_app`.
 
 Routes (under the site prefix):
 - `GET /cart`, `POST /cart/{item_id}` (`op`: add, inc, dec, remove, set with `amount`;
@@ -396,3 +396,7 @@ async def pay(site: SiteDep, shop: CommerceDep) -> Response:
 async def suggestions(site: SiteDep, shop: CommerceDep, q: str = "") -> dict[str, Any]:
     assert shop.suggest is not None
     return {"suggestions": shop.suggest(q[:MAX_QUERY])}
+
+
+# Every shared route: a shop with favourites, a checkout and suggestions includes them all.
+SHOP_ROUTERS = (cart_router, favorites_router, checkout_router, suggest_router)

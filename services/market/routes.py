@@ -10,17 +10,14 @@ from fastapi.responses import HTMLResponse, Response
 
 from services.kit.catalog import svg_response
 from services.kit.commerce import (
+    SHOP_ROUTERS,
     Checkout,
     Commerce,
     CommerceDep,
     Refused,
-    cart_router,
-    checkout_router,
-    favorites_router,
     list_events,
     redirect_back,
     search_query,
-    suggest_router,
 )
 from services.kit.settings import SiteSettings
 from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
@@ -154,5 +151,5 @@ async def image(item_id: str, shop: CatalogDep) -> Response:
     return svg_response(image_svg(product))
 
 
-for shared in (cart_router, favorites_router, checkout_router, suggest_router):
+for shared in SHOP_ROUTERS:
     router.include_router(shared)

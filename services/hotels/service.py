@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 from services.hotels.catalog import Catalog, Hotel
 from services.kit.contract import GUEST_LIMITS
 from services.kit.errors import FieldError, FormError
+from services.kit.forms import form_date
 from services.kit.trajectory import Trajectory
 
 PAGE_EVENT_TYPES = frozenset(
@@ -76,16 +77,9 @@ def parse_search(
         errors["city"] = "Такого города нет в списке"
     dates: dict[str, date] = {}
     for name, value, caption in (("start", start, "заезда"), ("end", end, "выезда")):
-        if not value:
-            errors[name] = REQUIRED[name]
-            continue
-        try:
-            dates[name] = date.fromisoformat(value)
-        except ValueError:
-            errors[name] = f"Такой даты нет: {value}"
-            continue
-        if dates[name] < today:
-            errors[name] = f"Дата {caption} уже прошла"
+        day = form_date(value, today, name, errors, REQUIRED[name], f"Дата {caption} уже прошла")
+        if day is not None:
+            dates[name] = day
     if "start" in dates and "end" in dates and "end" not in errors:
         nights = (dates["end"] - dates["start"]).days
         if nights < 1:

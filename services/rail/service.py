@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 from fastapi import HTTPException
 
 from services.kit.errors import FieldError, FormError
+from services.kit.forms import form_date
 from services.kit.trajectory import Trajectory
 from services.rail.catalog import Car, Catalog, Seat, Train
 
@@ -47,18 +48,9 @@ def count_in_range(
 def _search_dates(query: dict[str, str], today: date, errors: dict[str, str]) -> dict[str, date]:
     dates: dict[str, date] = {}
     for field in ("date", "return"):
-        value = query.get(field, "")
-        if not value:
-            if field in REQUIRED:
-                errors[field] = REQUIRED[field]
-            continue
-        try:
-            dates[field] = date.fromisoformat(value)
-        except ValueError:
-            errors[field] = f"Такой даты нет: {value}"
-            continue
-        if dates[field] < today:
-            errors[field] = "Эта дата уже прошла"
+        day = form_date(query.get(field, ""), today, field, errors, REQUIRED.get(field))
+        if day is not None:
+            dates[field] = day
     if "date" in dates and "return" in dates and dates["return"] < dates["date"]:
         errors["return"] = "Дата обратно не может быть раньше даты отправления"
     return dates

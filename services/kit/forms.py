@@ -1,0 +1,32 @@
+"""What the sites' search forms share: a date field checked as the forms check it, its
+Russian message put in the form's errors by field (`FormError` carries them)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+
+def form_date(
+    value: str,
+    today: date,
+    field: str,
+    errors: dict[str, str],
+    required: str | None = None,
+    past: str = "Эта дата уже прошла",
+) -> date | None:
+    """The date of a form field (`YYYY-MM-DD`), or None with the field's message in `errors`:
+    `required` when it is empty (an optional field's emptiness is no error), «Такой даты
+    нет» when it is no date, `past` when it lies before the stand's today."""
+    if not value:
+        if required is not None:
+            errors[field] = required
+        return None
+    try:
+        day = date.fromisoformat(value)
+    except ValueError:
+        errors[field] = f"Такой даты нет: {value}"
+        return None
+    if day < today:
+        errors[field] = past
+        return None
+    return day

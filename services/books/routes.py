@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 
 from services.books import service
@@ -16,9 +16,9 @@ from services.kit.commerce import (
     Checkout,
     Commerce,
     CommerceDep,
-    Refused,
     search_query,
 )
+from services.kit.errors import FieldError
 from services.kit.site import SiteDep, catalog, site_prefix
 
 DOMAIN = "books"
@@ -62,7 +62,7 @@ async def search(site: SiteDep, books: CatalogDep, commerce: CommerceDep) -> Res
     query = search_query(site.request)
     try:
         filters, sort, list_changed = service.parse_list(site.request.query_params, books)
-    except Refused as refused:
+    except FieldError as refused:
         return await commerce.refuse(site, refused)
     params = service.filter_params(books, filters)
     await commerce.search_events(site, query, params, sort, list_changed)
@@ -92,7 +92,7 @@ async def book_page(
 ) -> Response:
     item = books.item(item_id)
     if item is None:
-        return await commerce.refuse(site, Refused(404, "item_id", "нет такой книги"))
+        return await commerce.refuse(site, FieldError("item_id", "нет такой книги", 404))
     await site.emit.screen("bench_books_item", item_id=item.id)
     in_series = [i for i in books.in_series(item.series_id) if i.work_id != item.work_id]
     return await site.page(
@@ -110,7 +110,7 @@ async def cover(item_id: str, books: CatalogDep) -> Response:
     item = books.item(item_id)
     author = books.author(item.author_id) if item else None
     if item is None or author is None:
-        raise HTTPException(404, f"item_id: no book {item_id!r}")
+        raise FieldError("item_id", f"no book {item_id!r}", 404)
     return svg_response(cover_svg(item, author))
 
 

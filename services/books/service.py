@@ -7,7 +7,8 @@ import re
 from typing import Any
 
 from services.books.catalog import SORTS, Catalog, Filters
-from services.kit.commerce import Refused, card_number
+from services.kit.commerce import card_number
+from services.kit.errors import FieldError
 
 PAY_METHODS: dict[str, str] = {"card": "Банковская карта", "sbp": "Система быстрых платежей"}
 LIST_KEYS = ("format", "language", "author", "sort")
@@ -18,16 +19,16 @@ def parse_list(query: Any, catalog: Catalog) -> tuple[Filters, str, bool]:
     """Filters and sort from the query string, and whether any list key was sent."""
     fmt = query.get("format") or None
     if fmt is not None and fmt not in catalog.formats:
-        raise Refused(422, "format", f"формат — одно из: {', '.join(catalog.formats)}")
+        raise FieldError("format", f"формат — одно из: {', '.join(catalog.formats)}")
     language = query.get("language") or None
     if language is not None and language not in catalog.languages:
-        raise Refused(422, "language", f"язык — одно из: {', '.join(catalog.languages)}")
+        raise FieldError("language", f"язык — одно из: {', '.join(catalog.languages)}")
     author = query.get("author") or None
     if author is not None and catalog.author(author) is None:
-        raise Refused(422, "author", "нет такого автора")
+        raise FieldError("author", "нет такого автора")
     sort = query.get("sort") or "popular"
     if sort not in SORTS:
-        raise Refused(422, "sort", f"сортировка — одна из: {', '.join(SORTS)}")
+        raise FieldError("sort", f"сортировка — одна из: {', '.join(SORTS)}")
     list_changed = any(key in query for key in LIST_KEYS)
     return Filters(fmt, language, author), sort, list_changed
 
@@ -46,6 +47,6 @@ def filter_params(catalog: Catalog, filters: Filters) -> dict[str, Any]:
 
 def check_order(form: dict[str, str]) -> None:
     if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", form.get("email", "").strip()):
-        raise Refused(422, "email", "укажите почту, на неё придёт ссылка на книги")
+        raise FieldError("email", "укажите почту, на неё придёт ссылка на книги")
     if form.get("method") == "card":
         card_number(form.get("card_number", ""))

@@ -17,13 +17,14 @@ import contextlib
 import json
 import logging
 
-from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import Response
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig
 
 from services.events.store import EventStore
 from services.kit.bus import EVENTS_STREAM, EVENTS_SUBJECT, Bus
+from services.kit.errors import FieldError
 from services.kit.settings import EventsSettings
 from services.kit.trajectory import TID_PATTERN
 from services.kit.web import create_service_app
@@ -113,7 +114,7 @@ class Collector:
                         self.advanced.wait_for(lambda: self.watermark >= last), wait_s
                     )
             if self.watermark < last:
-                raise HTTPException(503, "events: the collector has not caught up yet; retry")
+                raise FieldError("events", "the collector has not caught up yet; retry", 503)
         async with self._read_lock:
             return await asyncio.to_thread(self.store.events_json, trajectory_id, after, types)
 
@@ -148,7 +149,7 @@ def create_app(settings: EventsSettings | None = None) -> FastAPI:
         types: str | None = Query(None, description="only these types (comma-separated)"),
     ) -> Response:
         if not TID_PATTERN.match(tid):
-            raise HTTPException(404, "trajectory: unknown trajectory id")
+            raise FieldError("trajectory", "unknown trajectory id", 404)
         wanted = [t for t in types.split(",") if t] if types else None
         events = await request.app.state.collector.query(tid, after, wait, wanted)
         body = f'{{"trajectory_id":"{tid}","events":{events}}}'

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 
 from services.grocery.catalog import Catalog, image_svg
 from services.kit.catalog import svg_response
 from services.kit.commerce import Commerce, cart_router
+from services.kit.errors import FieldError
 from services.kit.site import SiteDep, catalog, site_prefix
 
 DOMAIN = "grocery"
@@ -49,7 +50,7 @@ async def category(category_id: str, site: SiteDep, grocery: CatalogDep) -> HTML
 async def image(item_id: str, grocery: CatalogDep) -> Response:
     product = grocery.product(item_id)
     if product is None:
-        raise HTTPException(404, f"item_id: no product {item_id!r}")
+        raise FieldError("item_id", f"no product {item_id!r}", 404)
     return svg_response(image_svg(product))
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, HTTPException
+from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
 
 from services.hotels import service
 from services.hotels.catalog import Catalog, image_svg
 from services.kit.contract import GUEST_LIMITS
+from services.kit.errors import FieldError
 from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
 
 DOMAIN = "hotels"
@@ -94,7 +95,7 @@ async def choose_room(
         return await site.page("missing.html", 404)
     room = hotel.room(room_type)
     if room is None:
-        raise HTTPException(422, f"room_type: no room {room_type!r} in {hotel.id}")
+        raise FieldError("room_type", f"no room {room_type!r} in {hotel.id}")
     today = site.trajectory.today
     found, errors = service.search_or_errors(hotels, today, hotel.city, start, end, rooms)
     if found is None:
@@ -142,7 +143,7 @@ async def booking(site: SiteDep, hotels: CatalogDep) -> HTMLResponse:
 async def image(hotel_id: str, hotels: CatalogDep) -> Response:
     hotel = hotels.hotel(hotel_id)
     if hotel is None:
-        raise HTTPException(404, f"hotel_id: no hotel {hotel_id!r}")
+        raise FieldError("hotel_id", f"no hotel {hotel_id!r}", 404)
     return Response(
         image_svg(hotel),
         media_type="image/svg+xml",

@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 
 import httpx
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from services.hub.deps import HERE, HttpDep, PagesDep, SettingsDep
 from services.hub.proxy import forward
 from services.kit.contract import TRACKING_TYPES
+from services.kit.errors import FieldError
 from services.kit.site import (
     Emitter,
     Pages,
@@ -69,7 +70,7 @@ async def page_events(
     """Tracking events (click, keypress, scroll) are stored here, one hop shorter;
     widget selections go on to the site, which checks them against its catalog."""
     if domain != "hub" and domain not in DOMAINS:
-        raise HTTPException(404, f"domain: unknown domain {domain!r}")
+        raise FieldError("domain", f"unknown domain {domain!r}", 404)
     body = await request.body()
     if domain != "hub" and not tracking_only(body):
         return await site(request, tid, domain, hub, pages, client)
@@ -91,7 +92,7 @@ async def site(
     request: Request, tid: str, domain: str, hub: SettingsDep, pages: PagesDep, client: HttpDep
 ) -> Response:
     if domain not in DOMAINS:
-        raise HTTPException(404, f"domain: unknown domain {domain!r}")
+        raise FieldError("domain", f"unknown domain {domain!r}", 404)
     upstream = hub.sites.get(domain)
     if upstream is None:
         trajectory = await current_trajectory(request, tid)
@@ -107,8 +108,8 @@ async def site(
 async def site_static(request: Request, domain: str, hub: SettingsDep, client: HttpDep) -> Response:
     upstream = hub.sites.get(domain)
     if upstream is None:
-        raise HTTPException(404, f"domain: no site serves {domain!r}")
+        raise FieldError("domain", f"no site serves {domain!r}", 404)
     try:
         return await forward(client, request, upstream)
     except httpx.TransportError:
-        raise HTTPException(502, f"site {domain} unreachable") from None
+        raise FieldError("domain", f"site {domain} unreachable", 502) from None

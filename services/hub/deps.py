@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import httpx
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, Request
 from fastapi.responses import Response
 
+from services.kit.errors import FieldError
 from services.kit.settings import HubSettings
 from services.kit.site import Pages
 
@@ -42,8 +43,8 @@ def admin(request: Request, hub: SettingsDep) -> None:
     if not token and request.method == "GET":
         token = request.cookies.get(COOKIE, "")
     if not token or not secrets.compare_digest(token, hub.admin_token):
-        raise HTTPException(
-            401, "authorization: a valid admin token is required (Authorization: Bearer <token>)"
+        raise FieldError(
+            "authorization", "a valid admin token is required (Authorization: Bearer <token>)", 401
         )
 
 
@@ -57,7 +58,7 @@ async def upstream_json(
     try:
         answer = await client.request(method, url, **kwargs)
     except httpx.TransportError as exc:
-        raise HTTPException(503, f"upstream: {url} unreachable ({exc})") from None
+        raise FieldError("upstream", f"{url} unreachable ({exc})", 503) from None
     return Response(answer.content, answer.status_code, media_type="application/json")
 
 
@@ -68,7 +69,7 @@ async def json_object(request: Request, empty_ok: bool = False) -> dict[str, Any
     try:
         body = json.loads(raw)
     except ValueError as exc:
-        raise HTTPException(422, f"body: invalid JSON ({exc})") from None
+        raise FieldError("body", f"invalid JSON ({exc})") from None
     if not isinstance(body, dict):
-        raise HTTPException(422, "body: must be a JSON object")
+        raise FieldError("body", "must be a JSON object")
     return body

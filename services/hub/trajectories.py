@@ -9,8 +9,6 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from fastapi import HTTPException
-
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.dateshift import shift_task
 from services.kit.errors import FieldError
@@ -24,18 +22,15 @@ log = logging.getLogger("wpb.hub")
 
 def task_from_body(body: dict[str, Any], tasks_dir: Path) -> dict[str, Any]:
     """The task object of the body, or the file `task_id` names (then only a label)."""
-    try:
-        if "task" in body:
-            return check_task(body["task"])
-        stem = body.get("task_id")
-        if stem is None:
-            raise HTTPException(422, "task: give a task object or a task_id")
-        path = find_task(tasks_dir, stem) if isinstance(stem, str) else None
-        if path is None:
-            raise HTTPException(404, f"task_id: no task file named {stem!r}")
-        return load_task(path)
-    except FieldError as exc:
-        raise HTTPException(422, str(exc)) from None
+    if "task" in body:
+        return check_task(body["task"])
+    stem = body.get("task_id")
+    if stem is None:
+        raise FieldError("task", "give a task object or a task_id")
+    path = find_task(tasks_dir, stem) if isinstance(stem, str) else None
+    if path is None:
+        raise FieldError("task_id", f"no task file named {stem!r}", 404)
+    return load_task(path)
 
 
 def stand_today(value: Any, default: date) -> date:
@@ -44,7 +39,7 @@ def stand_today(value: Any, default: date) -> date:
     try:
         return date.fromisoformat(str(value))
     except ValueError:
-        raise HTTPException(422, "today: expected an ISO date YYYY-MM-DD") from None
+        raise FieldError("today", "expected an ISO date YYYY-MM-DD") from None
 
 
 async def create(bus: Bus, hub: HubSettings, body: dict[str, Any]) -> dict[str, Any]:
@@ -86,9 +81,9 @@ async def close(bus: Bus, tid: str, body: dict[str, Any]) -> dict[str, Any]:
     for _ in range(20):
         trajectory = await load_trajectory(bus, tid)
         if trajectory is None:
-            raise HTTPException(404, "trajectory: unknown trajectory id")
+            raise FieldError("trajectory", "unknown trajectory id", 404)
         if not trajectory.is_open:
-            raise HTTPException(409, "trajectory: already closed")
+            raise FieldError("trajectory", "already closed", 409)
         meta = {**trajectory.meta, "status": "closed", "closed_at": time.time()}
         if "completion" in body:
             meta["completion"] = bool(body["completion"])
@@ -100,4 +95,4 @@ async def close(bus: Bus, tid: str, body: dict[str, Any]) -> dict[str, Any]:
             continue
         log.info("closed, completion %s", meta.get("completion"), extra={"trajectory_id": tid})
         return meta
-    raise HTTPException(503, "trajectory: too many concurrent updates")
+    raise FieldError("trajectory", "too many concurrent updates", 503)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import secrets
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
 from services.hub.deps import COOKIE, Admin, PagesDep, SettingsDep
 from services.hub.runs import STEP_SHOT, find_episode, list_runs, load_episode, load_run
+from services.kit.errors import FieldError
 from services.kit.site import TrajectoryDep
 
 router = APIRouter(prefix="/view")
@@ -18,7 +19,7 @@ router = APIRouter(prefix="/view")
 @router.get("/login")
 async def login(hub: SettingsDep, token: str = "", next: str = "/view/") -> Response:
     if not secrets.compare_digest(token, hub.admin_token):
-        raise HTTPException(401, "token: wrong admin token")
+        raise FieldError("token", "wrong admin token", 401)
     target = next if next.startswith("/view/") else "/view/"
     response = RedirectResponse(target, status_code=303)
     response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
@@ -36,7 +37,7 @@ async def run_page(
 ) -> HTMLResponse:
     run = load_run(hub.home / "runs", name)
     if run is None:
-        raise HTTPException(404, f"run: no run named {name!r}")
+        raise FieldError("run", f"no run named {name!r}", 404)
     records = [r for r in run["records"] if not failed or r.get("ems") != 1]
     return pages.render_plain("run.html", run=run, records=records, failed=failed)
 
@@ -53,5 +54,5 @@ async def trajectory_page(
 async def step_screenshot(trajectory: TrajectoryDep, hub: SettingsDep, name: str) -> FileResponse:
     folder = find_episode(hub.home / "runs", trajectory.id)
     if folder is None or not STEP_SHOT.fullmatch(name) or not (folder / name).is_file():
-        raise HTTPException(404, f"name: no screenshot {name!r} for this trajectory")
+        raise FieldError("name", f"no screenshot {name!r} for this trajectory", 404)
     return FileResponse(folder / name, media_type="image/png")

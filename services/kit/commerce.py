@@ -51,14 +51,6 @@ class Goods(Protocol):
     def price(self) -> int: ...
 
 
-class Refused(Exception):
-    """A request the site refuses: answered as a page or as JSON, naming the field."""
-
-    def __init__(self, status: int, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.status, self.field, self.message = status, field, message
-
-
 def wants_json(request: Request) -> bool:
     return "application/json" in request.headers.get("accept", "")
 
@@ -77,7 +69,7 @@ def card_number(raw: str) -> str:
     """The card number without spaces and dashes; refused unless 16 digits passing Luhn."""
     number = re.sub(r"[\s-]", "", raw)
     if not re.fullmatch(r"\d{16}", number) or not luhn(number):
-        raise Refused(422, "card_number", "номер карты — 16 цифр, проверьте его")
+        raise FieldError("card_number", "номер карты — 16 цифр, проверьте его")
     return number
 
 
@@ -121,7 +113,7 @@ class Checkout:
 
     methods: dict[str, str]  # method -> caption
     empty_cart: str  # why an empty cart cannot be paid
-    check: Callable[[dict[str, str]], None]  # the site's own fields; raises Refused
+    check: Callable[[dict[str, str]], None]  # the site's own fields; raises FieldError
     receipt: Callable[[dict[str, str], Trajectory], dict[str, Any]]  # extra done.html context
     declined: Callable[[dict[str, str]], bool] = lambda form: False  # the bank says no
 
@@ -164,7 +156,7 @@ class Commerce:
             common |= await self.request_context(site)
         return common
 
-    async def refuse(self, site: SiteRequest, refused: Refused) -> Response:
+    async def refuse(self, site: SiteRequest, refused: FieldError) -> Response:
         if wants_json(site.request):
             return JSONResponse(
                 {"detail": str(refused), "field": refused.field, "message": refused.message},
@@ -192,7 +184,7 @@ class Commerce:
     def find(self, item_id: str) -> Goods:
         item = self.lookup(item_id)
         if item is None:
-            raise Refused(404, "item_id", self.unknown_item)
+            raise FieldError("item_id", self.unknown_item, 404)
         return item
 
 
@@ -222,14 +214,14 @@ def cart_amount(before: int, op: str, wanted: int) -> int:
 def parse_cart_change(op: str, amount: str) -> int:
     """The `set` amount of a cart change (0 for the other ops); refused with the field."""
     if op not in CART_OPS:
-        raise Refused(422, "op", f"действие — одно из: {', '.join(CART_OPS)}")
+        raise FieldError("op", f"действие — одно из: {', '.join(CART_OPS)}")
     if op != "set":
         return 0
     if not re.fullmatch(r"-?\d{1,6}", amount.strip()):
-        raise Refused(422, "amount", "количество — целое число")
+        raise FieldError("amount", "количество — целое число")
     wanted = int(amount.strip())
     if wanted < 0:
-        raise Refused(422, "amount", "количество не может быть меньше нуля")
+        raise FieldError("amount", "количество не может быть меньше нуля")
     return wanted
 
 
@@ -267,11 +259,11 @@ async def change_cart(
         def apply(value: dict[str, Any]) -> tuple[int, int]:
             after = cart_amount(carts.amounts(value).get(item.id, 0), op, wanted)
             if after > shop.limit(item):
-                raise Refused(409, "stock", shop.over_limit(item))
+                raise FieldError("stock", shop.over_limit(item), 409)
             return carts.set_amount(value, item.id, item.title, item.price, after), after
 
         before, after = await site.state.update("cart", apply)
-    except Refused as refused:
+    except FieldError as refused:
         return await shop.refuse(site, refused)
     if after != before:
         await site.emit(
@@ -307,8 +299,8 @@ async def change_favorites(
     try:
         item = shop.find(item_id)
         if op not in FAVORITE_OPS:
-            raise Refused(422, "op", f"действие — одно из: {', '.join(FAVORITE_OPS)}")
-    except Refused as refused:
+            raise FieldError("op", f"действие — одно из: {', '.join(FAVORITE_OPS)}")
+    except FieldError as refused:
         return await shop.refuse(site, refused)
 
     def apply(value: dict[str, Any]) -> tuple[bool, bool]:
@@ -368,11 +360,11 @@ async def pay(site: SiteDep, shop: CommerceDep) -> Response:
     total = carts.total(cart)
     try:
         if not total:
-            raise Refused(409, "cart", checkout.empty_cart)
+            raise FieldError("cart", checkout.empty_cart, 409)
         if method not in checkout.methods:
-            raise Refused(422, "method", "выберите способ оплаты")
+            raise FieldError("method", "выберите способ оплаты")
         checkout.check(form)
-    except Refused as refused:
+    except FieldError as refused:
         if wants_json(site.request) or refused.status == 409:
             return await shop.refuse(site, refused)
         return await site.page("checkout.html", refused.status, form=form, error=refused)
@@ -385,7 +377,7 @@ async def pay(site: SiteDep, shop: CommerceDep) -> Response:
         item_ids=list(carts.lines(cart)),
     )
     if declined:
-        error = Refused(402, "card_number", "банк отклонил платёж — попробуйте другую карту")
+        error = FieldError("card_number", "банк отклонил платёж — попробуйте другую карту", 402)
         return await site.page("checkout.html", 402, form=form, error=error)
     await site.state.update("cart", carts.settle)
     receipt = checkout.receipt(form, site.trajectory)

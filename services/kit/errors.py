@@ -6,12 +6,15 @@ from __future__ import annotations
 
 class FieldError(ValueError):
     """`field` (a dotted path: `task.test_data.conditions[2].match`) holds a bad value;
-    `message` says why. `str()` is "field: message"."""
+    `message` says why; `status` is the HTTP answer (422 bad value, 404 no such thing, 409
+    not now, 402 declined). `str()` is "field: message". A service answers it as JSON
+    `{"detail", "field", "message"}`; a shop may render it as a page."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str, status: int = 422) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+        self.status = status
 
 
 class FormError(ValueError):

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import jinja2
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -69,7 +69,7 @@ def site_prefix(domain: str) -> str:
 async def current_trajectory(request: Request, tid: str) -> Trajectory:
     trajectory = await load_trajectory(request.app.state.bus, tid)
     if trajectory is None:
-        raise HTTPException(404, "trajectory: unknown trajectory id")
+        raise FieldError("trajectory", "unknown trajectory id", 404)
     return trajectory
 
 
@@ -104,7 +104,7 @@ class Emitter:
 
     async def publish(self, events: list[dict[str, Any]]) -> None:
         if not self.trajectory.is_open:
-            raise HTTPException(409, "trajectory: closed, no more events accepted")
+            raise FieldError("trajectory", "closed, no more events accepted", 409)
         await asyncio.gather(*(self.bus.publish_event(event) for event in events))
         for event in events:
             log.debug(
@@ -140,7 +140,7 @@ class SiteState:
     async def update(self, name: str, change: Callable[[dict[str, Any]], T]) -> T:
         """Apply `change` to the value in place and store it; retried on a concurrent write."""
         if not self.trajectory.is_open:
-            raise HTTPException(409, "trajectory: closed, its state is frozen")
+            raise FieldError("trajectory", "closed, its state is frozen", 409)
         key = f"{self.prefix}.{name}"
         for _ in range(20):
             value, revision = await self.bus.get_json(STATE_BUCKET, key)
@@ -151,7 +151,7 @@ class SiteState:
                 return result
             except KeyWrongLastSequenceError:
                 continue
-        raise HTTPException(503, f"state: too many concurrent writes to {name}")
+        raise FieldError("state", f"too many concurrent writes to {name}", 503)
 
 
 # -- pages -----------------------------------------------------------------------------
@@ -306,7 +306,7 @@ def create_site_app(
     @events_router.post("/_events")
     async def page_events(site: SiteDep) -> dict[str, Any]:
         if not site.trajectory.is_open:
-            raise HTTPException(409, "trajectory: closed, no more events accepted")
+            raise FieldError("trajectory", "closed, no more events accepted", 409)
         events = parse_page_events(await site.request.body(), spec, site.emit)
         await site.emit.publish(events)
         return {"accepted": len(events), "ids": [event["id"] for event in events]}

@@ -137,7 +137,9 @@ def create_service_app(
     @app.exception_handler(FieldError)
     async def field_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, FieldError)
-        return JSONResponse({"detail": str(exc), "field": exc.field}, 422)
+        return JSONResponse(
+            {"detail": str(exc), "field": exc.field, "message": exc.message}, exc.status
+        )
 
     @app.get("/alive", include_in_schema=False)
     async def alive() -> dict[str, str]:

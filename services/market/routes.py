@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, HTTPException
+from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
 
 from services.kit.catalog import svg_response
@@ -14,11 +14,11 @@ from services.kit.commerce import (
     Checkout,
     Commerce,
     CommerceDep,
-    Refused,
     list_events,
     redirect_back,
     search_query,
 )
+from services.kit.errors import FieldError
 from services.kit.settings import SiteSettings
 from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
 from services.market import service
@@ -73,9 +73,9 @@ async def category(
     found = shop.category(category_id)
     try:
         if found is None:
-            raise Refused(404, "category", "нет такого раздела")
+            raise FieldError("category", "нет такого раздела", 404)
         filters, sort, list_changed = service.parse_list(site.request.query_params, shop)
-    except Refused as refused:
+    except FieldError as refused:
         return await commerce.refuse(site, refused)
     await site.emit.screen("bench_catalog_category", category=found.id)
     await list_events(site, f"c/{found.id}", filters.as_params(), sort, list_changed)
@@ -95,7 +95,7 @@ async def search(site: SiteDep, shop: CatalogDep, commerce: CommerceDep) -> Resp
     query = search_query(site.request)
     try:
         filters, sort, list_changed = service.parse_list(site.request.query_params, shop)
-    except Refused as refused:
+    except FieldError as refused:
         return await commerce.refuse(site, refused)
     await commerce.search_events(site, query, filters.as_params(), sort, list_changed)
     found, exact = shop.search(query)
@@ -116,7 +116,7 @@ async def product_page(
 ) -> Response:
     product = shop.product(item_id)
     if product is None:
-        return await commerce.refuse(site, Refused(404, "item_id", "нет такого товара"))
+        return await commerce.refuse(site, FieldError("item_id", "нет такого товара", 404))
     await site.emit.screen("bench_catalog_item", item_id=product.id)
     similar = [p for p in shop.in_category(product.category) if p.id != product.id][:4]
     return await site.page(
@@ -137,7 +137,7 @@ async def login(
 ) -> Response:
     try:
         shown = service.login_phone(phone, password)
-    except Refused as refused:
+    except FieldError as refused:
         return await commerce.refuse(site, refused)
     await site.state.update("user", lambda value: value.update(phone=shown))
     return redirect_back(site, next)
@@ -147,7 +147,7 @@ async def login(
 async def image(item_id: str, shop: CatalogDep) -> Response:
     product = shop.product(item_id)
     if product is None:
-        raise HTTPException(404, f"item_id: no product {item_id!r}")
+        raise FieldError("item_id", f"no product {item_id!r}", 404)
     return svg_response(image_svg(product))
 
 

@@ -7,7 +7,7 @@ import re
 from datetime import date
 from typing import Any
 
-from services.kit.commerce import Refused, card_number
+from services.kit.commerce import card_number
 from services.kit.errors import FieldError
 from services.kit.trajectory import Trajectory
 from services.market.catalog import RATINGS, SORTS, Catalog, Filters
@@ -31,25 +31,25 @@ def parse_list(query: Any, catalog: Catalog) -> tuple[Filters, str, bool]:
     known = set(catalog.all_brands())
     for brand in brands:
         if brand not in known:
-            raise Refused(422, "brand", f"нет такого производителя: «{brand[:60]}»")
+            raise FieldError("brand", f"нет такого производителя: «{brand[:60]}»")
 
     def money(name: str) -> int | None:
         raw = (query.get(name) or "").strip().replace(" ", "")
         if not raw:
             return None
         if not raw.isdigit() or len(raw) > 9:
-            raise Refused(422, name, "цена — целое число рублей, не меньше нуля")
+            raise FieldError(name, "цена — целое число рублей, не меньше нуля")
         return int(raw)
 
     price_min, price_max = money("price_min"), money("price_max")
     if price_min is not None and price_max is not None and price_min > price_max:
-        raise Refused(422, "price_max", "верхняя граница цены меньше нижней")
+        raise FieldError("price_max", "верхняя граница цены меньше нижней")
     rating = query.get("rating") or None
     if rating is not None and rating not in RATINGS:
-        raise Refused(422, "rating", f"рейтинг — одно из: {', '.join(RATINGS)}")
+        raise FieldError("rating", f"рейтинг — одно из: {', '.join(RATINGS)}")
     sort = query.get("sort") or "popular"
     if sort not in SORTS:
-        raise Refused(422, "sort", f"сортировка — одна из: {', '.join(SORTS)}")
+        raise FieldError("sort", f"сортировка — одна из: {', '.join(SORTS)}")
     list_changed = any(key in query for key in LIST_KEYS)
     filters = Filters(tuple(dict.fromkeys(brands)), price_min, price_max, rating)
     return filters, sort, list_changed
@@ -59,19 +59,19 @@ def check_card(form: dict[str, str], today: date) -> None:
     card_number(form.get("card_number", ""))
     match = re.fullmatch(r"\s*(\d{2})\s*/\s*(\d{2})\s*", form.get("card_expiry", ""))
     if not match or not 1 <= int(match[1]) <= 12:
-        raise Refused(422, "card_expiry", "срок действия в виде ММ/ГГ")
+        raise FieldError("card_expiry", "срок действия в виде ММ/ГГ")
     month, year = int(match[1]), 2000 + int(match[2])
     if (year, month) < (today.year, today.month):
-        raise Refused(422, "card_expiry", "срок действия карты истёк")
+        raise FieldError("card_expiry", "срок действия карты истёк")
     if not re.fullmatch(r"\d{3}", form.get("card_cvc", "").strip()):
-        raise Refused(422, "card_cvc", "код CVC — три цифры с обратной стороны карты")
+        raise FieldError("card_cvc", "код CVC — три цифры с обратной стороны карты")
     if not re.fullmatch(r"[A-Za-z][A-Za-z .'-]{1,48}", form.get("card_holder", "").strip()):
-        raise Refused(422, "card_holder", "имя владельца латиницей, как на карте")
+        raise FieldError("card_holder", "имя владельца латиницей, как на карте")
 
 
 def check_order(form: dict[str, str], today: date) -> None:
     if len(form.get("address", "").strip()) < 5:
-        raise Refused(422, "address", "укажите адрес доставки")
+        raise FieldError("address", "укажите адрес доставки")
     if form.get("method") == "card":
         check_card(form, today)
 
@@ -91,9 +91,9 @@ def login_phone(phone: str, password: str) -> str:
     """The phone as the page shows it once logged in; refused with the field."""
     digits = re.sub(r"\D", "", phone)
     if not re.fullmatch(r"[78]?\d{10}", digits):
-        raise Refused(422, "phone", "телефон — 10 цифр после +7")
+        raise FieldError("phone", "телефон — 10 цифр после +7")
     if not 4 <= len(password) <= 64:
-        raise Refused(422, "password", "пароль — от 4 до 64 символов")
+        raise FieldError("password", "пароль — от 4 до 64 символов")
     return f"+7 {digits[-10:-7]} {digits[-7:-4]}-{digits[-4:-2]}-{digits[-2:]}"
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, HTTPException
+from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
 
 from services.kit import cart as carts
 from services.kit.commerce import choose_pay_method
-from services.kit.errors import FormError
+from services.kit.errors import FieldError, FormError
 from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
 from services.rail import service
 from services.rail.catalog import Catalog, Train
@@ -37,7 +37,7 @@ async def page_context(site: SiteRequest) -> dict[str, Any]:
 def known_train(rail: Catalog, train_id: str) -> Train:
     train = rail.train(train_id)
     if train is None:
-        raise HTTPException(404, f"train_id: no train {train_id!r}")
+        raise FieldError("train_id", f"no train {train_id!r}", 404)
     return train
 
 
@@ -103,7 +103,7 @@ async def choose_tariff(
 ) -> Response:
     train = known_train(rail, train_id)
     if train.car_for(tariff) is None:
-        raise HTTPException(422, f"tariff: the train has no tariff {tariff!r}")
+        raise FieldError("tariff", f"the train has no tariff {tariff!r}")
     service.own_trip(await site.state.get("trip"), train)
     await site.state.update(
         "trip", lambda value: value.update(tariff=tariff, seats=[], passengers=[])
@@ -142,7 +142,7 @@ async def passengers(site: SiteDep, rail: CatalogDep) -> HTMLResponse:
 @router.post("/passengers/{index}")
 async def choose_passenger(index: int, site: SiteDep, rail: CatalogDep) -> Response:
     if not 0 <= index < len(rail.passengers):
-        raise HTTPException(404, f"passenger_index: no passenger {index}")
+        raise FieldError("passenger_index", f"no passenger {index}", 404)
     kinds = [service.PASSENGER_KINDS[p.kind] for p in rail.passengers]
     if await site.state.update("trip", lambda value: service.toggle_passenger(value, index, kinds)):
         await site.emit("select_passenger", passenger_index=index)
@@ -169,7 +169,7 @@ async def add_to_basket(site: SiteDep, rail: CatalogDep) -> Response:
 async def remove_from_basket(site: SiteDep, item_id: Annotated[str, Form()]) -> Response:
     line = await site.state.update("cart", lambda value: carts.remove(value, item_id))
     if line is None:
-        raise HTTPException(404, f"item_id: no {item_id!r} in the cart")
+        raise FieldError("item_id", f"no {item_id!r} in the cart", 404)
     await site.emit("basket_remove", item_id=item_id, amount=0, title=line["title"], price=0)
     return site.redirect("/cart")
 
@@ -206,7 +206,7 @@ async def payment(site: SiteDep) -> Response:
 async def pay(site: SiteDep) -> Response:
     method = (await site.state.get("checkout")).get("method", "")
     if not method or not carts.lines(await site.state.get("cart")):
-        raise HTTPException(409, "payment: choose a pay method and have tickets in the cart")
+        raise FieldError("payment", "choose a pay method and have tickets in the cart", 409)
     tickets = await site.state.update("cart", carts.settle)
     await site.state.update("checkout", lambda value: value.clear())
     await site.emit(

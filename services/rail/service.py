@@ -9,8 +9,6 @@ from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import HTTPException
-
 from services.kit.errors import FieldError, FormError
 from services.kit.forms import form_date
 from services.kit.trajectory import Trajectory
@@ -185,7 +183,7 @@ def is_same_trip(trip: dict[str, Any], other: dict[str, Any]) -> bool:
 def own_trip(trip: dict[str, Any], train: Train) -> dict[str, Any]:
     """The trip, when it is on this train (409 otherwise)."""
     if trip.get("train") != train.id:
-        raise HTTPException(409, "train: choose the train from the search results first")
+        raise FieldError("train", "choose the train from the search results first", 409)
     return trip
 
 
@@ -193,12 +191,12 @@ def free_seat(train: Train, trip: dict[str, Any], seat: int) -> Seat:
     """A seat of the trip's car that is not taken (404/409 naming what is wrong)."""
     car = train.car_for(trip.get("tariff", ""))
     if car is None:
-        raise HTTPException(409, "tariff: choose a tariff first")
+        raise FieldError("tariff", "choose a tariff first", 409)
     chosen = car.seat(seat)
     if chosen is None:
-        raise HTTPException(404, f"seat: no seat {seat} in car {car.car}")
+        raise FieldError("seat", f"no seat {seat} in car {car.car}", 404)
     if chosen.taken:
-        raise HTTPException(409, f"seat: seat {seat} is taken")
+        raise FieldError("seat", f"seat {seat} is taken", 409)
     return chosen
 
 
@@ -210,7 +208,7 @@ def toggle_seat(trip: dict[str, Any], seat: int) -> int:
     if seat in seats:
         seats.remove(seat)
     elif len(seats) >= limit:
-        raise HTTPException(409, f"seat: {limit} seats already chosen, one per passenger")
+        raise FieldError("seat", f"{limit} seats already chosen, one per passenger", 409)
     else:
         seats.append(seat)
     trip["passengers"] = []
@@ -226,14 +224,14 @@ def toggle_passenger(trip: dict[str, Any], index: int, kinds: list[str]) -> bool
         chosen.remove(index)
         return False
     if len(chosen) >= len(trip.get("seats", [])):
-        raise HTTPException(409, "passenger_index: one passenger per chosen seat")
+        raise FieldError("passenger_index", "one passenger per chosen seat", 409)
     searched = {"adult": int(trip["adults"]), "child": int(trip["children"])}
     kind = kinds[index]
     if sum(1 for i in chosen if kinds[i] == kind) >= searched[kind]:
-        raise HTTPException(
+        raise FieldError(
+            "passenger_index",
+            f"the search was for {searched['adult']} adults and {searched['child']} children",
             409,
-            f"passenger_index: the search was for {searched['adult']} adults and"
-            f" {searched['child']} children",
         )
     chosen.append(index)
     return True
@@ -245,9 +243,9 @@ def booked_car(catalog: Catalog, trip: dict[str, Any]) -> tuple[Train, Car]:
     car = train.car_for(trip.get("tariff", "")) if train else None
     seats = trip.get("seats", [])
     if train is None or car is None or not seats:
-        raise HTTPException(409, "trip: choose a train, a tariff and seats first")
+        raise FieldError("trip", "choose a train, a tariff and seats first", 409)
     if len(trip.get("passengers", [])) != len(seats):
-        raise HTTPException(409, "passengers: choose a passenger for every seat")
+        raise FieldError("passengers", "choose a passenger for every seat", 409)
     return train, car
 
 

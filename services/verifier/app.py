@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from services.kit.errors import FieldError
 from services.kit.matching import check, event_types, validate_conditions
 from services.kit.settings import VerifierSettings
 from services.kit.trajectory import load_trajectory
@@ -31,12 +32,12 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
         conditions = validate_conditions(body.get("conditions"))
         events = body.get("events")
         if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
-            raise HTTPException(422, "events: must be a list of event objects")
+            raise FieldError("events", "must be a list of event objects")
         for index, event in enumerate(events):
             if not isinstance(event.get("type"), str) or not isinstance(
                 event.get("params", {}), dict
             ):
-                raise HTTPException(422, f"events[{index}]: needs a string type and object params")
+                raise FieldError(f"events[{index}]", "needs a string type and object params")
             event.setdefault("params", {})
             event.setdefault("seq", index + 1)
         return JSONResponse(check(conditions, events))
@@ -45,13 +46,13 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
     async def check_trajectory(request: Request, tid: str) -> JSONResponse:
         trajectory = await load_trajectory(request.app.state.bus, tid)
         if trajectory is None:
-            raise HTTPException(404, "trajectory: unknown trajectory id")
+            raise FieldError("trajectory", "unknown trajectory id", 404)
         conditions = trajectory.meta["conditions"]
         response = await request.app.state.http.get(
             f"/trajectories/{tid}/events", params={"types": ",".join(event_types(conditions))}
         )
         if response.status_code != 200:
-            raise HTTPException(503, f"events: collector answered {response.status_code}")
+            raise FieldError("events", f"collector answered {response.status_code}", 503)
         verdict = check(conditions, response.json()["events"])
         return JSONResponse({"trajectory_id": tid, **verdict})
 
@@ -62,7 +63,7 @@ async def _json_object(request: Request) -> dict[str, Any]:
     try:
         body = await request.json()
     except ValueError as exc:
-        raise HTTPException(422, f"body: invalid JSON ({exc})") from None
+        raise FieldError("body", f"invalid JSON ({exc})") from None
     if not isinstance(body, dict):
-        raise HTTPException(422, "body: must be an object")
+        raise FieldError("body", "must be an object")
     return body

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 import httpx
 from fastapi import Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.background import BackgroundTask
+
+from services.kit.errors import FieldError
 
 # Headers not passed on as they are: hop-by-hop ones, and those the hub's server sets itself.
 HOP_BY_HOP = frozenset(
@@ -28,8 +32,13 @@ HOP_BY_HOP = frozenset(
 async def forward(client: httpx.AsyncClient, request: Request, upstream: str) -> Response:
     """Send the request on to `upstream` + the same path and query; stream the answer back.
 
-    Raises httpx.TransportError when the site cannot be reached.
+    A path with a dot segment (`..`, `.`, also percent-encoded) is refused before anything is
+    sent: resolved after routing it would reach the site's own routes outside the trajectory
+    (`/openapi.json`, `/metrics`). A redirect the site answers stays on the hub: its
+    `Location` loses the site's own origin. Raises httpx.TransportError when the site cannot
+    be reached.
     """
+    check_path(request.url.path)
     url = httpx.URL(upstream + request.url.path, query=request.url.query.encode())
     headers = [(k, v) for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP]
     headers.append(("x-forwarded-host", request.headers.get("host", "")))
@@ -46,8 +55,24 @@ async def forward(client: httpx.AsyncClient, request: Request, upstream: str) ->
         background=BackgroundTask(answer.aclose),
     )
     response.raw_headers = [
-        (k.encode("latin-1"), v.encode("latin-1"))
+        (k.encode("latin-1"), on_hub(k, v, upstream).encode("latin-1"))
         for k, v in answer.headers.multi_items()
         if k.lower() not in HOP_BY_HOP
     ]
     return response
+
+
+def check_path(path: str) -> None:
+    """Refuse a path with dot segments or backslashes, however encoded (404, naming it)."""
+    decoded = path
+    for _ in range(3):  # %252e%252e: encoded more than once
+        decoded = unquote(decoded)
+    if "\\" in decoded or any(segment in (".", "..") for segment in decoded.split("/")):
+        raise FieldError("path", "dot segments are not allowed", 404)
+
+
+def on_hub(name: str, value: str, upstream: str) -> str:
+    """A `Location` the site answered, made relative to the hub (same path, no origin)."""
+    if name.lower() == "location" and value.startswith(upstream.rstrip("/") + "/"):
+        return value[len(upstream.rstrip("/")) :]
+    return value

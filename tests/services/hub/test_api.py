@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import http.client
+from urllib.parse import urlsplit
+
 import httpx
 import pytest
 from helpers import TODAY, admin_client, create, load, make_task, running_stack
@@ -250,3 +253,42 @@ def test_health_and_metrics(stack) -> None:
         assert httpx.get(f"{process.url}/ready").status_code == 200
         metrics = httpx.get(f"{process.url}/metrics").text
         assert "wpb_http_requests_total" in metrics
+
+
+def raw_get(stack, path: str) -> tuple[int, dict[str, str], bytes]:
+    """A GET with the path sent exactly as written (httpx would resolve dot segments)."""
+    parts = urlsplit(stack.hub_url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    try:
+        connection.request("GET", path)
+        answer = connection.getresponse()
+        return answer.status, dict(answer.getheaders()), answer.read()
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/t/{tid}/grocery/../../../openapi.json",
+        "/t/{tid}/grocery/../../../metrics",
+        "/t/{tid}/grocery/%2e%2e/%2e%2e/%2e%2e/docs",
+        "/t/{tid}/files/c/manuals/2023/..%2f..%2f..%2fopenapi.json",
+        "/_site/files/%2e%2e/openapi.json",
+        "/_site/grocery/..%5c..%5copenapi.json",
+    ],
+)
+def test_the_proxy_refuses_dot_segments(hub: httpx.Client, stack, path: str) -> None:
+    tid = create(hub)["trajectory_id"]
+    status, _, body = raw_get(stack, path.format(tid=tid))
+    assert status == 404, body[:200]
+    assert b"openapi" not in body and b"wpb_http_requests_total" not in body
+
+
+def test_a_site_redirect_stays_on_the_hub(hub: httpx.Client, stack) -> None:
+    tid = create(hub, make_task([{"event_name": "basket_add"}], domain="shop"))["trajectory_id"]
+    for path in (f"/t/{tid}/shop/cart/", f"/t/{tid}/grocery/cart/", f"/t/{tid}/rail/cart/"):
+        status, headers, _ = raw_get(stack, path)
+        assert status in (301, 302, 303, 307, 308), (path, status)
+        location = {k.lower(): v for k, v in headers.items()}["location"]
+        assert location == path.rstrip("/"), location

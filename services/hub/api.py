@@ -11,8 +11,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from services.hub import trajectories
-from services.hub.deps import Admin, HttpDep, SettingsDep, json_object, upstream_json
+from services.hub.deps import Admin, HttpDep, SettingsDep, upstream_json
 from services.kit.site import TrajectoryDep
+from services.kit.web import json_object
 
 router = APIRouter(prefix="/api")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 from pathlib import Path
 from typing import Annotated, Any
@@ -60,16 +59,3 @@ async def upstream_json(
     except httpx.TransportError as exc:
         raise FieldError("upstream", f"{url} unreachable ({exc})", 503) from None
     return Response(answer.content, answer.status_code, media_type="application/json")
-
-
-async def json_object(request: Request, empty_ok: bool = False) -> dict[str, Any]:
-    raw = await request.body()
-    if not raw.strip() and empty_ok:
-        return {}
-    try:
-        body = json.loads(raw)
-    except ValueError as exc:
-        raise FieldError("body", f"invalid JSON ({exc})") from None
-    if not isinstance(body, dict):
-        raise FieldError("body", "must be a JSON object")
-    return body

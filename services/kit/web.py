@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -160,3 +161,18 @@ def create_service_app(
 
     app.mount("/_kit", StaticFiles(directory=KIT_STATIC), name="kit-static")
     return app
+
+
+async def json_object(request: Request, empty_ok: bool = False) -> dict[str, Any]:
+    """The request's JSON body, an object (an empty body is `{}` when `empty_ok`); a
+    `FieldError` naming `body` otherwise."""
+    raw = await request.body()
+    if not raw.strip() and empty_ok:
+        return {}
+    try:
+        body = json.loads(raw)
+    except ValueError as exc:
+        raise FieldError("body", f"invalid JSON ({exc})") from None
+    if not isinstance(body, dict):
+        raise FieldError("body", "must be a JSON object")
+    return body

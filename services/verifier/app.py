@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -12,7 +10,7 @@ from services.kit.errors import FieldError
 from services.kit.matching import check, event_types, validate_conditions
 from services.kit.settings import VerifierSettings
 from services.kit.trajectory import load_trajectory
-from services.kit.web import create_service_app
+from services.kit.web import create_service_app, json_object
 
 
 def create_app(settings: VerifierSettings | None = None) -> FastAPI:
@@ -28,7 +26,7 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
 
     @app.post("/check")
     async def check_stateless(request: Request) -> JSONResponse:
-        body = await _json_object(request)
+        body = await json_object(request)
         conditions = validate_conditions(body.get("conditions"))
         events = body.get("events")
         if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
@@ -57,13 +55,3 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
         return JSONResponse({"trajectory_id": tid, **verdict})
 
     return app
-
-
-async def _json_object(request: Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except ValueError as exc:
-        raise FieldError("body", f"invalid JSON ({exc})") from None
-    if not isinstance(body, dict):
-        raise FieldError("body", "must be an object")
-    return body

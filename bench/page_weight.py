@@ -83,7 +83,7 @@ def main() -> int:
                             weight += len(response.body())
                         except Exception:  # redirects and aborted bodies have none
                             continue
-                    requests = len([r for r in seen if not r.url.endswith("/_events")])
+                    requests = len([r for r in seen if "/_events?" not in r.url])
                     context.close()
                     ttfb = []
                     for _ in range(GETS):

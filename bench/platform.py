@@ -17,7 +17,8 @@ import nats
 
 from bench.common import fresh_stack, percentile, summary_ms, table
 from runner.stack import Stack
-from services.kit.bus import event_subject
+from services.kit import pagetoken
+from services.kit.bus import NATS_USER, event_subject
 
 TASK = {
     "test_data": {
@@ -40,6 +41,13 @@ async def creation(hub: httpx.AsyncClient, n: int = 200) -> list[float]:
     return times
 
 
+async def events_url(agent: httpx.AsyncClient, tid: str) -> str:
+    """The `_events` address of the trajectory's Продукты page, with its page token."""
+    page = await agent.get(f"/t/{tid}/grocery/")
+    page.raise_for_status()
+    return pagetoken.events_url(page.text)
+
+
 def click(i: int) -> dict:
     return {"id": uuid.uuid4().hex, "type": "click", "params": {"x": i, "y": i, "target": "a"}}
 
@@ -49,13 +57,18 @@ async def ingest(
 ) -> tuple[float, float]:
     """Events per second through the hub's `_events` and through raw JetStream publish."""
     tid = (await hub.post("/api/trajectories", json={"task": TASK})).json()["trajectory_id"]
+    url = await events_url(agent, tid)
     started = time.perf_counter()
     for start in range(0, total, batch):
         body = [click(i) for i in range(start, start + batch)]
-        (await agent.post(f"/t/{tid}/grocery/_events", json=body)).raise_for_status()
+        (await agent.post(url, json=body)).raise_for_status()
     via_hub = total / (time.perf_counter() - started)
 
-    nc = await nats.connect(f"nats://127.0.0.1:{stack.processes['nats'].port}")
+    nc = await nats.connect(
+        f"nats://127.0.0.1:{stack.processes['nats'].port}",
+        user=NATS_USER,
+        password=stack.service_token,
+    )
     js = nc.jetstream()
     raw_tid = uuid.uuid4().hex
     started = time.perf_counter()
@@ -105,9 +118,10 @@ async def check_latency(
             )
             answer.raise_for_status()
     else:
+        url = await events_url(agent, tid)
         for start in range(0, events, 100):
             body = [click(i) for i in range(start, start + 100)]
-            (await agent.post(f"/t/{tid}/grocery/_events", json=body)).raise_for_status()
+            (await agent.post(url, json=body)).raise_for_status()
     times = []
     for _ in range(n):
         started = time.perf_counter()

@@ -21,6 +21,7 @@ from bench.common import fresh_stack, table
 from runner.evaluate import evaluate, select_tasks
 from runner.harness import get_harness
 from runner.stack import TASKS_DIR, Stack
+from services.kit.web import service_headers
 
 
 def memory_used_mib() -> float:
@@ -57,7 +58,8 @@ def server_seconds(stack: Stack) -> dict[str, float]:
     for name, process in stack.processes.items():
         if name == "nats":
             continue
-        text = httpx.get(f"{process.url}/metrics").text
+        credential = service_headers(stack.service_token)
+        text = httpx.get(f"{process.url}/metrics", headers=credential).text
         match = re.search(r'^wpb_http_request_seconds_sum\{service="[^"]+"\} (\S+)$', text, re.M)
         spent[name] = float(match.group(1)) if match else 0.0
     return spent

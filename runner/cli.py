@@ -102,7 +102,10 @@ def status() -> None:
     state = running_stack(home())
     if state is None:
         fail(f"no stack is running under {home()} (runner up --detach)")
-    answer = httpx.get(f"{state['hub_url']}/api/status", timeout=5).json()
+    token = admin_token(home())
+    answer = httpx.get(
+        f"{state['hub_url']}/api/status", headers={"Authorization": f"Bearer {token}"}, timeout=5
+    ).json()
     for name, item in answer["services"].items():
         mark = "[green]ready[/green]" if item["ready"] else "[red]not ready[/red]"
         console.print(f"{name:16} {mark}  {item['url']}")

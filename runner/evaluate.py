@@ -193,6 +193,7 @@ async def run_one(run: RunContext, ref: TaskRef) -> dict[str, Any]:
         "passed": verdict["passed"],
         "total": verdict["total"],
         "conditions": verdict["conditions"],
+        "unprompted": len(verdict["unprompted"]),
         "status": status,
         "error": error,
         "final_message": outcome.final_message if outcome else "",

@@ -19,6 +19,7 @@ from pathlib import Path
 import httpx
 
 from runner.settings import RunnerSettings
+from services.kit.bus import NATS_USER
 from services.kit.variants import SITE_PACKAGES
 
 REPO = Path(__file__).resolve().parent.parent
@@ -79,11 +80,23 @@ def admin_token(home: Path) -> str:
         return configured
     path = home / "admin-token"
     if not path.exists():
-        home.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as handle:
-            handle.write(secrets.token_urlsafe(32))
+        write_private(path, secrets.token_urlsafe(32))
     return path.read_text().strip()
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write `text` to a file only its owner can read (0600), replacing what was there."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(text)
+
+
+def nats_config(password: str) -> str:
+    """nats-server's configuration: one user, `wpb`, with the stand's service credential."""
+    return f"authorization {{\n  user: {NATS_USER}\n  password: {json.dumps(password)}\n}}\n"
 
 
 @dataclass
@@ -120,6 +133,8 @@ class Stack:
         self.tasks_dir = tasks_dir
         self.processes: dict[str, Process] = {}
         self.token = admin_token(self.home)
+        # The service credential: new at every start, known to the services and this object.
+        self.service_token = secrets.token_urlsafe(32)
 
     @property
     def hub_url(self) -> str:
@@ -138,10 +153,14 @@ class Stack:
         data = self.home / "nats"
         data.mkdir(parents=True, exist_ok=True)
         nats_url = f"nats://127.0.0.1:{nats_port}"
+        config = self.home / "nats.conf"
+        write_private(config, nats_config(self.service_token))
         self.processes["nats"] = Process(
             "nats",
             [
                 nats_server_binary(),
+                "-c",
+                str(config),
                 "-js",
                 "-a",
                 "127.0.0.1",
@@ -154,7 +173,11 @@ class Stack:
             ],
             nats_port,
         )
-        common = {"WPB_NATS_URL": nats_url, "WPB_HOME": str(self.home)}
+        common = {
+            "WPB_NATS_URL": nats_url,
+            "WPB_HOME": str(self.home),
+            "WPB_SERVICE_TOKEN": self.service_token,
+        }
         if self.today:
             common["WPB_TODAY"] = self.today
         for name, module in {**CORE, **{f"site-{d}": m for d, m in self.sites.items()}}.items():

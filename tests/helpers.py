@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from runner.stack import TASKS_DIR, Stack, free_port
+from services.kit import pagetoken
 
 # The stand's frozen today in the test stack.
 TODAY = "2026-11-29"
@@ -159,6 +160,14 @@ def runner(home: Path, *args: str, port: int | None = None) -> subprocess.Comple
         capture_output=True,
         timeout=180,
     )
+
+
+def events_url(client: httpx.Client, page: str) -> str:
+    """Where the page at `page` posts its events: its `_events` with the token it was served
+    with (opening it writes its screen, as a visit does)."""
+    answer = client.get(page)
+    answer.raise_for_status()
+    return pagetoken.events_url(answer.text)
 
 
 # Low-level tracking events: logged for every page, never used in conditions.

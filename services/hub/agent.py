@@ -19,6 +19,7 @@ from services.kit.site import (
     SiteSpec,
     TrajectoryDep,
     current_trajectory,
+    page_grant,
     parse_page_events,
 )
 from services.kit.trajectory import Trajectory
@@ -74,8 +75,10 @@ async def page_events(
     body = await request.body()
     if domain != "hub" and not tracking_only(body):
         return await site(request, tid, domain, hub, pages, client)
-    emit = Emitter(request.app.state.bus, domain, await current_trajectory(request, tid))
-    events = parse_page_events(body, SiteSpec(domain=domain, root=HERE), emit)
+    trajectory = await current_trajectory(request, tid)
+    emit = Emitter(request.app.state.bus, domain, trajectory)
+    grant = page_grant(request, trajectory, domain)
+    events = parse_page_events(body, SiteSpec(domain=domain, root=HERE), emit, grant)
     await emit.publish(events)
     return JSONResponse({"accepted": len(events), "ids": [event["id"] for event in events]})
 

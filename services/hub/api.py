@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from services.hub import trajectories
-from services.hub.deps import Admin, HttpDep, SettingsDep, upstream_json
+from services.hub.deps import Admin, HttpDep, SettingsDep, is_admin, upstream_json
 from services.kit.site import TrajectoryDep
 from services.kit.web import json_object
 
@@ -60,6 +60,7 @@ async def close_trajectory(request: Request, tid: str) -> dict[str, Any]:
 
 @router.get("/status")
 async def status(request: Request, hub: SettingsDep, client: HttpDep) -> JSONResponse:
+    """Whether the stand is ready; with the admin token, each service and its address."""
     services = {
         "events": hub.events_url,
         "verifier": hub.verifier_url,
@@ -80,7 +81,7 @@ async def status(request: Request, hub: SettingsDep, client: HttpDep) -> JSONRes
     report["hub"] = {"url": hub.public_url, "ready": True}
     report["nats"] = {"url": hub.nats_url, "ready": request.app.state.bus.connected}
     ready = all(item["ready"] for item in report.values())
-    return JSONResponse(
-        {"status": "ready" if ready else "degraded", "services": report, "sites": list(hub.sites)},
-        status_code=200 if ready else 503,
-    )
+    answer: dict[str, Any] = {"status": "ready" if ready else "degraded"}
+    if is_admin(request, hub):
+        answer |= {"services": report, "sites": list(hub.sites)}
+    return JSONResponse(answer, status_code=200 if ready else 503)

@@ -11,7 +11,7 @@ from services.hub import agent, api, viewer
 from services.hub.deps import HERE
 from services.kit.settings import HubSettings
 from services.kit.site import Pages
-from services.kit.web import create_service_app
+from services.kit.web import create_service_app, service_headers
 
 
 def create_app(settings: HubSettings | None = None) -> FastAPI:
@@ -19,13 +19,16 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
 
     async def startup(app: FastAPI) -> None:
         limits = httpx.Limits(max_connections=200, max_keepalive_connections=50)
-        app.state.http = httpx.AsyncClient(timeout=60, limits=limits)
+        # Every request of the hub to a service (the proxy's included) carries the credential.
+        app.state.http = httpx.AsyncClient(
+            timeout=60, limits=limits, headers=service_headers(settings.service_token)
+        )
 
     async def shutdown(app: FastAPI) -> None:
         await app.state.http.aclose()
 
-    app = create_service_app("hub", settings, startup=startup, shutdown=shutdown)
-    app.state.pages = Pages(HERE / "templates", "hub")
+    app = create_service_app("hub", settings, startup=startup, shutdown=shutdown, internal=False)
+    app.state.pages = Pages(HERE / "templates", "hub", settings.service_token)
     for router in (api.router, viewer.router, agent.router):
         app.include_router(router)
     return app

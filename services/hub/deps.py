@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import secrets
+import hashlib
+import hmac
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,6 +18,7 @@ from services.kit.site import Pages
 
 HERE = Path(__file__).parent
 COOKIE = "wpb_admin"
+SESSION_S = 12 * 3600  # how long a login on the viewer lasts
 
 
 def settings(request: Request) -> HubSettings:
@@ -35,13 +38,41 @@ PagesDep = Annotated[Pages, Depends(pages)]
 HttpDep = Annotated[httpx.AsyncClient, Depends(http)]
 
 
-def admin(request: Request, hub: SettingsDep) -> None:
-    """The admin token, as `Authorization: Bearer …` (or, for a page, the login cookie)."""
+def same_secret(given: str, expected: str) -> bool:
+    """Constant-time comparison of any text (a non-ASCII guess is only wrong)."""
+    return hmac.compare_digest(given.encode(), expected.encode())
+
+
+def _signature(hub: HubSettings, expires: int) -> str:
+    message = f"wpb-view-session:{expires}".encode()
+    return hmac.new(hub.admin_token.encode(), message, hashlib.sha256).hexdigest()
+
+
+def view_session(hub: HubSettings) -> str:
+    """The login cookie's value: an expiry signed with the admin token (never the token)."""
+    expires = int(time.time()) + SESSION_S
+    return f"{expires}.{_signature(hub, expires)}"
+
+
+def valid_session(hub: HubSettings, value: str) -> bool:
+    expires, _, signature = value.partition(".")
+    if not (expires.isascii() and expires.isdigit() and len(expires) < 12):
+        return False
+    return int(expires) > time.time() and same_secret(signature, _signature(hub, int(expires)))
+
+
+def is_admin(request: Request, hub: HubSettings) -> bool:
+    """The admin token as `Authorization: Bearer …`, or, for a page (GET), a valid login
+    session in the cookie."""
     header = request.headers.get("authorization", "")
-    token = header.removeprefix("Bearer ").strip() if header.startswith("Bearer ") else ""
-    if not token and request.method == "GET":
-        token = request.cookies.get(COOKIE, "")
-    if not token or not secrets.compare_digest(token, hub.admin_token):
+    if header.startswith("Bearer "):
+        return same_secret(header.removeprefix("Bearer ").strip(), hub.admin_token)
+    cookie = request.cookies.get(COOKIE, "")
+    return request.method == "GET" and bool(cookie) and valid_session(hub, cookie)
+
+
+def admin(request: Request, hub: SettingsDep) -> None:
+    if not is_admin(request, hub):
         raise FieldError(
             "authorization", "a valid admin token is required (Authorization: Bearer <token>)", 401
         )

@@ -11,6 +11,8 @@ from starlette.background import BackgroundTask
 
 from services.kit.errors import FieldError
 
+# The agent's credentials stay on the hub: a site gets the hub's own.
+AGENT_ONLY = frozenset({"authorization", "cookie"})
 # Headers not passed on as they are: hop-by-hop ones, and those the hub's server sets itself.
 HOP_BY_HOP = frozenset(
     {
@@ -35,17 +37,16 @@ async def forward(client: httpx.AsyncClient, request: Request, upstream: str) ->
     A path with a dot segment (`..`, `.`, also percent-encoded) is refused before anything is
     sent: resolved after routing it would reach the site's own routes outside the trajectory
     (`/openapi.json`, `/metrics`). A redirect the site answers stays on the hub: its
-    `Location` loses the site's own origin. Raises httpx.TransportError when the site cannot
-    be reached.
+    `Location` loses the site's own origin. The agent's `Authorization` and `Cookie` are not
+    passed on: the client's own service credential goes instead. Raises
+    httpx.TransportError when the site cannot be reached.
     """
     check_path(request.url.path)
     url = httpx.URL(upstream + request.url.path, query=request.url.query.encode())
-    headers = [(k, v) for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP]
-    headers.append(("x-forwarded-host", request.headers.get("host", "")))
     upstream_request = client.build_request(
         request.method,
         url,
-        headers=headers,
+        headers=forwarded_headers(request),
         content=request.stream() if request.method not in ("GET", "HEAD") else None,
     )
     answer = await client.send(upstream_request, stream=True)
@@ -60,6 +61,18 @@ async def forward(client: httpx.AsyncClient, request: Request, upstream: str) ->
         if k.lower() not in HOP_BY_HOP
     ]
     return response
+
+
+def forwarded_headers(request: Request) -> list[tuple[str, str]]:
+    """The agent's headers as a site gets them: no hop-by-hop ones, none of the agent's
+    credentials, and the host the agent asked for."""
+    headers = [
+        (k, v)
+        for k, v in request.headers.items()
+        if k.lower() not in HOP_BY_HOP and k.lower() not in AGENT_ONLY
+    ]
+    headers.append(("x-forwarded-host", request.headers.get("host", "")))
+    return headers
 
 
 def check_path(path: str) -> None:

@@ -3,12 +3,18 @@ its verdict and the agent's steps."""
 
 from __future__ import annotations
 
-import secrets
-
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
-from services.hub.deps import COOKIE, Admin, PagesDep, SettingsDep
+from services.hub.deps import (
+    COOKIE,
+    SESSION_S,
+    Admin,
+    PagesDep,
+    SettingsDep,
+    same_secret,
+    view_session,
+)
 from services.hub.runs import STEP_SHOT, find_episode, list_runs, load_episode, load_run
 from services.kit.errors import FieldError
 from services.kit.site import TrajectoryDep
@@ -18,11 +24,13 @@ router = APIRouter(prefix="/view")
 
 @router.get("/login")
 async def login(hub: SettingsDep, token: str = "", next: str = "/view/") -> Response:
-    if not secrets.compare_digest(token, hub.admin_token):
+    if not same_secret(token, hub.admin_token):
         raise FieldError("token", "wrong admin token", 401)
     target = next if next.startswith("/view/") else "/view/"
     response = RedirectResponse(target, status_code=303)
-    response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+    response.set_cookie(
+        COOKIE, view_session(hub), max_age=SESSION_S, httponly=True, samesite="strict"
+    )
     return response
 
 

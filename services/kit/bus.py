@@ -21,6 +21,8 @@ from nats.js.kv import KeyValue
 
 log = logging.getLogger("wpb.bus")
 
+# The one NATS user of a stand; its password is the service credential.
+NATS_USER = "wpb"
 EVENTS_STREAM = "WPB_EVENTS"
 EVENTS_SUBJECT = "wpb.events"
 TRAJECTORIES_BUCKET = "wpb_trajectories"
@@ -36,9 +38,10 @@ def event_subject(trajectory_id: str) -> str:
 class Bus:
     """One NATS connection with reconnect, shared by a service's handlers."""
 
-    def __init__(self, url: str, name: str) -> None:
+    def __init__(self, url: str, name: str, password: str) -> None:
         self.url = url
         self.name = name
+        self.password = password
         self.nc: Client | None = None
         self.js: JetStreamContext | None = None
         self._kv: dict[str, KeyValue] = {}
@@ -59,6 +62,8 @@ class Bus:
                 self.nc = await nats.connect(
                     servers=[self.url],
                     name=self.name,
+                    user=NATS_USER,
+                    password=self.password,
                     max_reconnect_attempts=-1,
                     reconnect_time_wait=0.25,
                     disconnected_cb=on_disconnect,

@@ -16,6 +16,7 @@ import math
 import re
 from typing import Any
 
+from services.kit.contract import TRACKING_TYPES
 from services.kit.errors import FieldError
 
 __all__ = [
@@ -43,6 +44,9 @@ QUANTITY_PARAMS: dict[str, frozenset[str]] = {
 }
 
 _MISSING = object()
+# What `unprompted` reads: a served screen starts over; a click or key is a person's input.
+SCREEN_EVENT = "state_changed"
+INPUT_EVENTS = frozenset({"click", "keypress"})
 _OPERATOR_KEYS = frozenset({"value", "condition"})
 
 Event = dict[str, Any]
@@ -366,8 +370,28 @@ def _units(conditions: list[Condition], results: list[dict[str, Any]]) -> dict[A
     return units
 
 
+def unprompted(events: list[Event]) -> list[dict[str, Any]]:
+    """Page-written selections with no click or key on their site's screen before them: a
+    person's selection follows an input; a post made without the page does not. A flag for
+    the reader, not a failure (the selection still counts)."""
+    had_input: dict[str, bool] = {}
+    found = []
+    for event in events:
+        site, kind = event.get("site", ""), event.get("type")
+        if kind == SCREEN_EVENT:
+            had_input[site] = False
+        elif kind in INPUT_EVENTS:
+            had_input[site] = True
+        elif (
+            kind not in TRACKING_TYPES and event.get("source") == "page" and not had_input.get(site)
+        ):
+            found.append({**(_event_summary(event) or {}), "site": site})
+    return found
+
+
 def check(conditions: list[dict], events: list[dict]) -> dict:
-    """Score an event log against conditions: EMS plus a per-condition report."""
+    """Score an event log against conditions: EMS plus a per-condition report, and the
+    page selections that no input preceded (`unprompted`)."""
     validate_conditions(conditions)
     results = [_condition_result(c, _find_match(c, events)) for c in conditions]
     units = _units(conditions, results)
@@ -378,14 +402,15 @@ def check(conditions: list[dict], events: list[dict]) -> dict:
         "passed": passed,
         "total": total,
         "conditions": results,
+        "unprompted": unprompted(events),
     }
 
 
 def event_types(conditions: list[dict[str, Any]]) -> list[str]:
     """Every event type `check` may look at for these conditions (forbidden ones
-    included): their names, and the basket twin of a basket condition (one quantity
-    family)."""
+    included): their names, the basket twin of a basket condition (one quantity family),
+    and the screens and inputs `unprompted` reads."""
     names = {condition["event_name"] for condition in conditions}
     if names & BASKET_FAMILY:
         names |= BASKET_FAMILY
-    return sorted(names)
+    return sorted(names | INPUT_EVENTS | {SCREEN_EVENT})

@@ -9,12 +9,26 @@ from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
+def strong_secret(name: str, value: str) -> str:
+    """`value`, unless it is empty, a placeholder or shorter than 16 characters."""
+    if value.strip() in {"", "changeme", "change-me", "secret", "token"} or len(value) < 16:
+        raise ValueError(
+            f"{name} must be set to a random value of 16+ characters "
+            "(`runner up` generates one under $WPB_HOME)"
+        )
+    return value
+
+
 class Settings(BaseSettings):
     """Base settings; each service extends it with its own few fields."""
 
     model_config = SettingsConfigDict(env_prefix="WPB_", env_file=".env", extra="ignore")
 
     nats_url: str = "nats://127.0.0.1:4222"
+    # The stand's service credential, made by `runner up` at every start (compose: from its
+    # secret): the NATS password of user `wpb`, and the bearer token that the collector, the
+    # verifier and the sites require. An agent never gets it.
+    service_token: str = ""
     home: Path = Path(".wpb")
     log_json: bool = False
     log_level: str = "INFO"
@@ -25,6 +39,11 @@ class Settings(BaseSettings):
 
     def stand_today(self) -> date:
         return self.today or date.today()
+
+    @field_validator("service_token")
+    @classmethod
+    def _refuse_weak_service_token(cls, value: str) -> str:
+        return strong_secret("WPB_SERVICE_TOKEN", value)
 
 
 class SiteSettings(Settings):
@@ -48,12 +67,7 @@ class HubSettings(Settings):
     @field_validator("admin_token")
     @classmethod
     def _refuse_placeholder(cls, value: str) -> str:
-        if value.strip() in {"", "changeme", "change-me", "secret", "token"} or len(value) < 16:
-            raise ValueError(
-                "WPB_ADMIN_TOKEN must be set to a random value of 16+ characters "
-                "(`runner up` generates one into $WPB_HOME/admin-token)"
-            )
-        return value
+        return strong_secret("WPB_ADMIN_TOKEN", value)
 
 
 class EventsSettings(Settings):

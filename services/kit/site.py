@@ -26,6 +26,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
+from services.kit import pagetoken
 from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.contract import EVENT_TYPES, TRACKING_TYPES, validate_params
 from services.kit.errors import FieldError
@@ -158,10 +159,12 @@ class SiteState:
 
 
 class Pages:
-    """Jinja2 templates: the service's own first, then the kit's shell and widgets."""
+    """Jinja2 templates: the service's own first, then the kit's shell and widgets. `key`
+    signs the page token each page of a trajectory carries (services/kit/pagetoken.py)."""
 
-    def __init__(self, templates: Path, domain: str) -> None:
+    def __init__(self, templates: Path, domain: str, key: str) -> None:
         self.domain = domain
+        self.key = key
         self.env = jinja2.Environment(
             loader=jinja2.ChoiceLoader(
                 [jinja2.FileSystemLoader(templates), jinja2.FileSystemLoader(KIT_TEMPLATES)]
@@ -190,8 +193,10 @@ class Pages:
             static=f"/_site/{domain}",
             theme=theme or trajectory.variant(domain, "theme") or "light",
             variants=trajectory.variants(domain),
+            page_token=pagetoken.PLACEHOLDER,
             **context,
         )
+        html = pagetoken.with_token(self.key, trajectory.id, domain, template, html)
         return HTMLResponse(html, status_code=status_code)
 
 
@@ -246,8 +251,19 @@ SiteDep = Annotated[SiteRequest, Depends(_site_request)]
 # -- the app ---------------------------------------------------------------------------
 
 
-def parse_page_events(body: bytes, spec: SiteSpec, emitter: Emitter) -> list[dict[str, Any]]:
-    """Events a page posted, in stored form; all-or-nothing, errors name the field."""
+def page_grant(request: Request, trajectory: Trajectory, domain: str) -> pagetoken.Grant:
+    """What the page token of a post to `_events` (`?page=<token>`) allows; 403 without one
+    for this trajectory and domain."""
+    key = request.app.state.settings.service_token
+    token = request.query_params.get("page", "")
+    return pagetoken.verify(key, token, trajectory.id, domain)
+
+
+def parse_page_events(
+    body: bytes, spec: SiteSpec, emitter: Emitter, grant: pagetoken.Grant
+) -> list[dict[str, Any]]:
+    """Events a page posted, in stored form; all-or-nothing, errors name the field. A
+    widget's event is accepted only from a page that renders its control (`grant`)."""
     try:
         payload = json.loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -270,6 +286,10 @@ def parse_page_events(body: bytes, spec: SiteSpec, emitter: Emitter) -> list[dic
         if event_type not in allowed and event_type in EVENT_TYPES:
             raise FieldError(
                 f"{where}.type", f"{event_type!r} is written by the server, not by a page"
+            )
+        if event_type in spec.page_event_types and event_type not in grant.types:
+            raise FieldError(
+                f"{where}.type", f"the page {grant.screen} has no control that writes it", 403
             )
         event = emitter.build(event_type, item.get("params", {}), "page", event_id, where)
         if spec.check_page_event and event_type not in TRACKING_TYPES:
@@ -299,7 +319,7 @@ def create_site_app(
     app.state.spec = spec
     app.state.catalog = catalog
     app.state.commerce = commerce
-    app.state.pages = Pages(spec.root / "templates", spec.domain)
+    app.state.pages = Pages(spec.root / "templates", spec.domain, settings.service_token)
 
     events_router = APIRouter(prefix=site_prefix(spec.domain))
 
@@ -307,7 +327,8 @@ def create_site_app(
     async def page_events(site: SiteDep) -> dict[str, Any]:
         if not site.trajectory.is_open:
             raise FieldError("trajectory", "closed, no more events accepted", 409)
-        events = parse_page_events(await site.request.body(), spec, site.emit)
+        grant = page_grant(site.request, site.trajectory, spec.domain)
+        events = parse_page_events(await site.request.body(), spec, site.emit, grant)
         await site.emit.publish(events)
         return {"accepted": len(events), "ids": [event["id"] for event in events]}
 

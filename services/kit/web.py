@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -26,6 +27,42 @@ REQUESTS = Counter("wpb_http_requests_total", "HTTP requests", ["service", "meth
 LATENCY = Histogram("wpb_http_request_seconds", "HTTP request latency", ["service"])
 
 Hook = Callable[[FastAPI], Awaitable[None]]
+
+
+def error_response(exc: FieldError) -> JSONResponse:
+    """How every service answers bad input: `{detail, field, message}` at the error's status."""
+    return JSONResponse(
+        {"detail": str(exc), "field": exc.field, "message": exc.message}, exc.status
+    )
+
+
+class ServiceCredential:
+    """Refuses a request without the stand's service credential (`Authorization: Bearer
+    <WPB_SERVICE_TOKEN>`) with 401, except the probes `/alive` and `/ready`. The collector,
+    the verifier and the sites sit behind it: the hub and the stand's own tools hold the
+    credential, an agent does not."""
+
+    OPEN = frozenset({"/alive", "/ready"})
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self.expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] not in self.OPEN:
+            given = dict(scope["headers"]).get(b"authorization", b"")
+            if not secrets.compare_digest(given, self.expected):
+                refused = FieldError(
+                    "authorization", "this service needs the stand's credential", 401
+                )
+                await error_response(refused)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def service_headers(token: str) -> dict[str, str]:
+    """The headers of a request to a service of the stand, with its service credential."""
+    return {"Authorization": f"Bearer {token}"}
 
 
 class BodyLimit:
@@ -59,9 +96,8 @@ class BodyLimit:
             await self._refuse(send)
 
     async def _refuse(self, send: Send) -> None:
-        await JSONResponse({"detail": f"body: larger than {self.limit} bytes"}, status_code=413)(
-            {"type": "http"}, _no_receive, send
-        )
+        too_large = FieldError("body", f"larger than {self.limit} bytes", 413)
+        await error_response(too_large)({"type": "http"}, _no_receive, send)
 
 
 class Metrics:
@@ -106,19 +142,21 @@ def create_service_app(
     startup: Hook | None = None,
     shutdown: Hook | None = None,
     ready: Callable[[FastAPI], bool] | None = None,
+    internal: bool = True,
     **fastapi_args: Any,
 ) -> FastAPI:
     """A FastAPI app that owns one NATS connection for its lifetime.
 
     `/alive` answers while the process runs; `/ready` answers 503 until NATS is connected
-    and `ready(app)` (the service's own condition, e.g. catalog loaded) holds.
+    and `ready(app)` (the service's own condition, e.g. catalog loaded) holds. An `internal`
+    service (all but the hub) answers nothing else without the service credential.
     """
     setup_logging(service, settings.log_json, settings.log_level)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with AsyncExitStack() as stack:
-            bus = Bus(settings.nats_url, service)
+            bus = Bus(settings.nats_url, service, settings.service_token)
             await bus.connect()
             stack.push_async_callback(bus.close)
             app.state.bus = bus
@@ -132,15 +170,15 @@ def create_service_app(
     app.state.settings = settings
     app.state.service = service
 
+    if internal:
+        app.add_middleware(ServiceCredential, token=settings.service_token)
     app.add_middleware(Metrics, service=service)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
 
     @app.exception_handler(FieldError)
     async def field_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, FieldError)
-        return JSONResponse(
-            {"detail": str(exc), "field": exc.field, "message": exc.message}, exc.status
-        )
+        return error_response(exc)
 
     @app.get("/alive", include_in_schema=False)
     async def alive() -> dict[str, str]:

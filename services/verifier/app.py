@@ -10,14 +10,18 @@ from services.kit.errors import FieldError
 from services.kit.matching import check, event_types, validate_conditions
 from services.kit.settings import VerifierSettings
 from services.kit.trajectory import load_trajectory
-from services.kit.web import create_service_app, json_object
+from services.kit.web import create_service_app, json_object, service_headers
 
 
 def create_app(settings: VerifierSettings | None = None) -> FastAPI:
     settings = settings or VerifierSettings()
 
     async def startup(app: FastAPI) -> None:
-        app.state.http = httpx.AsyncClient(base_url=settings.events_url, timeout=40)
+        app.state.http = httpx.AsyncClient(
+            base_url=settings.events_url,
+            timeout=40,
+            headers=service_headers(settings.service_token),
+        )
 
     async def shutdown(app: FastAPI) -> None:
         await app.state.http.aclose()

@@ -1,9 +1,11 @@
 // Posts the events of this page to its trajectory's `_events`, one post at a time so the log
-// keeps the order of the user's actions. A post the network or a 5xx (or 429) lost is tried
+// keeps the order of the user's actions. Each post carries the page's token (`wpb-page`, made
+// when the page was served): the server takes events only from a page it served. A post the network or a 5xx (or 429) lost is tried
 // again a few times, with the same ids (the server stores an event once); an action whose
 // event is still not stored after that, or is refused, is shown to the person on the page.
 const base = document.querySelector('meta[name="wpb-base"]')?.content ?? "";
-const endpoint = `${base}/_events`;
+const token = document.querySelector('meta[name="wpb-page"]')?.content ?? "";
+const endpoint = `${base}/_events?page=${encodeURIComponent(token)}`;
 const ATTEMPTS = 6; // waits of 0.1, 0.2, 0.4, 0.8 and 1.6 s between them: about 3 s in all
 const ATTEMPT_TIMEOUT_MS = 5000; // a post that hangs counts as lost
 
@@ -66,9 +68,18 @@ function send(batch, shown) {
   return sent;
 }
 
+let beforeEmit = () => {};
+
+/** `flush` runs before each emitted event: the tracker sends the click or key that led to
+ * it first, so the log shows the input before the selection. */
+export function onEmit(flush) {
+  beforeEmit = flush;
+}
+
 /** Emit one event; resolves with the server's answer once stored, or null when it was not
  * (and the page says so). Never rejects. */
 export function emit(type, params = {}) {
+  beforeEmit();
   return send([{ id: newId(), type, params }], true);
 }
 

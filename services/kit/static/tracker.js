@@ -1,5 +1,5 @@
 // Passive tracker: low-level click, keypress and scroll, batched; never used in conditions.
-import { beacon, track } from "/_kit/emit.js";
+import { beacon, onEmit, track } from "/_kit/emit.js";
 
 let queue = [];
 let timer = null;
@@ -22,6 +22,8 @@ function flush() {
   timer = null;
   if (queue.length) track(queue.splice(0));
 }
+
+onEmit(flush);
 
 document.addEventListener("click", (e) => push("click", { x: e.clientX, y: e.clientY, target: describe(e.target) }), true);
 document.addEventListener("keydown", (e) => push("keypress", { key: e.key.length === 1 ? "char" : e.key.slice(0, 40), target: describe(e.target) }), true);

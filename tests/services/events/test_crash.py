@@ -8,7 +8,7 @@ import signal
 
 import httpx
 import pytest
-from helpers import create, run_async, wait_events
+from helpers import create, events_url, run_async, wait_events
 
 from runner.stack import Stack
 
@@ -20,6 +20,7 @@ STEP = 50
 
 def test_kill_collector_mid_stream(own_hub: httpx.Client, own_stack: Stack) -> None:
     tid = create(own_hub)["trajectory_id"]
+    url = events_url(own_hub, f"/t/{tid}/grocery/")
     acked: list[str] = []
     progress = asyncio.Condition()
 
@@ -31,14 +32,14 @@ def test_kill_collector_mid_stream(own_hub: httpx.Client, own_stack: Stack) -> N
                 for i in range(5)
             ]
             n += 1
-            answer = await client.post(f"/t/{tid}/grocery/_events", json=batch)
+            answer = await client.post(url, json=batch)
             if answer.status_code == 200:
                 async with progress:
                     acked.extend(answer.json()["ids"])
                     progress.notify_all()
             # a retry of the same batch must not store anything twice
             if n % 7 == 0:
-                await client.post(f"/t/{tid}/grocery/_events", json=batch)
+                await client.post(url, json=batch)
 
     async def acknowledged(more: int) -> None:
         """Until `more` further events are acknowledged (the hub put them into JetStream)."""

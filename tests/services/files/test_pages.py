@@ -16,6 +16,7 @@ from helpers import create, make_task, wait_events
 from playwright.sync_api import Page, expect
 
 from services.files.catalog import load_catalog
+from services.kit.web import service_headers
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -249,12 +250,13 @@ def test_menus_close_on_a_click_outside(page: Page, hub: httpx.Client) -> None:
     expect(menu).to_be_hidden()
 
 
-def raw_get(url: str) -> int:
+def raw_get(url: str, headers: dict[str, str] | None = None) -> int:
     """GET with the path sent verbatim (no client-side normalisation of `..`)."""
     parts = urlsplit(url)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
     try:
-        connection.request("GET", parts.path + (f"?{parts.query}" if parts.query else ""))
+        path = parts.path + (f"?{parts.query}" if parts.query else "")
+        connection.request("GET", path, headers=headers or {})
         answer = connection.getresponse()
         body = answer.read()
         assert b"root:" not in body and b"[build-system]" not in body and b"%PDF" not in body
@@ -281,9 +283,10 @@ def test_bad_paths_and_unknown_ids_are_404(stack, hub: httpx.Client, agent: http
         "c/manuals/2023/C:%5cWindows%5cwin.ini",
         "..%2f..%2fservices%2ffiles%2fapp.py",
     ]
+    credential = service_headers(stack.service_token)
     for path in attempts:
-        for root in (stack.hub_url, site):
-            assert raw_get(f"{root}/t/{tid}/files/{path}") == 404, (root, path)
+        assert raw_get(f"{stack.hub_url}/t/{tid}/files/{path}") == 404, path
+        assert raw_get(f"{site}/t/{tid}/files/{path}", credential) == 404, path
     # unknown collection, unknown year, a file of another collection or year
     assert agent.get(f"/t/{tid}/files/c/secret").status_code == 404
     missing_year = agent.get(f"/t/{tid}/files/c/manuals?year=1999")

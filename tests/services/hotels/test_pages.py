@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import create, make_task, params_of, wait_events
+from helpers import create, events_url, make_task, params_of, wait_events
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -206,27 +206,24 @@ def test_bad_input_is_refused(agent: httpx.Client, hub: httpx.Client) -> None:
     assert agent.get(f"{base}/hotel/h-xx-1").status_code == 404
     answer = agent.post(f"{base}/hotel/h-ch-zrh-1/room", data={"room_type": "Дворец", **ok})
     assert answer.status_code == 422
+    events = events_url(agent, f"{base}/")
     for params in (
         {"cityId": "xx-atl", "label": "А", "cityName": "А", "countryName": "Б"},
         {"cityId": "ch-zrh", "label": "Цюрих, Австрия", "cityName": "Цюрих", "countryName": "А"},
     ):
-        refused = agent.post(
-            f"{base}/_events", json={"type": "bench_hotel_select_city", "params": params}
-        )
+        refused = agent.post(events, json={"type": "bench_hotel_select_city", "params": params})
         assert refused.status_code == 422
     guests = {"rooms": [{"adults": 2, "kids": []}], "roomsCount": 1, "guestsCount": 3}
-    refused = agent.post(
-        f"{base}/_events", json={"type": "bench_hotel_select_guests", "params": guests}
-    )
+    refused = agent.post(events, json={"type": "bench_hotel_select_guests", "params": guests})
     assert refused.status_code == 422 and "guestsCount" in refused.text
     past = {"type": "bench_hotel_select_start_date", "params": {"date": "2020-01-01"}}
-    assert agent.post(f"{base}/_events", json=past).status_code == 422
+    assert agent.post(events, json=past).status_code == 422
     room = {"type": "bench_hotel_select_room", "params": {"roomType": "Люкс", "price": 1}}
-    assert agent.post(f"{base}/_events", json=room).status_code == 422  # server-written only
+    assert agent.post(events, json=room).status_code == 422  # server-written only
     # A valid page event after the refused ones: once it is stored, it is the only one.
     marker = "bench_hotel_select_start_date"
     valid = {"type": marker, "params": {"date": "2026-12-10"}}
-    assert agent.post(f"{base}/_events", json=valid).status_code == 200
+    assert agent.post(events, json=valid).status_code == 200
     wait_events(hub, tid, marker)
     assert [e["type"] for e in wait_events(hub, tid) if e["source"] == "page"] == [marker]
 
@@ -236,8 +233,9 @@ def test_past_is_judged_by_the_trajectorys_today(hub, agent) -> None:
     task = make_task([{"event_name": "bench_hotel_select_start_date"}], domain="hotels")
     early = create(hub, task, today="2026-01-10")["trajectory_id"]
     base = f"/t/{early}/hotels"
+    events = events_url(agent, f"{base}/")
     date = {"type": "bench_hotel_select_start_date", "params": {"date": "2026-03-01"}}
-    assert agent.post(f"{base}/_events", json=date).status_code == 200
+    assert agent.post(events, json=date).status_code == 200
     before = {"type": "bench_hotel_select_start_date", "params": {"date": "2026-01-09"}}
-    answer = agent.post(f"{base}/_events", json=before)
+    answer = agent.post(events, json=before)
     assert answer.status_code == 422 and answer.json()["field"] == "events[0].params.date"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import create, make_task, params_of, wait_events
+from helpers import create, events_url, make_task, params_of, wait_events
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -144,8 +144,9 @@ def test_payment_form_refuses_bad_card(agent: httpx.Client, hub: httpx.Client) -
     refused = agent.post(f"{base}/checkout/method", data={"method": "gold"})
     assert refused.status_code == 422 and "method" in refused.text
     # Only the server writes the method; a page cannot.
+    events = events_url(agent, f"{base}/checkout")
     for forged_type, params in (("select_pay_method", {"method": "card"}), ("basket_add", {})):
-        forged = agent.post(f"{base}/_events", json={"type": forged_type, "params": params})
+        forged = agent.post(events, json={"type": forged_type, "params": params})
         assert forged.status_code == 422
     assert params_of(wait_events(hub, tid), "select_pay_method") == []
 

@@ -4,7 +4,8 @@ This is CI's proof that every task is solvable without a model. The oracle's log
 through the audit (`runner tasks audit`): every near miss of every task fails, or the task
 says why it may pass; every primary UI class is both used and required. The oracle's second
 path (keyboard only, search where the reference browses, defaults confirmed where it leaves
-them) must solve every task too: a natural solution is never rejected. The only full oracle
+them) must solve every task too: a natural solution is never rejected, and no selection of
+either path goes without the click or key that made it. The only full oracle
 pass of the test suite (marked `ci`): test_oracle_variants.py adds what it leaves out."""
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ def run_suite(stack, tmp_path, harness: str, agent: AgentConfig | None = None) -
 
 
 def unsolved(result: dict) -> dict:
+    """The tasks not solved, or solved with a page selection that no click or key preceded
+    (a person's never is: the verdict flags it as `unprompted`)."""
     return {
         r["task"]: (r["status"], r["error"], [c for c in r["conditions"] if not c["success"]])
         for r in result["records"]
-        if r["ems"] != 1
+        if r["ems"] != 1 or r["unprompted"]
     }
 
 

@@ -44,6 +44,16 @@ class UI:
         self.steps += 1
         await self.page.wait_for_load_state()
 
+    async def touch(self, target: Locator) -> None:
+        """Reach a native control before setting it, as a person does: a click, or with the
+        keyboard the key that opens it. The page logs it, so the selection that follows is
+        not `unprompted` in the verdict."""
+        if self.alternate:
+            await target.focus()
+            await target.press("Alt+ArrowDown")
+        else:
+            await target.click()
+
     async def fill(self, target: Locator, text: str) -> None:
         if self.alternate:
             await target.press("ControlOrMeta+a")
@@ -96,7 +106,9 @@ def dotted(iso: str) -> str:
 async def choose_option(ui: UI, root: Locator, label: str) -> None:
     """Choose `label` in a kit combobox (`autocomplete`/`typeahead`) or its `native_select`."""
     if await root.get_attribute("data-impl") == "native_select":
-        await root.locator("select").select_option(label=label)
+        select = root.locator("select")
+        await ui.touch(select)
+        await select.select_option(label=label)
         ui.steps += 1
         return
     field = root.get_by_role("combobox")
@@ -149,6 +161,7 @@ async def pick_date(ui: UI, root: Locator, slot: int, iso: str) -> None:
                 if await field.input_value() == iso:
                     break
         else:
+            await ui.touch(field)
             await ui.fill(field, dotted(iso) if impl == "text_input" else iso)
         await field.press("Enter")
         ui.steps += 1

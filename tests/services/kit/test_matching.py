@@ -461,7 +461,8 @@ def test_report_of_forbidden_condition() -> None:
 
 
 def test_empty_conditions_report() -> None:
-    assert check([], SEARCHES) == {"ems": 0, "passed": 0, "total": 0, "conditions": []}
+    report = check([], SEARCHES)
+    assert (report["ems"], report["passed"], report["total"], report["conditions"]) == (0, 0, 0, [])
 
 
 def test_event_matches_checks_type_and_params() -> None:
@@ -611,16 +612,46 @@ def test_every_operator_is_accepted_and_has_cases() -> None:
 def test_event_types_cover_the_basket_family() -> None:
     from services.kit.matching import event_types
 
+    # besides the conditions' own: the screens and inputs that `unprompted` reads
+    seen = ["click", "keypress", "state_changed"]
     assert event_types([{"event_name": "basket_add"}, {"event_name": "state_changed"}]) == [
         "basket_add",
         "basket_remove",
-        "state_changed",
+        *seen,
     ]
-    assert event_types([{"event_name": "select_seat"}]) == ["select_seat"]
+    assert event_types([{"event_name": "select_seat"}]) == sorted(["select_seat", *seen])
 
 
 def test_event_types_include_forbidden_conditions() -> None:
     from services.kit.matching import event_types
 
     conditions = [cond("state_changed"), cond("checkout", forbidden=True)]
-    assert event_types(conditions) == ["checkout", "state_changed"]
+    assert event_types(conditions) == ["checkout", "click", "keypress", "state_changed"]
+
+
+# --- unprompted: page selections no input preceded ----------------------------------
+
+
+def test_unprompted_lists_page_selections_without_a_click_or_key_on_their_screen() -> None:
+    from services.kit.matching import unprompted
+
+    events = log(
+        ("state_changed", {"new_state": "main"}),
+        ("scroll", {"y": 10}),  # scrolling is not input
+        ("select_city", {"name": "A"}),  # flagged
+        ("click", {"x": 1}),
+        ("select_city", {"name": "B"}),
+        ("select_date", {"date": "2026-12-01"}),  # the same screen: one input is enough
+        ("state_changed", {"new_state": "search"}),
+        ("select_city", {"name": "C"}),  # a new screen starts over: flagged
+        ("keypress", {"key": "Enter"}),
+        ("select_city", {"name": "D"}),
+    )
+    for event in events:
+        if event["type"] == "state_changed":
+            event["source"] = "server"
+    events.append({**events[-1], "seq": 11, "site": "hotels", "type": "bench_hotel_select_city"})
+    events.append({**events[-1], "seq": 12, "source": "server", "type": "basket_add"})
+    flagged = [(e["seq"], e["site"]) for e in unprompted(events)]
+    assert flagged == [(3, "grocery"), (8, "grocery"), (11, "hotels")]  # input is per site
+    assert check([cond("select_city")], events)["unprompted"] == unprompted(events)

@@ -27,12 +27,13 @@ def target_headers(stack: Stack) -> dict[str, dict[str, str]]:
     """What each target is sent, in one place: the hub's API (the admin token), the agent
     (the sites through the hub's proxy: nothing), and each service asked directly (the
     sites for their schema, the collector, the verifier)."""
+    service = {"Authorization": f"Bearer {stack.service_token}"}
     return {
         "hub": {"Authorization": f"Bearer {stack.token}"},
         "agent": {},
-        "site": {},
-        "events": {},
-        "verifier": {},
+        "site": service,
+        "events": service,
+        "verifier": service,
     }
 
 

@@ -144,7 +144,9 @@ def create_app(settings: EventsSettings | None = None) -> FastAPI:
     async def trajectory_events(
         request: Request,
         tid: str,
-        after: int = Query(0, ge=0, description="return events with seq greater than this"),
+        after: int = Query(
+            0, ge=0, le=2**63 - 1, description="return events with seq greater than this"
+        ),
         wait: float = Query(10.0, ge=0, le=30, description="seconds to wait for the collector"),
         types: str | None = Query(None, description="only these types (comma-separated)"),
     ) -> Response:

@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from services.files.catalog import Catalog
 from services.files.service import DOMAIN, attachment, widget_of
+from services.kit.forms import whole_number
 from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
 
 router = APIRouter(prefix=site_prefix(DOMAIN))
@@ -42,11 +43,11 @@ async def collection(
         return await missing(site, "Такой коллекции в кабинете нет.")
     chosen: int | None = None
     if year is not None and year.strip():
-        if not year.strip().isdigit():
+        chosen = whole_number(year)
+        if chosen is None:
             example = found.years[-1]
             message = f"Год указан неверно: «{year}». Нужен год числом, например {example}."
             return await missing(site, message, 422, field="year", collection=found)
-        chosen = int(year)
         if chosen not in found.years:
             message = f"В коллекции «{found.name}» нет файлов за {chosen} год."
             return await missing(site, message, collection=found)
@@ -72,7 +73,8 @@ async def download(
     widget: Annotated[str | None, Query(max_length=40)] = None,
 ) -> Response:
     # Looked up in the catalog only; the request never becomes a path on disk.
-    entry = files.file(collection_id, int(year), name) if year.isdigit() else None
+    number = whole_number(year)
+    entry = files.file(collection_id, number, name) if number is not None else None
     if entry is None:
         return await missing(site, "Такого файла в этой коллекции нет.")
     body = files.path(entry).read_bytes()

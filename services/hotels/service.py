@@ -32,14 +32,16 @@ REQUIRED = {
     "start": "Укажите дату заезда",
     "end": "Укажите дату выезда",
 }
-ROOMS_RE = re.compile(r"^\d{1,2}(:(\d{1,2})?(,\d{1,2})*)?(;\d{1,2}(:(\d{1,2})?(,\d{1,2})*)?)*$")
+ROOMS_RE = re.compile(
+    r"\d{1,2}(:(\d{1,2})?(,\d{1,2})*)?(;\d{1,2}(:(\d{1,2})?(,\d{1,2})*)?)*", re.ASCII
+)
 
 Rooms = list[dict[str, Any]]
 
 
 def parse_rooms(text: str) -> Rooms:
     """ "2:7,5;1" -> [{"adults": 2, "kids": [7, 5]}, {"adults": 1, "kids": []}]."""
-    if not ROOMS_RE.match(text or ""):
+    if not ROOMS_RE.fullmatch(text or ""):
         raise ValueError("Укажите гостей: взрослых и детей по номерам")
     rooms: Rooms = []
     for part in text.split(";"):

@@ -3,8 +3,6 @@ events, and every site's pages and assets through the proxy."""
 
 from __future__ import annotations
 
-import json
-
 import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -24,6 +22,7 @@ from services.kit.site import (
 )
 from services.kit.trajectory import Trajectory
 from services.kit.variants import DOMAINS
+from services.kit.web import read_json
 
 router = APIRouter()
 
@@ -36,11 +35,16 @@ def theme(trajectory: Trajectory) -> str:
 def tracking_only(body: bytes) -> bool:
     """Whether a page's `_events` body is valid JSON holding tracking events only."""
     try:
-        payload = json.loads(body)
-    except ValueError:
+        payload = read_json(body)
+    except FieldError:
         return True  # refused here with the parse error
     items = payload if isinstance(payload, list) else [payload]
-    return all(isinstance(item, dict) and item.get("type") in TRACKING_TYPES for item in items)
+    return all(
+        isinstance(item, dict)
+        and isinstance(item.get("type"), str)
+        and item["type"] in TRACKING_TYPES
+        for item in items
+    )
 
 
 def site_page(

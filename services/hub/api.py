@@ -4,10 +4,10 @@ the stand's status."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
 import httpx
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from services.hub import trajectories
@@ -33,9 +33,18 @@ async def get_trajectory(trajectory: TrajectoryDep) -> dict[str, Any]:
 
 
 @router.get("/trajectories/{tid}/events", dependencies=[Admin])
-async def get_events(trajectory: TrajectoryDep, hub: SettingsDep, client: HttpDep) -> Response:
+async def get_events(
+    trajectory: TrajectoryDep,
+    hub: SettingsDep,
+    client: HttpDep,
+    after: Annotated[int, Query(ge=0, description="events with seq greater than this")] = 0,
+    types: Annotated[str | None, Query(description="only these types (comma-separated)")] = None,
+) -> Response:
+    params: dict[str, str | int] = {"after": after}
+    if types is not None:
+        params["types"] = types
     return await upstream_json(
-        client, "GET", f"{hub.events_url}/trajectories/{trajectory.id}/events"
+        client, "GET", f"{hub.events_url}/trajectories/{trajectory.id}/events", params=params
     )
 
 

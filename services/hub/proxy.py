@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import unquote
 
 import httpx
@@ -10,6 +11,8 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.background import BackgroundTask
 
 from services.kit.errors import FieldError
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 # The agent's credentials stay on the hub: a site gets the hub's own.
 AGENT_ONLY = frozenset({"authorization", "cookie"})
@@ -38,8 +41,9 @@ async def forward(client: httpx.AsyncClient, request: Request, upstream: str) ->
     sent: resolved after routing it would reach the site's own routes outside the trajectory
     (`/openapi.json`, `/metrics`). A redirect the site answers stays on the hub: its
     `Location` loses the site's own origin. The agent's `Authorization` and `Cookie` are not
-    passed on: the client's own service credential goes instead. Raises
-    httpx.TransportError when the site cannot be reached.
+    passed on: the client's own service credential goes instead. A GET or HEAD whose pooled
+    connection the site had closed is sent once more. Raises httpx.TransportError when the
+    site cannot be reached.
     """
     check_path(request.url.path)
     url = httpx.URL(upstream + request.url.path, query=request.url.query.encode())
@@ -49,7 +53,14 @@ async def forward(client: httpx.AsyncClient, request: Request, upstream: str) ->
         headers=forwarded_headers(request),
         content=request.stream() if request.method not in ("GET", "HEAD") else None,
     )
-    answer = await client.send(upstream_request, stream=True)
+    try:
+        answer = await client.send(upstream_request, stream=True)
+    except (httpx.RemoteProtocolError, httpx.ReadError):
+        # uvicorn closes a connection after an error it answered 500; the pool may hand it
+        # to the next request, which is not that one's fault.
+        if request.method not in ("GET", "HEAD"):
+            raise
+        answer = await client.send(upstream_request, stream=True)
     response = StreamingResponse(
         answer.aiter_raw(),
         status_code=answer.status_code,
@@ -76,12 +87,15 @@ def forwarded_headers(request: Request) -> list[tuple[str, str]]:
 
 
 def check_path(path: str) -> None:
-    """Refuse a path with dot segments or backslashes, however encoded (404, naming it)."""
+    """Refuse a path with dot segments, backslashes or control characters, however encoded
+    (404, naming it)."""
     decoded = path
     for _ in range(3):  # %252e%252e: encoded more than once
         decoded = unquote(decoded)
     if "\\" in decoded or any(segment in (".", "..") for segment in decoded.split("/")):
         raise FieldError("path", "dot segments are not allowed", 404)
+    if CONTROL.search(decoded):
+        raise FieldError("path", "control characters are not allowed", 404)
 
 
 def on_hub(name: str, value: str, upstream: str) -> str:

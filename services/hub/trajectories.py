@@ -3,6 +3,7 @@ resolved, stored in the KV bucket) and closed once (completion and final message
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from datetime import date
@@ -18,16 +19,20 @@ from services.kit.trajectory import load_trajectory, new_trajectory_id
 from services.kit.variants import check_selection, resolve
 
 log = logging.getLogger("wpb.hub")
+# A trajectory's metadata is one NATS message (at most 1 MiB), rewritten when it is closed.
+MAX_META_BYTES = 512 * 1024
 
 
 def task_from_body(body: dict[str, Any], tasks_dir: Path) -> dict[str, Any]:
     """The task object of the body, or the file `task_id` names (then only a label)."""
+    stem = body.get("task_id")
+    if stem is not None and not isinstance(stem, str):
+        raise FieldError("task_id", "must be a string, a task file's name")
     if "task" in body:
         return check_task(body["task"])
-    stem = body.get("task_id")
     if stem is None:
         raise FieldError("task", "give a task object or a task_id")
-    path = find_task(tasks_dir, stem) if isinstance(stem, str) else None
+    path = find_task(tasks_dir, stem)
     if path is None:
         raise FieldError("task_id", f"no task file named {stem!r}", 404)
     return load_task(path)
@@ -49,7 +54,10 @@ async def create(bus: Bus, hub: HubSettings, body: dict[str, Any]) -> dict[str, 
     override = check_selection(body.get("ui_variants") or {}, "ui_variants")
     ui_variants = resolve(test_data, task.get("domain_configs") or {}, override)
     today = stand_today(body.get("today"), hub.stand_today())
-    shifted, shift = shift_task(test_data, today)
+    try:
+        shifted, shift = shift_task(test_data, today)
+    except OverflowError:
+        raise FieldError("today", "too late: the task's dates cannot follow it") from None
     tid = new_trajectory_id()
     url = f"{hub.public_url.rstrip('/')}/t/{tid}/"
     meta = {
@@ -66,6 +74,14 @@ async def create(bus: Bus, hub: HubSettings, body: dict[str, Any]) -> dict[str, 
         "ui_taxonomy": test_data.get("ui_taxonomy"),
         "ui_variants": ui_variants,
     }
+    size = len(json.dumps(meta, ensure_ascii=False).encode())
+    if size > MAX_META_BYTES:
+        raise FieldError(
+            "task",
+            f"the trajectory would take {size} bytes with its prompt (%HOST% replaced) and"
+            f" conditions, more than {MAX_META_BYTES}",
+            413,
+        )
     await bus.put_json(TRAJECTORIES_BUCKET, tid, meta, revision=0)
     log.info(
         "created for task %s, dates shifted %d days",

@@ -68,7 +68,7 @@ def luhn(number: str) -> bool:
 def card_number(raw: str) -> str:
     """The card number without spaces and dashes; refused unless 16 digits passing Luhn."""
     number = re.sub(r"[\s-]", "", raw)
-    if not re.fullmatch(r"\d{16}", number) or not luhn(number):
+    if not re.fullmatch(r"[0-9]{16}", number) or not luhn(number):
         raise FieldError("card_number", "номер карты — 16 цифр, проверьте его")
     return number
 
@@ -217,7 +217,7 @@ def parse_cart_change(op: str, amount: str) -> int:
         raise FieldError("op", f"действие — одно из: {', '.join(CART_OPS)}")
     if op != "set":
         return 0
-    if not re.fullmatch(r"-?\d{1,6}", amount.strip()):
+    if not re.fullmatch(r"-?[0-9]{1,6}", amount.strip()):
         raise FieldError("amount", "количество — целое число")
     wanted = int(amount.strip())
     if wanted < 0:

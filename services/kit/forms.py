@@ -1,5 +1,6 @@
 """What the sites' search forms share: a date field checked as the forms check it, its
-Russian message put in the form's errors by field (`FormError` carries them)."""
+Russian message put in the form's errors by field (`FormError` carries them), and a whole
+number typed or sent in a form or query."""
 
 from __future__ import annotations
 
@@ -30,3 +31,13 @@ def form_date(
         errors[field] = past
         return None
     return day
+
+
+def whole_number(text: str, max_digits: int = 9) -> int | None:
+    """`text` (spaces around it aside) as a whole number when it is 1..`max_digits` ASCII
+    digits; None otherwise: `²`, `٣`, `-1`, `+1`, `1_000` and a 5,000-digit string are no
+    number here (`int()` takes some of them, and fails on others)."""
+    text = text.strip()
+    if not 0 < len(text) <= max_digits or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)

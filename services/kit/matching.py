@@ -264,7 +264,7 @@ def _validate_parameter(path: str, value: object) -> None:
         return
     assert isinstance(value, dict)
     op = value["condition"]
-    if op not in OPERATORS:
+    if not isinstance(op, str) or op not in OPERATORS:
         raise _unknown_operator(f"{path}.condition", op)
     if "value" not in value:
         raise FieldError(f"{path}.value", f"missing for operator {op!r}")
@@ -286,8 +286,9 @@ def _validate_condition(path: str, condition: object) -> None:
         )
     for key, value in parameters.items():
         _validate_parameter(f"{path}.parameters.{key}", value)
-    if "match" in condition and condition["match"] not in MATCH_MODES:
-        raise FieldError(f"{path}.match", f"expected 'any' or 'last', got {condition['match']!r}")
+    mode = condition.get("match", "any")
+    if not isinstance(mode, str) or mode not in MATCH_MODES:
+        raise FieldError(f"{path}.match", f"expected 'any' or 'last', got {mode!r}")
     group = condition.get("group", "")
     if isinstance(group, bool) or not isinstance(group, str | int):
         raise FieldError(f"{path}.group", f"expected a string or integer, got {group!r}")

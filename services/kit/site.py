@@ -11,7 +11,6 @@ and renders a page with `site.page(...)`.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 import time
@@ -33,7 +32,7 @@ from services.kit.errors import FieldError
 from services.kit.settings import SiteSettings
 from services.kit.trajectory import Trajectory, load_trajectory
 from services.kit.variants import DOMAINS
-from services.kit.web import create_service_app
+from services.kit.web import create_service_app, read_json
 
 KIT_TEMPLATES = Path(__file__).parent / "templates"
 log = logging.getLogger("wpb.events")
@@ -264,10 +263,7 @@ def parse_page_events(
 ) -> list[dict[str, Any]]:
     """Events a page posted, in stored form; all-or-nothing, errors name the field. A
     widget's event is accepted only from a page that renders its control (`grant`)."""
-    try:
-        payload = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise FieldError("body", f"invalid JSON ({exc})") from None
+    payload = read_json(body)
     items = payload if isinstance(payload, list) else [payload]
     if not items or len(items) > MAX_BATCH:
         raise FieldError("body", f"send 1..{MAX_BATCH} events")

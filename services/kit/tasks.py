@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,8 @@ from services.kit.contract import EVENT_TYPES
 from services.kit.errors import FieldError
 from services.kit.matching import validate_conditions
 from services.kit.variants import DOMAINS, check_selection
+
+TASK_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}")
 
 
 def check_task(task: Any, field: str = "task") -> dict[str, Any]:
@@ -23,7 +26,7 @@ def check_task(task: Any, field: str = "task") -> dict[str, Any]:
     if not isinstance(prompt, str) or not prompt.strip():
         raise FieldError(f"{field}.test_data.task", "the prompt must be a non-empty string")
     first = data.get("bench_first_domain")
-    if first is not None and first not in DOMAINS:
+    if first is not None and (not isinstance(first, str) or first not in DOMAINS):
         raise FieldError(
             f"{field}.test_data.bench_first_domain",
             f"unknown domain {first!r}; known: {list(DOMAINS)}",
@@ -49,6 +52,8 @@ def check_task(task: Any, field: str = "task") -> dict[str, Any]:
     for domain, config in configs.items():
         if domain not in DOMAINS:
             raise FieldError(f"{field}.domain_configs.{domain}", "unknown domain")
+        if config is not None and not isinstance(config, dict):
+            raise FieldError(f"{field}.domain_configs.{domain}", "must be an object")
         check_selection(
             (config or {}).get("ui_variants") or {},
             f"{field}.domain_configs.{domain}.ui_variants",
@@ -66,8 +71,9 @@ def load_task(path: Path) -> dict[str, Any]:
 
 
 def find_task(tasks_dir: Path, stem: str) -> Path | None:
-    """The task file named `stem` anywhere under the tasks folder."""
-    if not stem or "/" in stem or "\\" in stem or stem.startswith("."):
+    """The task file named exactly `stem` anywhere under the tasks folder (a name is letters,
+    digits, `_`, `-` and `.`, so it is no path and no glob pattern)."""
+    if not TASK_NAME.fullmatch(stem):
         return None
     return next(iter(sorted(tasks_dir.rglob(f"{stem}.json"))), None)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -11,9 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_latest
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.kit.bus import Bus
@@ -27,6 +31,11 @@ REQUESTS = Counter("wpb_http_requests_total", "HTTP requests", ["service", "meth
 LATENCY = Histogram("wpb_http_request_seconds", "HTTP request latency", ["service"])
 
 Hook = Callable[[FastAPI], Awaitable[None]]
+
+# No body we read nests deeper (a task is about 8 levels); deeper ones are refused before
+# any recursive code (the verifier's matching, json.dumps, deepcopy) sees them.
+MAX_JSON_DEPTH = 32
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def error_response(exc: FieldError) -> JSONResponse:
@@ -180,6 +189,21 @@ def create_service_app(
         assert isinstance(exc, FieldError)
         return error_response(exc)
 
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, exc: Exception) -> JSONResponse:
+        """A parameter FastAPI checked (a path, query or form value of the wrong type)."""
+        assert isinstance(exc, RequestValidationError)
+        first = exc.errors()[0]
+        return error_response(FieldError(_location(first["loc"]), first["msg"]))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: Exception) -> Response:
+        """The framework's own 400s are bodies it could not parse (a form, multipart)."""
+        assert isinstance(exc, HTTPException)
+        if exc.status_code == 400:
+            return error_response(FieldError("body", str(exc.detail), 400))
+        return await http_exception_handler(request, exc)
+
     @app.get("/alive", include_in_schema=False)
     async def alive() -> dict[str, str]:
         return {"status": "alive", "service": service}
@@ -201,16 +225,62 @@ def create_service_app(
     return app
 
 
+def _location(loc: tuple[Any, ...] | list[Any]) -> str:
+    """FastAPI's error location (`("body", "rooms", 0)`) as a field path (`rooms[0]`)."""
+    path = ""
+    for part in loc[1:]:
+        if isinstance(part, int):
+            path = f"{path or loc[0]}[{part}]"
+        else:
+            path = f"{path}.{part}" if path else str(part)
+    return path or str(loc[0])
+
+
+def read_json(raw: bytes) -> Any:
+    """A JSON body, as the one reader of every service: refused (FieldError, 422) when it is
+    no JSON or nests deeper than MAX_JSON_DEPTH (naming `body`), or when a string holds a lone
+    surrogate, which is no text to store or send on (naming where)."""
+    try:
+        value = json.loads(raw)
+    except RecursionError:
+        raise FieldError("body", f"nested deeper than {MAX_JSON_DEPTH} levels") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError
+        raise FieldError("body", f"invalid JSON ({exc})") from None
+    # Walked without recursion; the path to an item is rebuilt only for an error.
+    pending: list[tuple[Any, int, tuple[Any, ...]]] = [(value, 1, ())]
+    while pending:
+        item, depth, trail = pending.pop()
+        if isinstance(item, str):
+            if SURROGATE.search(item):
+                raise FieldError(_trail_path(trail), "a lone surrogate is not text")
+            continue
+        if not isinstance(item, dict | list):
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise FieldError("body", f"nested deeper than {MAX_JSON_DEPTH} levels")
+        for key, child in item.items() if isinstance(item, dict) else enumerate(item):
+            if isinstance(key, str) and SURROGATE.search(key):
+                raise FieldError(_trail_path(trail), "a lone surrogate in a key is not text")
+            pending.append((child, depth + 1, (trail, key)))
+    return value
+
+
+def _trail_path(trail: tuple[Any, ...]) -> str:
+    """`((((), "events"), 0), "type")` -> `events[0].type` (`body` for the root)."""
+    keys = []
+    while trail:
+        trail, key = trail
+        keys.append(key)
+    return _location(("body", *reversed(keys)))
+
+
 async def json_object(request: Request, empty_ok: bool = False) -> dict[str, Any]:
     """The request's JSON body, an object (an empty body is `{}` when `empty_ok`); a
-    `FieldError` naming `body` otherwise."""
+    `FieldError` naming `body` otherwise (see `read_json`)."""
     raw = await request.body()
     if not raw.strip() and empty_ok:
         return {}
-    try:
-        body = json.loads(raw)
-    except ValueError as exc:
-        raise FieldError("body", f"invalid JSON ({exc})") from None
+    body = read_json(raw)
     if not isinstance(body, dict):
         raise FieldError("body", "must be a JSON object")
     return body

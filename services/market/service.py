@@ -9,6 +9,7 @@ from typing import Any
 
 from services.kit.commerce import card_number
 from services.kit.errors import FieldError
+from services.kit.forms import whole_number
 from services.kit.trajectory import Trajectory
 from services.market.catalog import RATINGS, SORTS, Catalog, Filters
 
@@ -37,9 +38,10 @@ def parse_list(query: Any, catalog: Catalog) -> tuple[Filters, str, bool]:
         raw = (query.get(name) or "").strip().replace(" ", "")
         if not raw:
             return None
-        if not raw.isdigit() or len(raw) > 9:
+        price = whole_number(raw)
+        if price is None:
             raise FieldError(name, "цена — целое число рублей, не меньше нуля")
-        return int(raw)
+        return price
 
     price_min, price_max = money("price_min"), money("price_max")
     if price_min is not None and price_max is not None and price_min > price_max:
@@ -57,13 +59,13 @@ def parse_list(query: Any, catalog: Catalog) -> tuple[Filters, str, bool]:
 
 def check_card(form: dict[str, str], today: date) -> None:
     card_number(form.get("card_number", ""))
-    match = re.fullmatch(r"\s*(\d{2})\s*/\s*(\d{2})\s*", form.get("card_expiry", ""))
+    match = re.fullmatch(r"\s*([0-9]{2})\s*/\s*([0-9]{2})\s*", form.get("card_expiry", ""))
     if not match or not 1 <= int(match[1]) <= 12:
         raise FieldError("card_expiry", "срок действия в виде ММ/ГГ")
     month, year = int(match[1]), 2000 + int(match[2])
     if (year, month) < (today.year, today.month):
         raise FieldError("card_expiry", "срок действия карты истёк")
-    if not re.fullmatch(r"\d{3}", form.get("card_cvc", "").strip()):
+    if not re.fullmatch(r"[0-9]{3}", form.get("card_cvc", "").strip()):
         raise FieldError("card_cvc", "код CVC — три цифры с обратной стороны карты")
     if not re.fullmatch(r"[A-Za-z][A-Za-z .'-]{1,48}", form.get("card_holder", "").strip()):
         raise FieldError("card_holder", "имя владельца латиницей, как на карте")
@@ -90,7 +92,7 @@ def receipt(form: dict[str, str], trajectory: Trajectory) -> dict[str, Any]:
 def login_phone(phone: str, password: str) -> str:
     """The phone as the page shows it once logged in; refused with the field."""
     digits = re.sub(r"\D", "", phone)
-    if not re.fullmatch(r"[78]?\d{10}", digits):
+    if not re.fullmatch(r"[78]?[0-9]{10}", digits):
         raise FieldError("phone", "телефон — 10 цифр после +7")
     if not 4 <= len(password) <= 64:
         raise FieldError("password", "пароль — от 4 до 64 символов")

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from services.kit.errors import FieldError, FormError
-from services.kit.forms import form_date
+from services.kit.forms import form_date, whole_number
 from services.kit.trajectory import Trajectory
 from services.rail.catalog import Car, Catalog, Seat, Train
 
@@ -34,10 +34,8 @@ def count_in_range(
 ) -> int:
     """`value` as a number; when it is not one in low..high, the field's message goes into
     `errors` (and -1 or the number comes back, for the other checks to skip)."""
-    try:
-        number = int(value)
-    except ValueError:
-        number = -1
+    found = whole_number(value)
+    number = -1 if found is None else found
     if not low <= number <= high:
         errors[field] = f"{caption}: от {low} до {high}"
     return number

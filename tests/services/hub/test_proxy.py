@@ -1,0 +1,76 @@
+"""The hub's proxy against a site that drops a pooled connection, as uvicorn does after an
+error it answered 500: a GET is sent once more, a POST is not."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
+from helpers import run_async
+
+from services.hub.proxy import forward
+
+
+@pytest.fixture
+def dropping_site() -> Iterator[tuple[str, list[str]]]:
+    """A site that answers the first request of each connection and closes the connection
+    on the second without answering; its URL and the request lines it answered."""
+    server = socket.create_server(("127.0.0.1", 0))
+    answered: list[str] = []
+
+    def serve(connection: socket.socket) -> None:
+        with connection:
+            for number in (1, 2):
+                request = b""
+                while b"\r\n\r\n" not in request:
+                    chunk = connection.recv(65536)
+                    if not chunk:
+                        return
+                    request += chunk
+                if number == 2:
+                    return  # dropped, unanswered
+                answered.append(request.split(b"\r\n")[0].decode())
+                connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+
+    def accept() -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}", answered
+    server.close()
+
+
+def test_a_dropped_pooled_connection_is_retried_for_get_only(
+    dropping_site: tuple[str, list[str]],
+) -> None:
+    run_async(relay_through_the_proxy(*dropping_site))
+
+
+async def relay_through_the_proxy(upstream: str, answered: list[str]) -> None:
+    async with httpx.AsyncClient(timeout=10) as pool:
+        hub = FastAPI()
+
+        @hub.api_route("/{path:path}", methods=["GET", "POST"])
+        async def relay(request: Request) -> Response:
+            try:
+                return await forward(pool, request, upstream)
+            except httpx.TransportError:
+                return Response("unreachable", 502)
+
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=hub), base_url="http://hub"
+        ) as agent:
+            assert (await agent.get("/a")).status_code == 200  # opens the pooled connection
+            assert (await agent.get("/b")).status_code == 200  # dropped there, sent again
+            assert (await agent.post("/c", content=b"x")).status_code == 502  # not resent
+            assert [line.split("?")[0] for line in answered] == ["GET /a", "GET /b"]

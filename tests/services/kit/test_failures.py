@@ -32,7 +32,7 @@ def open_hotels(page: Page, hub: httpx.Client) -> str:
     return str(created["trajectory_id"])
 
 
-def test_emit_gives_up_after_a_few_502s_and_says_so(page: Page, hub: httpx.Client) -> None:
+def test_emit_retries_502s_for_16_s_then_says_so(page: Page, hub: httpx.Client) -> None:
     posts: list[str] = []
 
     def refuse(route: Route) -> None:
@@ -42,12 +42,13 @@ def test_emit_gives_up_after_a_few_502s_and_says_so(page: Page, hub: httpx.Clien
     page.route("**/_events?*", refuse)
     open_hotels(page, hub)
     page.get_by_role("combobox", name="Город").select_option("ch-zrh")
-    assert page.evaluate(SETTLED_WITHIN, 15_000) == "settled"
+    assert page.evaluate(SETTLED_WITHIN, 25_000) == "settled"
     alert = page.get_by_role("alert").filter(has_text="Действие не записано")
     expect(alert).to_have_text(
         "Действие не записано: сервер не ответил (ошибка 502). Повторите его."
     )
-    assert sum("bench_hotel_select_city" in body for body in posts) == 6  # bounded retries
+    # bounded retries, spread over ~16 s: long enough to ride out a restart of NATS
+    assert sum("bench_hotel_select_city" in body for body in posts) == 8
 
 
 def test_emit_refused_is_shown_at_once(page: Page, hub: httpx.Client) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import REGISTRY, Collector
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
@@ -62,7 +63,7 @@ class RecordFaults:
         if found is None:
             await self.app(scope, receive, send)
             return
-        status = 500
+        status = 0
 
         async def observed(message: Message) -> None:
             nonlocal status
@@ -72,6 +73,11 @@ class RecordFaults:
 
         try:
             await self.app(scope, receive, observed)
+        except ClientDisconnect:
+            raise  # the agent left (a page closed mid-post): nobody was answered
+        except Exception:
+            status = 500
+            raise
         finally:
             if status >= 500:
                 self.record(scope, found["tid"], found["domain"] or "hub", status)

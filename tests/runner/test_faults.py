@@ -16,7 +16,7 @@ import pytest
 from helpers import admin_client, run_async, running_stack
 
 from runner.evaluate import evaluate, select_tasks
-from runner.harness import get_harness
+from runner.harness import Episode, Outcome, get_harness
 from runner.stack import TASKS_DIR, Stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -45,61 +45,96 @@ def events_of(hub: httpx.Client, tid: str) -> list[dict[str, Any]]:
     return answer.json()["events"]  # type: ignore[no-any-return]
 
 
+class Watched:
+    """The oracle, telling the test which episodes are under way (since when, on which site)."""
+
+    name = "oracle"
+    needs_browser = True
+
+    def __init__(self) -> None:
+        self.oracle = get_harness("oracle")
+        self.running: dict[str, tuple[float, str | None]] = {}
+
+    async def run(self, episode: Episode) -> Outcome:
+        self.running[episode.url] = (time.monotonic(), episode.first_domain)
+        try:
+            return await self.oracle.run(episode)
+        finally:
+            self.running.pop(episode.url, None)
+
+
+class Killer(threading.Thread):
+    """After each of the first three records, on a ready stand: keeps the finished
+    trajectories' events, then kills a site (one an episode is on), the collector, NATS,
+    each while an episode is under way."""
+
+    def __init__(self, stack: Stack, hub: httpx.Client, harness: Watched) -> None:
+        super().__init__()
+        self.stack, self.hub, self.harness = stack, hub, harness
+        self.done: list[dict[str, Any]] = []
+        self.kills: list[tuple[str, float]] = []
+        self.before: dict[str, list[dict[str, Any]]] = {}
+        self.failed: list[BaseException] = []
+
+    def run(self) -> None:
+        try:
+            for after, victim in enumerate(("site", "events", "nats"), start=1):
+                while len(self.done) < after:
+                    time.sleep(0.1)
+                ready(self.hub)
+                for record in list(self.done):
+                    tid = record["trajectory_id"]
+                    self.before[tid] = events_of(self.hub, tid)
+                site = self.under_way()
+                victim = f"site-{site}" if victim == "site" else victim
+                self.kills.append((victim, time.time()))
+                self.stack.kill(victim)
+        except BaseException as exc:  # reported by the test
+            self.failed.append(exc)
+
+    def under_way(self) -> str | None:
+        """The site of an episode that has been running for a moment, once there is one."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            for since, site in list(self.harness.running.values()):
+                if time.monotonic() - since > 0.3:
+                    return site
+            time.sleep(0.02)
+        raise AssertionError("no episode under way")
+
+
+def ready(hub: httpx.Client) -> None:
+    deadline = time.monotonic() + 60
+    while hub.get("/api/status").status_code != 200:
+        assert time.monotonic() < deadline, "the stand did not come back"
+        time.sleep(0.2)
+
+
 def test_kills_during_eval_are_infrastructure(
     supervised: Stack, hub: httpx.Client, tmp_path: Path
 ) -> None:
     refs = select_tasks(TASKS_DIR, TASKS, None)
     assert len(refs) == 6 and len({r.site for r in refs}) == 6
-    done: list[dict[str, Any]] = []
-    kills: list[tuple[str, float]] = []
-    before: dict[str, list[dict[str, Any]]] = {}  # events of finished trajectories
-    failed: list[BaseException] = []
-
-    def ready() -> None:
-        deadline = time.monotonic() + 60
-        while hub.get("/api/status").status_code != 200:
-            assert time.monotonic() < deadline, "the stand did not come back"
-            time.sleep(0.2)
-
-    def killer() -> None:
-        """After each of the first three records (tasks still run on both workers): keep the
-        finished trajectories' events, then kill the next victim."""
-        try:
-            for victim_at, victim in enumerate(("site", "events", "nats"), start=1):
-                while len(done) < victim_at:
-                    time.sleep(0.1)
-                ready()
-                time.sleep(1.5)  # the next attempt is well under way
-                for record in list(done):
-                    before[record["trajectory_id"]] = events_of(hub, record["trajectory_id"])
-                if victim == "site":
-                    running = [r for r in refs if r.name not in {d["task"] for d in done}]
-                    victim = f"site-{running[0].site}"
-                kills.append((victim, time.time()))
-                supervised.kill(victim)
-        except BaseException as exc:  # reported by the test
-            failed.append(exc)
-
-    thread = threading.Thread(target=killer)
-    thread.start()
+    harness = Watched()
+    killer = Killer(supervised, hub, harness)
+    killer.start()
     started = time.monotonic()
-    result = run_async(
-        evaluate(
-            supervised.hub_url,
-            supervised.token,
-            get_harness("oracle"),
-            refs,
-            tmp_path / "oracle",
-            2,
-            90,
-            done.append,
-            None,
-        )
+    run = evaluate(
+        supervised.hub_url,
+        supervised.token,
+        harness,
+        refs,
+        tmp_path,
+        2,
+        90,
+        killer.done.append,
+        None,
     )
-    thread.join(60)
-    assert not failed, failed
-    assert [k[0] for k in kills][1:] == ["events", "nats"] and len(kills) == 3
-    ready()
+    result = run_async(run)
+    killer.join(60)
+    assert not killer.failed, killer.failed
+    assert [victim for victim, _ in killer.kills][1:] == ["events", "nats"]
+    ready(hub)
 
     # The final summary is a clean run's: every task scored and passed.
     records = result["records"]
@@ -108,30 +143,35 @@ def test_kills_during_eval_are_infrastructure(
         r.name: ("ok", 1) for r in refs
     }, [(r["task"], r["status"], r["error"]) for r in records]
     assert overall["ems"] == 1.0 and overall["scored"] == 6 and overall["infra_errors"] == 0
-
-    # Every attempt that was under way when a kill came was infra_error and run again.
-    finals = {r["trajectory_id"] for r in records}
     lost = {a["trajectory_id"]: r for r in records for a in r["infra_errors"]}
-    assert overall["infra_retries"] == len([a for r in records for a in r["infra_errors"]])
+    assert overall["infra_retries"] == sum(len(r["infra_errors"]) for r in records)
+    finals = {r["trajectory_id"] for r in records}
+    every = finals | {tid for tid in lost if tid}
+
+    # Every attempt under way when a kill came was infra_error and run again.
+    for victim, tids in met(hub, every, killer.kills).items():
+        assert tids, f"{victim} met no attempt under way"
+        assert not tids & finals, f"{victim}: an attempt it met was scored"
+        assert all(lost[tid]["attempts"] > 1 for tid in tids)
+
+    # No acknowledged event lost: finished trajectories kept their events; no log has a gap.
+    assert killer.before
+    for tid, events in killer.before.items():
+        assert events_of(hub, tid) == events
+    for tid in every:
+        seqs = [e["seq"] for e in events_of(hub, tid)]
+        assert seqs == list(range(1, len(seqs) + 1)), tid
+    restarts = hub.get("/api/status").json()["restarts"]
+    assert all(restarts[victim] == 1 for victim, _ in killer.kills)
+    assert time.monotonic() - started < 180
+
+
+def met(hub: httpx.Client, tids: set[str], kills: list[tuple[str, float]]) -> dict[str, set[str]]:
+    """Victim -> the trajectories open (created, not yet closed) when it was killed."""
     hit: dict[str, set[str]] = {victim: set() for victim, _ in kills}
-    for tid in finals | {t for t in lost if t}:
+    for tid in tids:
         meta = hub.get(f"/api/trajectories/{tid}").json()
         for victim, at in kills:
             if meta["created_at"] <= at <= meta.get("closed_at", float("inf")):
                 hit[victim].add(tid)
-    assert all(hit.values()), f"a kill met no running task: {hit}"
-    for victim, tids in hit.items():
-        assert not tids & finals, f"{victim}: an attempt it met was scored"
-        assert all(lost[t]["attempts"] > 1 for t in tids)
-
-    # No acknowledged event lost: finished trajectories kept their events, and no log has
-    # a gap in its sequence.
-    assert before
-    for tid, events in before.items():
-        assert events_of(hub, tid) == events
-    for tid in finals | {t for t in lost if t}:
-        seqs = [e["seq"] for e in events_of(hub, tid)]
-        assert seqs == list(range(1, len(seqs) + 1)), tid
-    restarts = hub.get("/api/status").json()["restarts"]
-    assert all(restarts[victim] >= 1 for victim, _ in kills)
-    assert time.monotonic() - started < 180
+    return hit

@@ -9,7 +9,7 @@ import time
 
 import httpx
 import pytest
-from helpers import create
+from helpers import create, events_url
 
 from runner.stack import Stack
 
@@ -61,12 +61,11 @@ def test_nats_down_answers_503_with_retry_after_in_seconds(
     own_hub: httpx.Client, own_stack: Stack
 ) -> None:
     tid = create(own_hub)["trajectory_id"]
+    url = events_url(own_hub, f"/t/{tid}/grocery/")
     own_stack.kill("nats")
     try:
         started = time.monotonic()
-        answer = own_hub.post(
-            f"/t/{tid}/grocery/_events", json={"type": "scroll", "params": {"y": 1}}
-        )
+        answer = own_hub.post(url, json={"type": "scroll", "params": {"y": 1}})
         seconds = time.monotonic() - started
     finally:
         own_stack.restart("nats")
@@ -74,7 +73,7 @@ def test_nats_down_answers_503_with_retry_after_in_seconds(
     assert answer.headers["Retry-After"] == "2" and answer.json()["field"] == "nats"
     assert seconds < 11
     wait_ready(own_hub)
-    again = own_hub.post(f"/t/{tid}/grocery/_events", json={"type": "scroll", "params": {"y": 1}})
+    again = own_hub.post(url, json={"type": "scroll", "params": {"y": 1}})
     assert again.status_code == 200, again.text
 
 

@@ -65,7 +65,7 @@ def test_emit_waits_as_long_as_retry_after_says(page: Page, hub: httpx.Client) -
         else:
             route.continue_()
 
-    page.route("**/_events", unavailable_once)
+    page.route("**/_events?*", unavailable_once)
     tid = open_hotels(page, hub)
     page.get_by_role("combobox", name="Город").select_option("ch-zrh")
     assert page.evaluate(SETTLED_WITHIN, 10_000) == "settled"

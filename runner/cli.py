@@ -7,7 +7,9 @@ import json
 import shlex
 import shutil
 import signal
+import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from datetime import date
@@ -28,7 +30,15 @@ from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
 from runner.prices import Price, PriceError, load_prices
 from runner.report import print_run
 from runner.settings import RunnerSettings
-from runner.stack import TASKS_DIR, Stack, StackError, admin_token, running_stack, stop_recorded
+from runner.stack import (
+    TASKS_DIR,
+    Stack,
+    StackError,
+    admin_token,
+    restart_recorded,
+    running_stack,
+    stop_recorded,
+)
 from runner.tasks import build as build_variants
 from runner.tasks import counts, shown_prompt, validate_paths
 from services.kit.errors import FieldError
@@ -58,47 +68,82 @@ def up(
     detach: Annotated[bool, typer.Option("--detach", "-d", help="leave the stack running")] = False,
     today: Annotated[str | None, typer.Option(help="freeze the stand's today (YYYY-MM-DD)")] = None,
 ) -> None:
-    """Start nats-server and every service on this machine; print the hub URL."""
+    """Start nats-server and every service on this machine, supervised (a service that dies
+    is started again); print the hub URL. With --detach the supervisor runs in the
+    background (its log: $WPB_HOME/logs/runner.log) until `runner down`."""
     if running_stack(home()):
         fail(f"a stack is already running under {home()} (runner status / runner down)")
-    stack = Stack(home(), today=today)
     started = time.monotonic()
+    if detach:
+        with console.status("starting nats-server and the services…"):
+            hub_url = start_detached(today)
+        console.print(f"[green]ready[/green] in {time.monotonic() - started:.1f}s: hub {hub_url}")
+        console.print(f"admin token in {home() / 'admin-token'}; logs in {home() / 'logs'}")
+        return
+    stack = Stack(home(), today=today)
     try:
         with console.status("starting nats-server and the services…"):
-            stack.start(detach=detach)
+            stack.start(detach=True)
     except StackError as exc:
         fail(str(exc))
     console.print(f"[green]ready[/green] in {time.monotonic() - started:.1f}s: hub {stack.hub_url}")
     console.print(f"admin token in {stack.home / 'admin-token'}; logs in {stack.home / 'logs'}")
-    if detach:
-        return
     console.print("Ctrl-C stops the stack.")
-    stopping = False
-
-    def on_signal(*_: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGTERM, on_signal)
-    try:
-        while not stopping:
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        pass
+    stopping = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, lambda *_: stopping.set())
+    stack.supervise(until=stopping)
     stack.stop()
     console.print("stopped")
 
 
+def start_detached(today: str | None, timeout: float = 120) -> str:
+    """`runner up` (the foreground supervisor) in a session of its own, its output in
+    logs/runner.log; its hub URL once the stack is ready."""
+    logs = home() / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    with (logs / "runner.log").open("ab") as log:
+        supervisor = subprocess.Popen(
+            [sys.executable, "-m", "runner", "up", *(["--today", today] if today else [])],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    deadline = time.monotonic() + timeout
+    while (state := running_stack(home())) is None or state.get("supervisor") is None:
+        if supervisor.poll() is not None or time.monotonic() > deadline:
+            supervisor.kill()
+            tail = (logs / "runner.log").read_text(errors="replace")[-2000:]
+            fail(f"the stack did not start; logs/runner.log ends:\n{tail}")
+        time.sleep(0.2)
+    return str(state["hub_url"])
+
+
 @app.command()
 def down() -> None:
-    """Stop the detached stack."""
+    """Stop the detached stack: its supervisor and every service."""
     count = stop_recorded(home())
     console.print(f"stopped {count} processes" if count else "no stack was running")
 
 
 @app.command()
+def restart(
+    service: Annotated[str, typer.Argument(help="nats, events, verifier, hub or site-DOMAIN")],
+) -> None:
+    """Restart one service of the running stack (its supervisor starts it again)."""
+    if running_stack(home()) is None:
+        fail(f"no stack is running under {home()} (runner up --detach)")
+    try:
+        pid, restarts = restart_recorded(home(), service)
+    except StackError as exc:
+        fail(str(exc))
+    console.print(f"[green]restarted[/green] {service} (pid {pid}; {restarts} restarts in all)")
+
+
+@app.command()
 def status() -> None:
-    """Readiness of every service of the running stack."""
+    """Readiness and restarts of every service of the running stack."""
     state = running_stack(home())
     if state is None:
         fail(f"no stack is running under {home()} (runner up --detach)")
@@ -106,9 +151,13 @@ def status() -> None:
     answer = httpx.get(
         f"{state['hub_url']}/api/status", headers={"Authorization": f"Bearer {token}"}, timeout=5
     ).json()
+    restarts = {n: p.get("restarts", 0) for n, p in state["processes"].items()}
     for name, item in answer["services"].items():
         mark = "[green]ready[/green]" if item["ready"] else "[red]not ready[/red]"
-        console.print(f"{name:16} {mark}  {item['url']}")
+        count = restarts.get(name.replace(":", "-"), 0)
+        console.print(f"{name:16} {mark}  {item['url']}  restarts {count}")
+    if state.get("supervisor") is None:
+        console.print("[yellow]no supervisor[/yellow]: a service that dies stays down")
     if answer["status"] != "ready":
         raise typer.Exit(1)
 

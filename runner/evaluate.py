@@ -25,6 +25,7 @@ from runner.prices import cost as prices_cost
 from services.kit.tasks import load_task, task_files
 
 RETRIES = 2  # extra attempts after an infrastructure failure
+READY_WAIT_S = 120  # how long an attempt waits for the stand to be ready before it starts
 UNSCORED = ("infra_error", "task_error")  # neither is the agent's failure
 GRACE_S = 15  # past the time limit, for a harness to stop and say so itself
 
@@ -105,6 +106,39 @@ class Hub:
             raise ValueError(f"hub {method} {path}: {answer.status_code} {answer.text[:500]}")
         return answer.json()
 
+    async def stand(self) -> tuple[bool, dict[str, int]]:
+        """Whether every service is ready, and the restarts the stack's supervisor counted."""
+        try:
+            answer = await self.client.get("/api/status", timeout=10)
+            body = answer.json()
+        except (httpx.TransportError, ValueError):
+            return False, {}
+        return answer.status_code == 200, dict(body.get("restarts") or {})
+
+    async def ready(self, timeout: float = READY_WAIT_S) -> dict[str, int]:
+        """Wait until the stand is ready; its restart counts then. InfraError past `timeout`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            ready, restarts = await self.stand()
+            if ready:
+                return restarts
+            if time.monotonic() > deadline:
+                raise InfraError(f"the stand was not ready within {timeout:.0f}s")
+            await asyncio.sleep(0.5)
+
+    async def fault(self, tid: str, restarts_before: dict[str, int]) -> str | None:
+        """Why the stand, not the agent, may have failed this trajectory: a 5xx the hub
+        answered the agent, a service restarted, or a service not ready; None when none."""
+        faults = (await self.call("GET", f"/api/trajectories/{tid}")).get("infra_faults") or []
+        if faults:
+            seen = ", ".join(f"{f['status']} for {f['domain']}" for f in faults[:5])
+            return f"the hub answered the agent {seen}"
+        ready, restarts = await self.stand()
+        restarted = sorted(n for n, c in restarts.items() if c != restarts_before.get(n, 0))
+        if restarted:
+            return f"restarted during the task: {', '.join(restarted)}"
+        return None if ready else "the stand was not ready after the task"
+
     async def close(self) -> None:
         await self.client.aclose()
 
@@ -123,15 +157,15 @@ class RunContext:
     chromium: str | None = None
 
 
-async def run_one(run: RunContext, ref: TaskRef) -> dict[str, Any]:
+async def run_one(
+    run: RunContext, ref: TaskRef, created: dict[str, Any], create_s: float
+) -> dict[str, Any]:
+    """One attempt on the trajectory `created` for it (in `create_s` seconds)."""
     hub, harness, time_limit = run.hub, run.harness, run.time_limit
     clock = time.monotonic()
-    created = await hub.call(
-        "POST", "/api/trajectories", json={"task": ref.task, "task_id": ref.name}
-    )
     tid = created["trajectory_id"]
     meta = await hub.call("GET", f"/api/trajectories/{tid}")
-    phases = {"create": time.monotonic() - clock}
+    phases = {"create": create_s + time.monotonic() - clock}
     episode = Episode(
         task_id=ref.name,
         prompt=created["prompt"],
@@ -216,14 +250,31 @@ async def run_one(run: RunContext, ref: TaskRef) -> dict[str, Any]:
 
 
 async def run_with_retries(run: RunContext, ref: TaskRef) -> dict[str, Any]:
+    """The task on a ready stand, again on a new trajectory after an infrastructure failure:
+    the hub's or the harness's own (InfraError), a 5xx the hub answered the agent, or a
+    service that restarted or was not ready during the attempt. Whatever the harness says,
+    such an attempt is `infra_error`, never scored; `infra_errors` lists each."""
     status, last_error = "infra_error", ""
+    lost: list[dict[str, Any]] = []
     for attempt in range(1 + RETRIES):
+        tid = None
         try:
-            record = await run_one(run, ref)
+            restarts = await run.hub.ready()
+            clock = time.monotonic()
+            created = await run.hub.call(
+                "POST", "/api/trajectories", json={"task": ref.task, "task_id": ref.name}
+            )
+            tid = created["trajectory_id"]
+            record = await run_one(run, ref, created, time.monotonic() - clock)
+            fault = await run.hub.fault(tid, restarts)
+            if fault:
+                raise InfraError(fault)
             record["attempts"] = attempt + 1
+            record["infra_errors"] = lost
             return record
         except InfraError as exc:
             status, last_error = "infra_error", str(exc)
+            lost.append({"trajectory_id": tid, "error": last_error})
             await asyncio.sleep(1 + attempt)
         except ValueError as exc:  # the stand refused the task itself
             status, last_error = "task_error", str(exc)
@@ -238,6 +289,7 @@ async def run_with_retries(run: RunContext, ref: TaskRef) -> dict[str, Any]:
         "status": status,
         "error": last_error,
         "attempts": attempt + 1,
+        "infra_errors": lost,
         "ems": None,
         "completion": None,
         "done_and_pass": None,
@@ -267,6 +319,10 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             "tasks": len(rows),
             "scored": n,
             "unscored": len(rows) - n,
+            # Infrastructure failures, apart: tasks that never got a clean attempt, and
+            # attempts lost to the stand and run again.
+            "infra_errors": sum(r["status"] == "infra_error" for r in rows),
+            "infra_retries": sum(len(r.get("infra_errors", [])) for r in rows),
             "ems": mean("ems"),
             "completion": mean("completion"),
             "done_and_pass": mean("done_and_pass"),

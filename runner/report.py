@@ -44,6 +44,17 @@ def print_run(console: Console, result: dict[str, Any], out_dir: Path) -> None:
         _fmt(overall["seconds"]),
         f"{overall['scored']}/{overall['tasks']} scored",
     )
+    if overall["infra_errors"] or overall["infra_retries"]:
+        table.add_row(
+            "infrastructure",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            f"{overall['infra_errors']} unscored, {overall['infra_retries']} attempts rerun",
+        )
     console.print(table)
     facets = Table(title="Summary")
     for column in ("Facet", "Group", "Tasks", "EMS", "Completion", "Done&pass"):

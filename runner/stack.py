@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,13 @@ from services.kit.variants import SITE_PACKAGES
 
 REPO = Path(__file__).resolve().parent.parent
 TASKS_DIR = REPO / "tasks"
+
+# Supervision: a dead service is started again after a back-off that doubles from the first
+# to the longest wait, and starts over once the service has stayed up for a healthy minute.
+BACKOFF_FIRST_S = 0.5
+BACKOFF_LONGEST_S = 10.0
+HEALTHY_S = 60.0
+WATCH_EVERY_S = 0.2
 
 CORE: dict[str, str] = {
     "events": "services.events.app",
@@ -107,6 +115,11 @@ class Process:
     env: dict[str, str] = field(default_factory=dict)
     pid: int | None = None
     popen: subprocess.Popen[bytes] | None = None
+    # Supervision: times started again, when it last started, its next wait, when it is due.
+    restarts: int = 0
+    started_at: float = 0.0
+    backoff: float = BACKOFF_FIRST_S
+    due: float | None = None
 
     @property
     def url(self) -> str:
@@ -135,6 +148,13 @@ class Stack:
         self.token = admin_token(self.home)
         # The service credential: new at every start, known to the services and this object.
         self.service_token = secrets.token_urlsafe(32)
+        self.detach = False
+        # Held while a process is started, stopped or looked at: the supervisor and the
+        # caller (kill, restart, stop) take turns.
+        self._lock = threading.RLock()
+        self._stopping = threading.Event()
+        self._supervisor: threading.Thread | None = None
+        self.supervisor_pid: int | None = None
 
     @property
     def hub_url(self) -> str:
@@ -226,7 +246,10 @@ class Stack:
 
     # -- run -------------------------------------------------------------------------
 
-    def start(self, detach: bool = False, timeout: float = 60) -> None:
+    def start(self, detach: bool = False, timeout: float = 60, supervise: bool = False) -> None:
+        """Start every process and wait until each is ready. With `supervise`, a thread of
+        this process restarts any that dies (`supervise()`), until `stop()`."""
+        self.detach = detach
         self.plan()
         logs = self.home / "logs"
         logs.mkdir(parents=True, exist_ok=True)
@@ -239,7 +262,50 @@ class Stack:
         except BaseException:
             self.stop()
             raise
+        if supervise:
+            self._supervisor = threading.Thread(target=self.supervise, name="wpb-supervisor")
+            self._supervisor.start()
         self.save()
+
+    def supervise(self, until: threading.Event | None = None) -> None:
+        """Watch the processes until `stop()` (or `until` is set): restart a dead one."""
+        self.supervisor_pid = os.getpid()
+        self.save()
+        while not self._stopping.is_set() and not (until and until.is_set()):
+            self.watch()
+            self._stopping.wait(WATCH_EVERY_S)
+
+    def watch(self) -> None:
+        """One look at every process: a dead one is counted at once and started again when
+        its back-off has passed; one healthy for a minute gets the first back-off again."""
+        now = time.monotonic()
+        changed = False
+        with self._lock:
+            if self._stopping.is_set():
+                return
+            for name, process in self.processes.items():
+                if process.popen is None:
+                    continue
+                if process.popen.poll() is None:
+                    if now - process.started_at > HEALTHY_S:
+                        process.backoff = BACKOFF_FIRST_S
+                    continue
+                if process.due is None:
+                    process.restarts += 1
+                    process.due = now + process.backoff
+                    process.backoff = min(2 * process.backoff, BACKOFF_LONGEST_S)
+                    print(
+                        f"{name} exited with {process.popen.returncode}; "
+                        f"starting it again in {process.due - now:.1f}s",
+                        flush=True,
+                    )
+                    changed = True
+                elif now >= process.due:
+                    self.spawn(name, self.detach)
+                    process.due = None
+                    changed = True
+            if changed:
+                self.save()
 
     def spawn(self, name: str, detach: bool = False) -> None:
         process = self.processes[name]
@@ -256,6 +322,7 @@ class Stack:
         )
         log.close()
         process.pid = process.popen.pid
+        process.started_at = time.monotonic()
 
     def _wait_nats(self, timeout: float) -> None:
         port = self.processes["nats"].port
@@ -288,44 +355,57 @@ class Stack:
             raise StackError(f"{name} exited with {popen.returncode}:\n{tail}")
 
     def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
-        process = self.processes[name]
-        if process.pid is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(process.pid, sig)
-        if process.popen is not None:
-            try:
-                process.popen.wait(15)
-            except subprocess.TimeoutExpired:  # did not drain in time
-                process.popen.kill()
-                process.popen.wait()
-        process.pid = None
+        """Signal a process and wait for it to end; a supervised stack starts it again."""
+        with self._lock:
+            process = self.processes[name]
+            if process.pid is None:
+                return
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, sig)
+            if process.popen is not None:
+                try:
+                    process.popen.wait(15)
+                except subprocess.TimeoutExpired:  # did not drain in time
+                    process.popen.kill()
+                    process.popen.wait()
+            process.pid = None
 
     def restart(self, name: str, timeout: float = 60) -> None:
-        self.kill(name, signal.SIGTERM)
-        self.spawn(name)
+        with self._lock:
+            self.kill(name, signal.SIGTERM)
+            self.spawn(name, self.detach)
+            self.processes[name].restarts += 1
+            self.processes[name].due = None
         self.wait_ready(timeout, [name])
         self.save()
 
     def stop(self) -> None:
-        """Services first (they drain and ack), NATS last."""
-        for name in reversed(list(self.processes)):
-            self.kill(name, signal.SIGTERM)
-        with contextlib.suppress(FileNotFoundError):
-            self.state_file.unlink()
+        """The supervisor first, then services (they drain and ack), NATS last."""
+        self._stopping.set()
+        if self._supervisor is not None and self._supervisor is not threading.current_thread():
+            self._supervisor.join()
+        with self._lock:
+            for name in reversed(list(self.processes)):
+                self.kill(name, signal.SIGTERM)
+            with contextlib.suppress(FileNotFoundError):
+                self.state_file.unlink()
 
     def save(self) -> None:
-        self.state_file.write_text(
-            json.dumps(
-                {
-                    "hub_url": self.hub_url,
-                    "processes": {
-                        n: {"pid": p.pid, "port": p.port} for n, p in self.processes.items()
-                    },
+        """Write $WPB_HOME/stack.json (at once: readers never see half of it)."""
+        with self._lock:
+            if self._stopping.is_set():
+                return
+            state = {
+                "hub_url": self.hub_url,
+                "supervisor": self.supervisor_pid,
+                "processes": {
+                    n: {"pid": p.pid, "port": p.port, "restarts": p.restarts}
+                    for n, p in self.processes.items()
                 },
-                indent=1,
-            )
-        )
+            }
+            partial = self.state_file.with_suffix(".json.partial")
+            partial.write_text(json.dumps(state, indent=1))
+            partial.replace(self.state_file)
 
 
 def running_stack(home: Path) -> dict | None:
@@ -342,26 +422,72 @@ def running_stack(home: Path) -> dict | None:
 
 
 def stop_recorded(home: Path, timeout: float = 15) -> int:
-    """Stop the processes a detached stack recorded; returns how many were signalled."""
+    """Stop a detached stack: its supervisor (which stops the services, NATS last), then any
+    recorded process still running; returns how many processes were running."""
     path = home / "stack.json"
     if not path.exists():
         return 0
-    processes = json.loads(path.read_text())["processes"]
-    pids = [p["pid"] for n, p in reversed(list(processes.items())) if p["pid"]]
-    signalled = 0
+    state = json.loads(path.read_text())
+    pids = [p["pid"] for p in reversed(list(state["processes"].values())) if p["pid"]]
+    running = sum(_alive(pid) for pid in pids)
+    supervisor = state.get("supervisor")
+    if supervisor and _alive(supervisor):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(supervisor, signal.SIGTERM)
+        _wait_gone([supervisor], time.monotonic() + timeout + 5)
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
-            signalled += 1
+    _wait_gone(pids, time.monotonic() + timeout)
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+    return running
+
+
+def restart_recorded(home: Path, name: str, timeout: float = 60) -> tuple[int, int]:
+    """Restart one service of a supervised detached stack: stopped here, started again by its
+    supervisor; returns (its new pid, its restarts) once it is ready."""
+    path = home / "stack.json"
+    state = json.loads(path.read_text())
+    supervisor = state.get("supervisor")
+    if not supervisor or not _alive(supervisor):
+        raise StackError("the stack has no supervisor: runner down, then runner up --detach")
+    processes = state["processes"]
+    if name not in processes:
+        raise StackError(f"no service {name!r}; the stack runs {', '.join(processes)}")
+    old = processes[name]["pid"]
+    if old:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(old, signal.SIGTERM)
     deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(FileNotFoundError, ValueError):
+            now = json.loads(path.read_text())["processes"][name]
+            if now["pid"] and now["pid"] != old and _answers(now["port"], name):
+                return int(now["pid"]), int(now["restarts"])
+        time.sleep(0.1)
+    raise StackError(f"{name} did not come back within {timeout:.0f}s; see {home}/logs")
+
+
+def _answers(port: int, name: str) -> bool:
+    """Whether the service on `port` is ready (NATS: accepts connections)."""
+    if name == "nats":
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return True
+        return False
+    with contextlib.suppress(httpx.HTTPError):
+        return httpx.get(f"http://127.0.0.1:{port}/ready", timeout=1).status_code == 200
+    return False
+
+
+def _wait_gone(pids: list[int], deadline: float) -> None:
+    """Until each pid has exited, or the deadline: then it is killed."""
     for pid in pids:
         while time.monotonic() < deadline and _alive(pid):
             time.sleep(0.05)
         if _alive(pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-    path.unlink()
-    return signalled
 
 
 def _alive(pid: int) -> bool:

@@ -26,11 +26,14 @@ TODAY = "2026-11-29"
 
 
 @contextlib.contextmanager
-def running_stack(home: Path, sites: dict[str, str] | None = None) -> Iterator[Stack]:
+def running_stack(
+    home: Path, sites: dict[str, str] | None = None, supervise: bool = False
+) -> Iterator[Stack]:
     """A real stack (nats-server and every built site, or only `sites`) under `home`, on
-    free ports, with the stand's today frozen; stopped on the way out."""
+    free ports, with the stand's today frozen (and, with `supervise`, a dead service started
+    again); stopped on the way out."""
     started = Stack(home, hub_port=free_port(), today=TODAY, sites=sites)
-    started.start()
+    started.start(supervise=supervise)
     try:
         yield started
     finally:

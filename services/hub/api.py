@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse, Response
 
 from services.hub import trajectories
 from services.hub.deps import Admin, HttpDep, SettingsDep, is_admin, upstream_json
+from services.hub.faults import restarts
 from services.kit.site import TrajectoryDep
 from services.kit.web import json_object
 
@@ -28,8 +29,12 @@ async def create_trajectory(request: Request, hub: SettingsDep) -> dict[str, Any
 
 
 @router.get("/trajectories/{tid}", dependencies=[Admin])
-async def get_trajectory(trajectory: TrajectoryDep) -> dict[str, Any]:
-    return trajectory.meta
+async def get_trajectory(request: Request, trajectory: TrajectoryDep) -> dict[str, Any]:
+    stored = trajectory.meta.get("infra_faults", [])
+    return {
+        **trajectory.meta,
+        "infra_faults": request.app.state.faults.merged(trajectory.id, stored),
+    }
 
 
 @router.get("/trajectories/{tid}/events", dependencies=[Admin])
@@ -92,5 +97,5 @@ async def status(request: Request, hub: SettingsDep, client: HttpDep) -> JSONRes
     ready = all(item["ready"] for item in report.values())
     answer: dict[str, Any] = {"status": "ready" if ready else "degraded"}
     if is_admin(request, hub):
-        answer |= {"services": report, "sites": list(hub.sites)}
+        answer |= {"services": report, "sites": list(hub.sites), "restarts": restarts(hub.home)}
     return JSONResponse(answer, status_code=200 if ready else 503)

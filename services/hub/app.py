@@ -9,6 +9,7 @@ from fastapi import FastAPI
 
 from services.hub import agent, api, viewer
 from services.hub.deps import HERE
+from services.hub.faults import FaultLog, RecordFaults, expose_restarts
 from services.kit.settings import HubSettings
 from services.kit.site import Pages
 from services.kit.web import create_service_app, service_headers
@@ -29,6 +30,9 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
 
     app = create_service_app("hub", settings, startup=startup, shutdown=shutdown, internal=False)
     app.state.pages = Pages(HERE / "templates", "hub", settings.service_token)
+    app.state.faults = FaultLog()
+    app.add_middleware(RecordFaults)
+    expose_restarts(settings.home)
     for router in (api.router, viewer.router, agent.router):
         app.include_router(router)
     return app

@@ -41,3 +41,7 @@ def setup_logging(service: str, json_lines: bool, level: str = "INFO") -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    # httpx logs every request it sends (the hub's proxy: each agent request's full URL) at
+    # INFO: an access log, shown at DEBUG only. Its errors reach the services as exceptions.
+    access = logging.DEBUG if root.level <= logging.DEBUG else logging.WARNING
+    logging.getLogger("httpx").setLevel(access)

@@ -11,6 +11,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import nats.errors
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
@@ -26,6 +27,8 @@ from services.kit.logs import setup_logging
 from services.kit.settings import Settings
 
 KIT_STATIC = Path(__file__).parent / "static"
+# Seconds a client waits before it asks again when NATS is unavailable (it restarts in ~1 s).
+NATS_RETRY_AFTER_S = 2
 
 REQUESTS = Counter("wpb_http_requests_total", "HTTP requests", ["service", "method", "status"])
 LATENCY = Histogram("wpb_http_request_seconds", "HTTP request latency", ["service"])
@@ -203,6 +206,14 @@ def create_service_app(
         if exc.status_code == 400:
             return error_response(FieldError("body", str(exc.detail), 400))
         return await http_exception_handler(request, exc)
+
+    @app.exception_handler(nats.errors.Error)
+    async def nats_unavailable(_: Request, exc: Exception) -> JSONResponse:
+        """A NATS timeout or lost connection (it restarts): 503, try again, never a 500."""
+        unavailable = FieldError("nats", f"unavailable, try again ({type(exc).__name__})", 503)
+        answer = error_response(unavailable)
+        answer.headers["Retry-After"] = str(NATS_RETRY_AFTER_S)
+        return answer
 
     @app.get("/alive", include_in_schema=False)
     async def alive() -> dict[str, str]:

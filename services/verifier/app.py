@@ -50,9 +50,12 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
         if trajectory is None:
             raise FieldError("trajectory", "unknown trajectory id", 404)
         conditions = trajectory.meta["conditions"]
-        response = await request.app.state.http.get(
-            f"/trajectories/{tid}/events", params={"types": ",".join(event_types(conditions))}
-        )
+        try:
+            response = await request.app.state.http.get(
+                f"/trajectories/{tid}/events", params={"types": ",".join(event_types(conditions))}
+            )
+        except httpx.TransportError as exc:
+            raise FieldError("events", f"the collector is unreachable ({exc})", 503) from None
         if response.status_code != 200:
             raise FieldError("events", f"collector answered {response.status_code}", 503)
         verdict = check(conditions, response.json()["events"])

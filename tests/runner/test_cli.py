@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import time
 from pathlib import Path
 
+import httpx
 import pytest
 from helpers import runner
 
@@ -43,3 +48,50 @@ def test_bad_arguments_fail_clearly(tmp_path: Path) -> None:
     assert nothing.returncode == 2 and "no task matches" in nothing.stdout
     workers = runner(tmp_path, "eval", "--harness", "noop", "--workers", "0")
     assert workers.returncode == 2
+
+
+def test_detached_stack_is_supervised(tmp_path: Path) -> None:
+    """A service killed under `runner up --detach` comes back and is counted; `runner restart`
+    restarts one; `runner down` stops the supervisor and every service."""
+    port = free_port()
+    started = runner(tmp_path, "up", "--detach", port=port)
+    assert started.returncode == 0, started.stderr + started.stdout
+    state_file = tmp_path / "stack.json"
+    state = json.loads(state_file.read_text())
+    try:
+        killed = state["processes"]["site-grocery"]["pid"]
+        os.kill(killed, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while True:
+            now = json.loads(state_file.read_text())["processes"]["site-grocery"]
+            status = runner(tmp_path, "status", port=port)
+            if now["pid"] != killed and status.returncode == 0:
+                break
+            assert time.monotonic() < deadline, status.stdout
+            time.sleep(0.5)
+        assert now["restarts"] == 1
+        line = next(x for x in status.stdout.splitlines() if x.startswith("site:grocery"))
+        assert "ready" in line and "restarts 1" in line
+        restarted = runner(tmp_path, "restart", "site-grocery", port=port)
+        assert restarted.returncode == 0, restarted.stdout
+        assert "2 restarts" in restarted.stdout
+        metrics = httpx.get(f"http://127.0.0.1:{port}/metrics").text
+        assert 'wpb_service_restarts_total{service="site-grocery"} 2.0' in metrics
+        unknown = runner(tmp_path, "restart", "site-nope", port=port)
+        assert unknown.returncode == 2 and "no service 'site-nope'" in unknown.stdout
+        assert "site-grocery exited with -9" in (tmp_path / "logs" / "runner.log").read_text()
+    finally:
+        final = json.loads(state_file.read_text())
+        down = runner(tmp_path, "down", port=port)
+    assert down.returncode == 0 and "stopped" in down.stdout
+    assert not state_file.exists()
+    pids = [final["supervisor"], *(p["pid"] for p in final["processes"].values())]
+    assert not [pid for pid in pids if running(pid)]
+
+
+def running(pid: int) -> bool:
+    """Whether a process runs (a zombie waiting for its parent does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False

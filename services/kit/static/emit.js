@@ -1,12 +1,16 @@
 // Posts the events of this page to its trajectory's `_events`, one post at a time so the log
 // keeps the order of the user's actions. Each post carries the page's token (`wpb-page`, made
-// when the page was served): the server takes events only from a page it served. A post the network or a 5xx (or 429) lost is tried
-// again a few times, with the same ids (the server stores an event once); an action whose
-// event is still not stored after that, or is refused, is shown to the person on the page.
+// when the page was served): the server takes events only from a page it served. A post the
+// network or a 5xx (or 429) lost is tried again, with the same ids (the server stores an event
+// once), for about 15 s: long enough to ride out a restart of NATS or a site. A `Retry-After`
+// the server sends sets the next wait. An action whose event is still not stored after that,
+// or is refused, is shown to the person on the page.
 const base = document.querySelector('meta[name="wpb-base"]')?.content ?? "";
 const token = document.querySelector('meta[name="wpb-page"]')?.content ?? "";
 const endpoint = `${base}/_events?page=${encodeURIComponent(token)}`;
-const ATTEMPTS = 6; // waits of 0.1, 0.2, 0.4, 0.8 and 1.6 s between them: about 3 s in all
+const ATTEMPTS = 8; // waits of 0.25, 0.5, 1, 2, 4, 4 and 4 s between them: about 16 s in all
+const FIRST_WAIT_MS = 250;
+const LONGEST_WAIT_MS = 4000;
 const ATTEMPT_TIMEOUT_MS = 5000; // a post that hangs counts as lost
 
 class NotStored extends Error {}
@@ -19,8 +23,10 @@ function newId() {
 async function post(batch) {
   const body = JSON.stringify(batch);
   let why = "";
+  let wait = 0;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (attempt - 2)));
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    wait = Math.min(FIRST_WAIT_MS * 2 ** (attempt - 1), LONGEST_WAIT_MS);
     let response;
     try {
       response = await fetch(endpoint, {
@@ -39,6 +45,8 @@ async function post(batch) {
       throw new NotStored(`сервер его не принял (ошибка ${response.status})`);
     }
     why = `сервер не ответил (ошибка ${response.status})`;
+    const asked = Number(response.headers.get("Retry-After")) * 1000;
+    if (asked > 0) wait = Math.min(asked, LONGEST_WAIT_MS);
   }
   throw new NotStored(why);
 }
@@ -94,7 +102,7 @@ export function beacon(events) {
   return navigator.sendBeacon(endpoint, new Blob([JSON.stringify(batch)], { type: "application/json" }));
 }
 
-/** Resolves once every event sent so far is stored, refused or given up (a few seconds at
+/** Resolves once every event sent so far is stored, refused or given up (about 16 s at
  * most); a harness waits on it before it declares done. */
 export function settled() {
   return queue;

@@ -17,6 +17,7 @@ from helpers import create, make_task
 from hypothesis import HealthCheck, Phase, given, settings
 
 from runner.stack import Stack
+from services.kit.web import service_headers
 
 pytestmark = pytest.mark.slow
 
@@ -27,7 +28,7 @@ def target_headers(stack: Stack) -> dict[str, dict[str, str]]:
     """What each target is sent, in one place: the hub's API (the admin token), the agent
     (the sites through the hub's proxy: nothing), and each service asked directly (the
     sites for their schema, the collector, the verifier)."""
-    service = {"Authorization": f"Bearer {stack.service_token}"}
+    service = service_headers(stack.service_token)
     return {
         "hub": {"Authorization": f"Bearer {stack.token}"},
         "agent": {},

@@ -4,9 +4,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export WPB_HOME ?= $(CURDIR)/.wpb
 
-.PHONY: setup chromium harnesses demo test lint bench clean
+.PHONY: setup chromium prometheus harnesses demo test lint bench clean
 
-setup: $(BIN)/runner chromium
+setup: $(BIN)/runner chromium prometheus
 
 $(BIN)/runner: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,16 @@ chromium: $(BIN)/runner
 	    && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	    fonts-dejavu-core fonts-noto-color-emoji >/dev/null; \
+	fi
+
+# Prometheus (Debian's static binary) for `runner prometheus` and the dashboards test.
+prometheus:
+	@if command -v prometheus >/dev/null; then \
+	  echo "prometheus: $$(command -v prometheus)"; \
+	elif command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
+	else \
+	  echo "prometheus: not installed (apt-get install prometheus); the dashboards test is skipped"; \
 	fi
 
 # The agent frameworks, each in a venv of its own under $(WPB_HOME)/harnesses/ (once).

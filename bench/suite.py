@@ -60,8 +60,8 @@ def server_seconds(stack: Stack) -> dict[str, float]:
             continue
         credential = service_headers(stack.service_token)
         text = httpx.get(f"{process.url}/metrics", headers=credential).text
-        match = re.search(r'^wpb_http_request_seconds_sum\{service="[^"]+"\} (\S+)$', text, re.M)
-        spent[name] = float(match.group(1)) if match else 0.0
+        sums = re.findall(r"^wpb_http_request_seconds_sum\{[^}]*\} (\S+)$", text, re.M)
+        spent[name] = sum(float(value) for value in sums)  # over the service's routes
     return spent
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import shlex
 import shutil
 import signal
@@ -27,6 +29,14 @@ from runner.environments import ENVIRONMENTS, HarnessEnvError
 from runner.evaluate import TaskRef, evaluate, select_tasks
 from runner.harness import AgentConfig, Harness, available, get_harness
 from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
+from runner.metrics import (
+    PROMETHEUS_PORT,
+    RUNNER_PORT,
+    RunMetrics,
+    embedded_config,
+    prometheus_argv,
+    serving,
+)
 from runner.prices import Price, PriceError, load_prices
 from runner.report import print_run
 from runner.settings import RunnerSettings
@@ -162,6 +172,29 @@ def status() -> None:
         raise typer.Exit(1)
 
 
+@app.command()
+def prometheus(
+    port: Annotated[int, typer.Option(help="Prometheus's port on 127.0.0.1")] = PROMETHEUS_PORT,
+    scrape_interval: Annotated[str, typer.Option(help="e.g. 5s, 1s")] = "5s",
+    runner_port: Annotated[
+        int, typer.Option(help="where `runner eval --metrics-port` serves")
+    ] = RUNNER_PORT,
+) -> None:
+    """Prometheus (Debian's `prometheus`) scraping the running stack and the runner, with
+    deploy/prometheus/prometheus.yml pointed at the stack's ports; until Ctrl-C. Start it
+    again after `runner up`: the ports change."""
+    if running_stack(home()) is None:
+        fail(f"no stack is running under {home()} (runner up --detach)")
+    try:
+        argv = prometheus_argv(home(), embedded_config(home(), scrape_interval, runner_port), port)
+    except StackError as exc:
+        fail(str(exc))
+    console.print(f"Prometheus at http://127.0.0.1:{port}; config {argv[1].split('=', 1)[1]}")
+    console.print(f"evaluate with --metrics-port {runner_port} to add the runner's metrics")
+    sys.stdout.flush()
+    os.execv(argv[0], argv)
+
+
 @app.command("eval")
 def eval_(
     harness: Annotated[
@@ -199,6 +232,15 @@ def eval_(
     workers: Annotated[int, typer.Option(min=1, max=32, help="tasks run at once")] = 1,
     time_limit: Annotated[float, typer.Option(min=1, help="seconds per task")] = 180,
     today: Annotated[str | None, typer.Option(help="stand's today for an ephemeral stack")] = None,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=65535,
+            help=f"serve the runner's metrics here during the run ({RUNNER_PORT} is where"
+            " Prometheus looks); default $WPB_METRICS_PORT, else off",
+        ),
+    ] = None,
 ) -> None:
     """Run a harness on tasks; write $WPB_HOME/runs/<UTC timestamp>-<harness>/ and print a table."""
     try:
@@ -227,7 +269,14 @@ def eval_(
     if not refs:
         fail(f"no task matches {tasks!r} under {TASKS_DIR}")
     result, out_dir, _ = run_on_stack(
-        chosen, refs, workers, time_limit, today, agent=agent, prices=price_table
+        chosen,
+        refs,
+        workers,
+        time_limit,
+        today,
+        agent=agent,
+        prices=price_table,
+        metrics_port=metrics_port or RunnerSettings().metrics_port,
     )
     print_run(console, result, out_dir)
 
@@ -241,10 +290,12 @@ def run_on_stack(
     agent: AgentConfig | None = None,
     prices: dict[str, Price] | None = None,
     then: Callable[[str, str, dict[str, Any]], Any] | None = None,
+    metrics_port: int | None = None,
 ) -> tuple[dict[str, Any], Path, Any]:
     """Evaluate on the running stack, or on one started for it and stopped after, with a
-    progress bar; `then(hub_url, token, result)` runs while the stack is still up. Returns
-    the result, the run directory and what `then` returned."""
+    progress bar and, with `metrics_port`, the runner's metrics served there; `then(hub_url,
+    token, result)` runs while the stack is still up. Returns the result, the run directory
+    and what `then` returned."""
     state = running_stack(home())
     stack = None
     if state is None:
@@ -260,15 +311,31 @@ def run_on_stack(
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     out_dir = home() / "runs" / f"{stamp}-{harness.name}"
     token = admin_token(home())
+    metrics = (
+        RunMetrics(harness.name, (agent or AgentConfig()).model, prices or {})
+        if metrics_port
+        else None
+    )
     try:
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-        ) as progress:
+        with (
+            serving(metrics_port, RunnerSettings().metrics_host)
+            if metrics_port
+            else contextlib.nullcontext(),
+            Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+            ) as progress,
+        ):
             bar = progress.add_task(f"{harness.name} on {len(refs)} tasks", total=len(refs))
+
+            def finished(record: dict[str, Any]) -> None:
+                progress.advance(bar)
+                if metrics is not None:
+                    metrics.observe(record)
+
             result = asyncio.run(
                 evaluate(
                     hub_url,
@@ -278,13 +345,15 @@ def run_on_stack(
                     out_dir,
                     workers,
                     time_limit,
-                    lambda _: progress.advance(bar),
+                    finished,
                     today,
                     agent,
                     prices,
                 )
             )
         after = then(hub_url, token, result) if then else None
+    except StackError as exc:
+        fail(str(exc))
     finally:
         if stack is not None:
             stack.stop()

@@ -20,6 +20,10 @@ class RunnerSettings(BaseSettings):
     # Which sites the embedded stack starts (comma-separated domains); all built ones if unset.
     stack_sites: str | None = None
     chromium: str | None = None
+    # The runner's own metrics during `runner eval` (off when unset; the Prometheus configs
+    # look for it at 9108) and the address they listen on.
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
 
     def today_date(self) -> date:
         return date.fromisoformat(self.today) if self.today else date.today()

@@ -92,6 +92,11 @@ def admin_token(home: Path) -> str:
     return path.read_text().strip()
 
 
+def service_token_file(home: Path) -> Path:
+    """Where the running stack keeps its service credential (0600, new at every start)."""
+    return home / "service-token"
+
+
 def write_private(path: Path, text: str) -> None:
     """Write `text` to a file only its owner can read (0600), replacing what was there."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -164,6 +169,10 @@ class Stack:
     def state_file(self) -> Path:
         return self.home / "stack.json"
 
+    @property
+    def service_token_file(self) -> Path:
+        return service_token_file(self.home)
+
     # -- plan ------------------------------------------------------------------------
 
     def plan(self) -> None:
@@ -175,6 +184,8 @@ class Stack:
         nats_url = f"nats://127.0.0.1:{nats_port}"
         config = self.home / "nats.conf"
         write_private(config, nats_config(self.service_token))
+        # For the stand's own tools that scrape /metrics (runner prometheus).
+        write_private(self.service_token_file, self.service_token)
         self.processes["nats"] = Process(
             "nats",
             [

@@ -21,6 +21,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.responses import Response
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig
+from prometheus_client import Counter, Gauge
 
 from services.events.store import EventStore
 from services.kit.bus import EVENTS_STREAM, EVENTS_SUBJECT, Bus
@@ -31,6 +32,12 @@ from services.kit.web import create_service_app
 
 log = logging.getLogger("wpb.events")
 DURABLE = "collector"
+
+INGESTED = Counter("wpb_events_ingested_total", "Events committed to the store (new ones only)")
+LAG = Gauge(
+    "wpb_events_ingest_lag",
+    "Events in the stream not yet committed: the stream's last sequence minus the watermark",
+)
 
 
 class Collector:
@@ -92,7 +99,7 @@ class Collector:
             except (ValueError, KeyError):
                 log.error("dropping a malformed message on %s", msg.subject)
                 await msg.term()
-        await asyncio.to_thread(self.store.insert, rows)
+        INGESTED.inc(await asyncio.to_thread(self.store.insert, rows))
         await asyncio.gather(*(msg.ack() for msg in msgs))
         async with self.advanced:
             self._above.update(msg.metadata.sequence.stream for msg in msgs)
@@ -101,6 +108,16 @@ class Collector:
                 self._above.discard(self.watermark)
             self._above = {seq for seq in self._above if seq > self.watermark}
             self.advanced.notify_all()
+
+    async def measure_lag(self) -> None:
+        """Set LAG from the stream's last sequence; kept as it was while NATS is away."""
+        assert self.bus.js is not None
+        try:
+            info = await self.bus.js.stream_info(EVENTS_STREAM)
+        except Exception as exc:
+            log.warning("ingest lag not measured (%s)", exc)
+            return
+        LAG.set(max(0, int(info.state.last_seq) - self.watermark))
 
     async def query(
         self, trajectory_id: str, after: int, wait_s: float, types: list[str] | None = None
@@ -138,6 +155,7 @@ def create_app(settings: EventsSettings | None = None) -> FastAPI:
         startup=startup,
         shutdown=shutdown,
         ready=lambda a: bool(getattr(a.state, "collector", None) and a.state.collector.running),
+        on_scrape=lambda a: a.state.collector.measure_lag(),
     )
 
     @app.get("/trajectories/{tid}/events")

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from services.hub import agent, api, viewer
 from services.hub.deps import HERE
 from services.hub.faults import FaultLog, RecordFaults, expose_restarts
+from services.hub.trajectories import OpenTrajectories
 from services.kit.settings import HubSettings
 from services.kit.site import Pages
 from services.kit.web import create_service_app, service_headers
@@ -24,8 +25,11 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
         app.state.http = httpx.AsyncClient(
             timeout=60, limits=limits, headers=service_headers(settings.service_token)
         )
+        app.state.open_trajectories = OpenTrajectories()
+        await app.state.open_trajectories.start(app.state.bus)
 
     async def shutdown(app: FastAPI) -> None:
+        await app.state.open_trajectories.stop()
         await app.state.http.aclose()
 
     app = create_service_app("hub", settings, startup=startup, shutdown=shutdown, internal=False)

@@ -3,12 +3,17 @@ resolved, stored in the KV bucket) and closed once (completion and final message
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import time
 from datetime import date
 from pathlib import Path
 from typing import Any
+
+from nats.js.kv import KeyValue
+from prometheus_client import Gauge
 
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.dateshift import shift_task
@@ -21,6 +26,7 @@ from services.kit.variants import check_selection, resolve
 log = logging.getLogger("wpb.hub")
 # A trajectory's metadata is one NATS message (at most 1 MiB), rewritten when it is closed.
 MAX_META_BYTES = 512 * 1024
+OPEN = Gauge("wpb_trajectories_open", "Trajectories created and not yet closed, on the stand")
 
 
 def task_from_body(body: dict[str, Any], tasks_dir: Path) -> dict[str, Any]:
@@ -112,3 +118,42 @@ async def close(bus: Bus, tid: str, body: dict[str, Any]) -> dict[str, Any]:
         log.info("closed, completion %s", meta.get("completion"), extra={"trajectory_id": tid})
         return meta
     raise FieldError("trajectory", "too many concurrent updates", 503)
+
+
+class OpenTrajectories:
+    """The ids of the stand's open trajectories, for `wpb_trajectories_open`: kept from a watch
+    on the trajectories bucket, which first replays every trajectory's latest metadata (a
+    hub that restarts counts those already open) and then delivers each write by any hub (a
+    trajectory closed through another replica leaves the count too)."""
+
+    def __init__(self) -> None:
+        self.ids: set[str] = set()
+        self._watcher: KeyValue.KeyWatcher | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self, bus: Bus) -> None:
+        self._watcher = await bus.kv(TRAJECTORIES_BUCKET).watchall()
+        self._task = asyncio.create_task(self._follow(self._watcher))
+        OPEN.set_function(lambda: len(self.ids))  # one hub a process: the latest one counts
+
+    async def _follow(self, watcher: KeyValue.KeyWatcher) -> None:
+        async for entry in watcher:
+            if entry is None:  # the end of the replay
+                continue
+            try:
+                is_open = json.loads(entry.value or b"null")["status"] == "open"
+            except (ValueError, TypeError, KeyError):
+                is_open = False  # deleted, purged, or not a trajectory's metadata
+            if is_open:
+                self.ids.add(entry.key)
+            else:
+                self.ids.discard(entry.key)
+
+    async def stop(self) -> None:
+        if self._watcher is not None:
+            with contextlib.suppress(Exception):  # NATS may be gone already
+                await self._watcher.stop()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task

@@ -30,8 +30,13 @@ KIT_STATIC = Path(__file__).parent / "static"
 # Seconds a client waits before it asks again when NATS is unavailable (it restarts in ~1 s).
 NATS_RETRY_AFTER_S = 2
 
-REQUESTS = Counter("wpb_http_requests_total", "HTTP requests", ["service", "method", "status"])
-LATENCY = Histogram("wpb_http_request_seconds", "HTTP request latency", ["service"])
+# `route` is the template a request matched (`/t/{tid}/grocery/cart/{item_id}`), never the
+# raw path, so its values are as few as the routes; a request no route took is UNMATCHED.
+REQUESTS = Counter(
+    "wpb_http_requests_total", "HTTP requests", ["service", "route", "method", "status"]
+)
+LATENCY = Histogram("wpb_http_request_seconds", "HTTP request latency", ["service", "route"])
+UNMATCHED = "unmatched"
 
 Hook = Callable[[FastAPI], Awaitable[None]]
 
@@ -113,7 +118,7 @@ class BodyLimit:
 
 
 class Metrics:
-    """Request count by method and status, and latency, for `/metrics`."""
+    """Request count by route, method and status, and latency by route, for `/metrics`."""
 
     def __init__(self, app: ASGIApp, service: str) -> None:
         self.app = app
@@ -135,8 +140,21 @@ class Metrics:
         try:
             await self.app(scope, receive, observed)
         finally:
-            LATENCY.labels(self.service).observe(time.perf_counter() - started)
-            REQUESTS.labels(self.service, scope["method"], str(status)).inc()
+            route = route_template(scope)
+            LATENCY.labels(self.service, route).observe(time.perf_counter() - started)
+            REQUESTS.labels(self.service, route, scope["method"], str(status)).inc()
+
+
+def route_template(scope: Scope) -> str:
+    """The route the router chose for a request, as its template; a mount (static files) as
+    `{mount}/{path}`; UNMATCHED for a request no route took (or refused before routing: no
+    credential, a body too large)."""
+    route = scope.get("route")
+    if route is not None:
+        return str(route.path)
+    if scope.get("endpoint") is not None and scope.get("root_path"):
+        return f"{scope['root_path']}/{{path}}"
+    return UNMATCHED
 
 
 class _TooLarge(Exception):
@@ -154,14 +172,16 @@ def create_service_app(
     startup: Hook | None = None,
     shutdown: Hook | None = None,
     ready: Callable[[FastAPI], bool] | None = None,
+    on_scrape: Hook | None = None,
     internal: bool = True,
     **fastapi_args: Any,
 ) -> FastAPI:
     """A FastAPI app that owns one NATS connection for its lifetime.
 
     `/alive` answers while the process runs; `/ready` answers 503 until NATS is connected
-    and `ready(app)` (the service's own condition, e.g. catalog loaded) holds. An `internal`
-    service (all but the hub) answers nothing else without the service credential.
+    and `ready(app)` (the service's own condition, e.g. catalog loaded) holds. `/metrics`
+    awaits `on_scrape(app)` first (to set gauges that need NATS). An `internal` service (all
+    but the hub) answers nothing else without the service credential.
     """
     setup_logging(service, settings.log_json, settings.log_level)
 
@@ -230,6 +250,8 @@ def create_service_app(
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> PlainTextResponse:
+        if on_scrape is not None:
+            await on_scrape(app)
         return PlainTextResponse(generate_latest().decode(), media_type=CONTENT_TYPE_LATEST)
 
     app.mount("/_kit", StaticFiles(directory=KIT_STATIC), name="kit-static")

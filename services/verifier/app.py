@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from prometheus_client import Histogram
 
 from services.kit.errors import FieldError
 from services.kit.matching import check, event_types, validate_conditions
 from services.kit.settings import VerifierSettings
 from services.kit.trajectory import load_trajectory
 from services.kit.web import create_service_app, json_object, service_headers
+
+# check() from the request to the verdict: `kind` is `trajectory` (the collector's events
+# fetched first) or `stateless` (events in the body).
+CHECK_SECONDS = Histogram("wpb_check_seconds", "check() latency", ["kind"])
 
 
 def create_app(settings: VerifierSettings | None = None) -> FastAPI:
@@ -42,23 +49,31 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
                 raise FieldError(f"events[{index}]", "needs a string type and object params")
             event.setdefault("params", {})
             event.setdefault("seq", index + 1)
-        return JSONResponse(check(conditions, events))
+        with CHECK_SECONDS.labels("stateless").time():
+            verdict = check(conditions, events)
+        return JSONResponse(verdict)
 
     @app.get("/trajectories/{tid}/check")
     async def check_trajectory(request: Request, tid: str) -> JSONResponse:
-        trajectory = await load_trajectory(request.app.state.bus, tid)
-        if trajectory is None:
-            raise FieldError("trajectory", "unknown trajectory id", 404)
-        conditions = trajectory.meta["conditions"]
-        try:
-            response = await request.app.state.http.get(
-                f"/trajectories/{tid}/events", params={"types": ",".join(event_types(conditions))}
-            )
-        except httpx.TransportError as exc:
-            raise FieldError("events", f"the collector is unreachable ({exc})", 503) from None
-        if response.status_code != 200:
-            raise FieldError("events", f"collector answered {response.status_code}", 503)
-        verdict = check(conditions, response.json()["events"])
-        return JSONResponse({"trajectory_id": tid, **verdict})
+        with CHECK_SECONDS.labels("trajectory").time():
+            verdict = await trajectory_verdict(request.app, tid)
+        return JSONResponse(verdict)
 
     return app
+
+
+async def trajectory_verdict(app: FastAPI, tid: str) -> dict[str, Any]:
+    """The trajectory's conditions (from its metadata) against its events (the collector's)."""
+    trajectory = await load_trajectory(app.state.bus, tid)
+    if trajectory is None:
+        raise FieldError("trajectory", "unknown trajectory id", 404)
+    conditions = trajectory.meta["conditions"]
+    try:
+        response = await app.state.http.get(
+            f"/trajectories/{tid}/events", params={"types": ",".join(event_types(conditions))}
+        )
+    except httpx.TransportError as exc:
+        raise FieldError("events", f"the collector is unreachable ({exc})", 503) from None
+    if response.status_code != 200:
+        raise FieldError("events", f"collector answered {response.status_code}", 503)
+    return {"trajectory_id": tid, **check(conditions, response.json()["events"])}

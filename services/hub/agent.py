@@ -26,6 +26,10 @@ from services.kit.web import read_json
 
 router = APIRouter()
 
+# A site that cannot be reached (it restarts, or compose replaces its container): 503, and
+# the seconds after which asking again makes sense.
+SITE_RETRY_AFTER_S = 2
+
 
 def theme(trajectory: Trajectory) -> str:
     first = trajectory.meta.get("first_domain") or "grocery"
@@ -106,9 +110,11 @@ async def site(
         return site_page(pages, trajectory, "not_built.html", 404, domain)
     try:
         return await forward(client, request, upstream)
-    except httpx.TransportError:
+    except httpx.TransportError:  # refused, or its name does not resolve (compose: replaced)
         trajectory = await current_trajectory(request, tid)
-        return site_page(pages, trajectory, "unavailable.html", 502, domain)
+        page = site_page(pages, trajectory, "unavailable.html", 503, domain)
+        page.headers["Retry-After"] = str(SITE_RETRY_AFTER_S)
+        return page
 
 
 @router.get("/_site/{domain}/{path:path}")
@@ -119,4 +125,4 @@ async def site_static(request: Request, domain: str, hub: SettingsDep, client: H
     try:
         return await forward(client, request, upstream)
     except httpx.TransportError:
-        raise FieldError("domain", f"site {domain} unreachable", 502) from None
+        raise FieldError("domain", f"site {domain} unreachable", 503) from None

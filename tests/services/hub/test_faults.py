@@ -32,14 +32,15 @@ def test_a_dead_site_is_an_infra_fault_of_the_trajectory(
     own_stack.kill("site-grocery")
     try:
         page = own_hub.get(f"/t/{tid}/grocery/")
-        assert page.status_code == 502 and "Раздел временно недоступен" in page.text
+        assert page.status_code == 503 and "Раздел временно недоступен" in page.text
+        assert page.headers["Retry-After"] == "2"
     finally:
         own_stack.restart("site-grocery")
     meta = own_hub.get(f"/api/trajectories/{tid}").json()
-    assert [(f["domain"], f["status"]) for f in meta["infra_faults"]] == [("grocery", 502)]
+    assert [(f["domain"], f["status"]) for f in meta["infra_faults"]] == [("grocery", 503)]
     assert own_hub.get(f"/api/trajectories/{clean}").json()["infra_faults"] == []
     log = (own_stack.home / "logs" / "hub.log").read_text()
-    assert f"answered 502 to the agent: GET /t/{tid}/grocery/" in log  # errors always
+    assert f"answered 503 to the agent: GET /t/{tid}/grocery/" in log  # errors always
     assert "HTTP Request" not in log  # the proxy's access log is DEBUG only
 
 

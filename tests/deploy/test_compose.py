@@ -1,0 +1,209 @@
+"""The compose stand (compose.yaml): built by `make images`'s script, started with
+`docker compose up -d --wait` under a project of its own on a free port, evaluated by
+`runner eval --hub` as a stand it did not start; its agents network reaches the hub and
+nothing else; grocery replaced alone keeps its carts and events, the hub answering 503 in
+the gap; `docker compose down -v` leaves nothing. Needs a Docker engine: started by
+deploy/docker-engine.sh when none answers (root), else the module is skipped."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from helpers import runner
+
+from runner.stack import REPO, free_port
+
+# Building the images cold (the Debian base included) takes minutes, once.
+pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(900)]
+
+# One task per site.
+TASKS = (
+    "grocery_showcase_tea,shop_any_electronics,hotels_pick_city,rail_pick_from,"
+    "files_year_datasets_2025,books_author_cheapest_rudneva"
+)
+
+# Run inside a container: for each host:port argument, "open" or why it is not.
+PROBE = """
+import json, socket, sys
+out = {}
+for target in sys.argv[1:]:
+    host, port = target.rsplit(":", 1)
+    try:
+        socket.create_connection((host, int(port)), timeout=3).close()
+        out[target] = "open"
+    except OSError as exc:
+        out[target] = type(exc).__name__
+print(json.dumps(out))
+"""
+
+
+@dataclass
+class Stand:
+    project: str
+    env_file: Path
+    home: Path
+    hub_url: str
+    env: dict[str, str]
+
+    def compose(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+        argv = ["docker", "compose", "-p", self.project, "--env-file", str(self.env_file)]
+        done = subprocess.run(
+            [*argv, *args], cwd=REPO, env=self.env, text=True, capture_output=True, timeout=timeout
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done
+
+    def token(self) -> str:
+        return (self.home / "admin-token").read_text().strip()
+
+    def admin(self) -> httpx.Client:
+        return httpx.Client(
+            base_url=self.hub_url, timeout=30, headers={"Authorization": f"Bearer {self.token()}"}
+        )
+
+
+def docker(*args: str) -> str:
+    done = subprocess.run(["docker", *args], text=True, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def engine() -> None:
+    """A Docker engine and Compose: deploy/docker-engine.sh makes sure (root), else skip."""
+    if subprocess.run(["docker", "info"], capture_output=True).returncode == 0:
+        return
+    if os.geteuid() != 0:
+        pytest.skip(
+            "no Docker engine answers and starting one needs root (deploy/docker-engine.sh)"
+        )
+    subprocess.run([str(REPO / "deploy" / "docker-engine.sh")], check=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def stand(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stand]:
+    engine()
+    home = tmp_path_factory.mktemp("wpb-compose")
+    made = runner(home, "compose-env")
+    assert made.returncode == 0, made.stdout + made.stderr
+    port = free_port()
+    env = {**os.environ, "WPB_HOME": str(home), "WPB_HUB_PORT": str(port)}
+    result = Stand(
+        f"wpb-test-{os.getpid()}", home / "compose.env", home, f"http://127.0.0.1:{port}", env
+    )
+    subprocess.run(
+        [str(REPO / "deploy" / "images.sh"), str(result.env_file)],
+        check=True,
+        timeout=900,
+        env=env,
+    )
+    try:
+        result.compose("up", "-d", "--wait")
+        yield result
+    finally:
+        result.compose("down", "-v")
+
+
+def test_the_oracle_solves_a_task_per_site_on_the_compose_stand(stand: Stand) -> None:
+    done = runner(
+        stand.home, "eval", "--harness", "oracle", "--hub", stand.hub_url, "--tasks", TASKS
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (run,) = (stand.home / "runs").iterdir()
+    records = [json.loads(line) for line in (run / "records.jsonl").read_text().splitlines()]
+    assert {r["task"]: r["ems"] for r in records} == {name: 1 for name in TASKS.split(",")}
+
+
+def test_the_agents_network_reaches_the_hub_and_nothing_else(stand: Stand) -> None:
+    with stand.admin() as admin:
+        tid = admin.post("/api/trajectories", json={"task_id": "grocery_showcase_tea"}).json()[
+            "trajectory_id"
+        ]
+    network = f"{stand.project}_agents"
+    assert docker("network", "inspect", "-f", "{{.Internal}}", network).strip() == "true"
+    inner = {
+        name: docker(
+            "inspect",
+            "-f",
+            f'{{{{(index .NetworkSettings.Networks "{stand.project}_services").IPAddress}}}}',
+            f"{stand.project}-{name}-1",
+        ).strip()
+        for name in ("nats", "events", "verifier", "grocery")
+    }
+    closed = [
+        "nats:4222",
+        "events:8000",
+        "verifier:8000",
+        "grocery:8000",
+        f"{inner['nats']}:4222",
+        f"{inner['events']}:8000",
+        f"{inner['verifier']}:8000",
+        f"{inner['grocery']}:8000",
+        "203.0.113.1:80",  # an address outside (TEST-NET-3): nothing may leave
+    ]
+    probe = ["run", "--rm", "--network", network, "--entrypoint", "python", "wpb-hub"]
+    answers = json.loads(docker(*probe, "-c", PROBE, "hub:8000", *closed))
+    assert answers.pop("hub:8000") == "open"
+    assert all(why != "open" for why in answers.values()), answers
+    page = docker(
+        *probe,
+        "-c",
+        "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).status)",
+        f"http://hub:8000/t/{tid}/",
+    )
+    assert page.strip() == "200"
+
+
+def test_grocery_replaced_alone_keeps_carts_and_events(stand: Stand) -> None:
+    with stand.admin() as admin:
+        tid = admin.post("/api/trajectories", json={"task_id": "grocery_showcase_tea"}).json()[
+            "trajectory_id"
+        ]
+        cart = f"{stand.hub_url}/t/{tid}/grocery/cart"
+        for _ in range(2):
+            httpx.post(
+                f"{cart}/g-0010", data={"op": "inc"}, headers={"Accept": "application/json"}
+            ).raise_for_status()
+        before = admin.get(f"/api/trajectories/{tid}/events").json()["events"]
+        seen: list[int] = []
+        stop = threading.Event()
+
+        def watch() -> None:  # the agent, asking for its cart through the gap
+            while not stop.is_set():
+                seen.append(httpx.get(cart, timeout=10).status_code)
+                time.sleep(0.05)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            stand.compose("up", "-d", "--no-deps", "--force-recreate", "--wait", "grocery")
+        finally:
+            stop.set()
+            watcher.join()
+        assert 503 in seen and set(seen) <= {200, 503}, sorted(set(seen))
+        page = httpx.get(cart).text
+        assert 'data-item="g-0010" data-amount="2"' in page
+        answer = httpx.post(
+            f"{cart}/g-0010", data={"op": "inc"}, headers={"Accept": "application/json"}
+        )
+        assert answer.json()["amount"] == 3
+        after = admin.get(f"/api/trajectories/{tid}/events").json()["events"]
+    assert after[: len(before)] == before
+    amounts = [e["params"]["amount"] for e in after if e["type"] == "basket_add"]
+    assert amounts == [1, 2, 3]
+
+
+def test_down_leaves_nothing(stand: Stand) -> None:
+    stand.compose("down", "-v")
+    label = f"label=com.docker.compose.project={stand.project}"
+    assert docker("ps", "-aq", "--filter", label) == ""
+    assert docker("volume", "ls", "-q", "--filter", label) == ""
+    assert docker("network", "ls", "-q", "--filter", label) == ""

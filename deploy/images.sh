@@ -18,6 +18,5 @@ if [ -z "${WPB_BASE_IMAGE:-}" ]; then
 fi
 export WPB_BASE_IMAGE
 echo "images from $WPB_BASE_IMAGE"
-# Compose builds through the engine (BuildKit) where the buildx plugin is missing.
-COMPOSE_BAKE=false docker compose --env-file "$ENV_FILE" build --quiet
+docker compose --env-file "$ENV_FILE" build --quiet
 docker image ls --format '{{.Repository}}:{{.Tag}}  {{.Size}}' 'wpb-*'

@@ -88,3 +88,18 @@ CMD ["services.hotels.app:create_app"]
 FROM service AS files
 COPY services/files services/files
 CMD ["services.files.app:create_app"]
+
+# Prometheus for the compose stand's `metrics` profile: Debian's package, so that it builds
+# where no registry answers, like every other image; its configuration is mounted
+# (deploy/prometheus/prometheus.yml), its data on /data.
+FROM base AS prometheus
+RUN apt-get update -qq \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus \
+ && rm -rf /var/lib/apt/lists/*
+USER wpb
+VOLUME /data
+EXPOSE 9090
+HEALTHCHECK --interval=2s --timeout=3s --start-period=20s --retries=5 \
+  CMD ["python3", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:9090/-/ready', timeout=2)"]
+ENTRYPOINT ["prometheus", "--config.file=/etc/prometheus/prometheus.yml", \
+  "--storage.tsdb.path=/data", "--web.listen-address=:9090"]

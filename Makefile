@@ -80,12 +80,12 @@ stand: images
 	$(COMPOSE) up -d --wait
 
 stand-down:
-	$(COMPOSE) down
+	$(COMPOSE) --profile metrics --profile dashboards down
 
 bench: setup
 	$(BIN)/python -m bench
 
 clean:
 	-$(BIN)/runner down
-	-[ ! -f $(COMPOSE_ENV) ] || $(COMPOSE) down -v
+	-[ ! -f $(COMPOSE_ENV) ] || $(COMPOSE) --profile metrics --profile dashboards down -v
 	rm -rf $(VENV) .wpb test-artifacts

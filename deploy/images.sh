@@ -18,5 +18,5 @@ if [ -z "${WPB_BASE_IMAGE:-}" ]; then
 fi
 export WPB_BASE_IMAGE
 echo "images from $WPB_BASE_IMAGE"
-docker compose --env-file "$ENV_FILE" build --quiet
+docker compose --env-file "$ENV_FILE" --profile metrics build --quiet
 docker image ls --format '{{.Repository}}:{{.Tag}}  {{.Size}}' 'wpb-*'

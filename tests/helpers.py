@@ -7,6 +7,7 @@ import concurrent.futures
 import contextlib
 import copy
 import json
+import math
 import os
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from runner.stack import TASKS_DIR, Stack, free_port
+from runner.stack import REPO, TASKS_DIR, Stack, free_port
 from services.kit import pagetoken
 
 # The stand's frozen today in the test stack.
@@ -153,9 +154,17 @@ def failures(records: list[dict[str, Any]]) -> dict[str, Any]:
     return {r["task"]: (r["status"], r["error"]) for r in records if r["ems"] != 1}
 
 
-def runner(home: Path, *args: str, port: int | None = None) -> subprocess.CompletedProcess[str]:
-    """The `runner` command as a user types it, under its own WPB_HOME and hub port."""
-    env = {**os.environ, "WPB_HOME": str(home), "WPB_HUB_PORT": str(port or free_port())}
+def runner(
+    home: Path, *args: str, port: int | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The `runner` command as a user types it, under its own WPB_HOME and hub port (and
+    `env` besides)."""
+    env = {
+        **os.environ,
+        "WPB_HOME": str(home),
+        "WPB_HUB_PORT": str(port or free_port()),
+        **(env or {}),
+    }
     return subprocess.run(
         [sys.executable, "-m", "runner", *args],
         env=env,
@@ -236,3 +245,40 @@ def verdict(hub: httpx.Client, tid: str, wait_for: str) -> dict[str, Any]:
     """The trajectory's check once an event of type `wait_for` is stored."""
     wait_events(hub, tid, wait_for)
     return hub.get(f"/api/trajectories/{tid}/check").json()  # type: ignore[no-any-return]
+
+
+# -- the Grafana dashboards' queries against a real Prometheus (tests/deploy) -------------
+
+DASHBOARDS = sorted((REPO / "deploy" / "grafana" / "dashboards").glob("*.json"))
+
+
+def panel_queries() -> list[tuple[str, str, str]]:
+    """(dashboard file, panel title, expression) for every query of every panel."""
+    found = []
+    for path in DASHBOARDS:
+        for panel in json.loads(path.read_text())["panels"]:
+            for target in panel.get("targets", []):
+                found.append((path.name, panel["title"], target["expr"]))
+    return found
+
+
+def query_range(api: httpx.Client, expr: str, window: dict[str, Any]) -> dict[str, list[float]]:
+    """A range query's series: their labels' values joined, then their values in time order."""
+    answer = api.get("/api/v1/query_range", params={"query": expr, **window})
+    assert answer.status_code == 200, (expr, answer.text)
+    return {
+        ",".join(item["metric"].values()): [float(v) for _, v in item["values"]]
+        for item in answer.json()["data"]["result"]
+    }
+
+
+def empty_panels(api: httpx.Client, window: dict[str, Any], rate_interval: str) -> list[str]:
+    """Every panel query (Grafana's `$__rate_interval` set to `rate_interval`) that returns
+    no finite value from the Prometheus at `api` over `window`."""
+    empty = []
+    for dashboard, title, expr in panel_queries():
+        series = query_range(api, expr.replace("$__rate_interval", rate_interval), window)
+        values = [v for vs in series.values() for v in vs]
+        if not any(math.isfinite(v) for v in values):
+            empty.append(f"{dashboard} «{title}»: {expr}")
+    return empty

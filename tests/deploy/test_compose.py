@@ -18,7 +18,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from helpers import runner
+import yaml
+from helpers import empty_panels, runner
 
 from runner.stack import REPO, free_port
 
@@ -95,7 +96,12 @@ def stand(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stand]:
     made = runner(home, "compose-env")
     assert made.returncode == 0, made.stdout + made.stderr
     port = free_port()
-    env = {**os.environ, "WPB_HOME": str(home), "WPB_HUB_PORT": str(port)}
+    env = {
+        **os.environ,
+        "WPB_HOME": str(home),
+        "WPB_HUB_PORT": str(port),
+        "WPB_PROMETHEUS_PORT": str(free_port()),
+    }
     result = Stand(
         f"wpb-test-{os.getpid()}", home / "compose.env", home, f"http://127.0.0.1:{port}", env
     )
@@ -109,7 +115,7 @@ def stand(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stand]:
         result.compose("up", "-d", "--wait")
         yield result
     finally:
-        result.compose("down", "-v")
+        result.compose("--profile", "metrics", "down", "-v")
 
 
 def test_the_oracle_solves_a_task_per_site_on_the_compose_stand(stand: Stand) -> None:
@@ -201,8 +207,38 @@ def test_grocery_replaced_alone_keeps_carts_and_events(stand: Stand) -> None:
     assert amounts == [1, 2, 3]
 
 
+def test_every_panel_query_returns_data_from_the_metrics_profile(stand: Stand) -> None:
+    """Profile `metrics`: our Prometheus image scrapes the services by name with the service
+    credential, and the runner's metrics on the host; every Grafana panel has data."""
+    stand.compose("--profile", "metrics", "up", "-d", "--wait", "prometheus")
+    config = yaml.safe_load((REPO / "deploy/prometheus/prometheus.yml").read_text())
+    scrape_s = int(config["global"]["scrape_interval"].removesuffix("s"))
+    (job,) = [j for j in config["scrape_configs"] if j["job_name"] == "runner"]
+    runner_port = job["static_configs"][0]["targets"][0].rsplit(":", 1)[1]
+    started = time.time()
+    metrics = {"WPB_METRICS_PORT": runner_port, "WPB_METRICS_HOST": "0.0.0.0"}
+    evaluation = runner(
+        stand.home,
+        *("eval", "--harness", "oracle", "--hub", stand.hub_url),
+        *("--tasks", "grocery_showcase_tea,files_year_datasets_2025"),
+        env=metrics,
+    )
+    assert evaluation.returncode == 0, evaluation.stdout + evaluation.stderr
+    time.sleep(scrape_s + 1)  # one more scrape of the services
+    window = {"start": started, "end": time.time(), "step": "1"}
+    port = stand.env["WPB_PROMETHEUS_PORT"]
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as api:
+        targets = api.get("/api/v1/targets").json()["data"]["activeTargets"]
+        assert {t["labels"]["job"] for t in targets if t["health"] == "up"} == {
+            "services",
+            "runner",
+        }
+        empty = empty_panels(api, window, f"{4 * scrape_s}s")
+    assert not empty, "panels without data:\n" + "\n".join(empty)
+
+
 def test_down_leaves_nothing(stand: Stand) -> None:
-    stand.compose("down", "-v")
+    stand.compose("--profile", "metrics", "down", "-v")
     label = f"label=com.docker.compose.project={stand.project}"
     assert docker("ps", "-aq", "--filter", label) == ""
     assert docker("volume", "ls", "-q", "--filter", label) == ""

@@ -8,7 +8,6 @@ dashboards folder."""
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import shutil
@@ -16,29 +15,18 @@ import signal
 import subprocess
 import sys
 import time
-from typing import Any
 
 import httpx
 import pytest
 import yaml
+from helpers import DASHBOARDS, empty_panels, query_range
 
 from runner.stack import REPO, Stack, free_port
 
 GRAFANA = REPO / "deploy" / "grafana"
-DASHBOARDS = sorted((GRAFANA / "dashboards").glob("*.json"))
 # Grafana's own variable; with a 1 s scrape interval a rate needs a few seconds of samples.
 RATE_INTERVAL = "10s"
 TASKS = "grocery_nav_bakery,files_archive_by_date"
-
-
-def panel_queries() -> list[tuple[str, str, str]]:
-    """(dashboard file, panel title, expression) for every query of every panel."""
-    found = []
-    for path in DASHBOARDS:
-        for panel in json.loads(path.read_text())["panels"]:
-            for target in panel.get("targets", []):
-                found.append((path.name, panel["title"], target["expr"]))
-    return found
 
 
 def test_provisioning_names_the_datasource_and_folder_of_the_dashboards() -> None:
@@ -103,11 +91,7 @@ def test_every_panel_query_returns_data(stack: Stack) -> None:
         time.sleep(2)  # two more scrapes of the services
         window = {"start": started, "end": time.time(), "step": "1"}
 
-        empty = []
-        for dashboard, title, expr in panel_queries():
-            series = query_range(api, expr.replace("$__rate_interval", RATE_INTERVAL), window)
-            if not any(finite(values) for values in series.values()):
-                empty.append(f"{dashboard} «{title}»: {expr}")
+        empty = empty_panels(api, window, RATE_INTERVAL)
         assert not empty, "panels without data:\n" + "\n".join(empty)
 
         # What the series say: route labels are templates, never a trajectory's id; the
@@ -137,17 +121,3 @@ def wait_ready(api: httpx.Client, server: subprocess.Popen[bytes], timeout: floa
             pass
         assert time.monotonic() < deadline, "Prometheus did not get ready"
         time.sleep(0.2)
-
-
-def query_range(api: httpx.Client, expr: str, window: dict[str, Any]) -> dict[str, list[float]]:
-    """A range query's series: their labels' values joined, then their values in time order."""
-    answer = api.get("/api/v1/query_range", params={"query": expr, **window})
-    assert answer.status_code == 200, (expr, answer.text)
-    return {
-        ",".join(item["metric"].values()): [float(v) for _, v in item["values"]]
-        for item in answer.json()["data"]["result"]
-    }
-
-
-def finite(values: list[float]) -> bool:
-    return any(not math.isnan(v) and not math.isinf(v) for v in values)

@@ -251,6 +251,9 @@ def eval_(
     max_tasks: Annotated[int | None, typer.Option(min=1, help="at most this many tasks")] = None,
     workers: Annotated[int, typer.Option(min=1, max=32, help="tasks run at once")] = 1,
     time_limit: Annotated[float, typer.Option(min=1, help="seconds per task")] = 180,
+    repeat: Annotated[
+        int, typer.Option(min=1, max=100, help="attempts per task (for pass@k and pass^k)")
+    ] = 1,
     today: Annotated[str | None, typer.Option(help="stand's today for an ephemeral stack")] = None,
     metrics_port: Annotated[
         int | None,
@@ -303,6 +306,7 @@ def eval_(
         prices=price_table,
         metrics_port=metrics_port or RunnerSettings().metrics_port,
         hub=hub,
+        repeat=repeat,
     )
     print_run(console, result, out_dir)
 
@@ -318,6 +322,7 @@ def run_on_stack(
     then: Callable[[str, str, dict[str, Any]], Any] | None = None,
     metrics_port: int | None = None,
     hub: str | None = None,
+    repeat: int = 1,
 ) -> tuple[dict[str, Any], Path, Any]:
     """Evaluate on the stand at `hub` (one this runner did not start: compose's), on the
     running embedded stack, or on one started for it and stopped after, with a progress bar
@@ -357,7 +362,8 @@ def run_on_stack(
                 console=console,
             ) as progress,
         ):
-            bar = progress.add_task(f"{harness.name} on {len(refs)} tasks", total=len(refs))
+            attempts = len(refs) * repeat
+            bar = progress.add_task(f"{harness.name} on {len(refs)} tasks", total=attempts)
 
             def finished(record: dict[str, Any]) -> None:
                 progress.advance(bar)
@@ -377,6 +383,7 @@ def run_on_stack(
                     today,
                     agent,
                     prices,
+                    repeat,
                 )
             )
         after = then(hub_url, token, result) if then else None

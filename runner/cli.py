@@ -692,3 +692,83 @@ def tasks_audit(
         console.print(f"report in {report}")
     if not summary["ok"]:
         raise typer.Exit(1)
+
+
+board_app = typer.Typer(
+    help="The leaderboard over runs: the terminal table (no command) or `export DIR`."
+)
+app.add_typer(board_app, name="board")
+
+SuiteOption = Annotated[
+    str | None, typer.Option(help="the task-set hash to show (default: the one most rows share)")
+]
+EveryOption = Annotated[
+    bool, typer.Option("--all", help="every run, not only the newest per model × harness")
+]
+
+
+@board_app.callback(invoke_without_command=True)
+def board(
+    ctx: typer.Context,
+    site: Annotated[str | None, typer.Option(help="only this site's tasks")] = None,
+    ui: Annotated[str | None, typer.Option(help="only this UI class (primary)")] = None,
+    kind: Annotated[str | None, typer.Option(help="canonical or variant")] = None,
+    suite: SuiteOption = None,
+    every: EveryOption = False,
+) -> None:
+    """The board of the runs under $WPB_HOME/runs: newest run per model × harness on one
+    task set (others listed apart), every rate with its 95% interval (docs/results.md)."""
+    if ctx.invoked_subcommand:
+        return
+    from runner.board import print_board
+    from services.kit.results.board import KINDS, Filter, build, finished_runs
+
+    if kind is not None and kind not in KINDS:
+        fail(f"--kind: expected one of {', '.join(KINDS)}")
+    runs = finished_runs(home() / "runs")
+    if not runs:
+        fail(f"no finished run under {home() / 'runs'} (runner eval)")
+    print_board(console, build(runs, Filter(site, ui, kind), latest=not every, suite=suite))
+
+
+@board_app.command("export")
+def board_export(
+    folder: Annotated[Path, typer.Argument(help="where to write index.html and the rest")],
+    suite: SuiteOption = None,
+    every: EveryOption = False,
+) -> None:
+    """Write the board as a static site: index.html (a page per filter, the comparisons),
+    assets/, board.json and board.csv; publishable as it is."""
+    from runner.board import export
+    from services.kit.results.board import finished_runs
+
+    runs = finished_runs(home() / "runs")
+    if not runs:
+        fail(f"no finished run under {home() / 'runs'} (runner eval)")
+    index = export(runs, folder, latest=not every, suite=suite)
+    console.print(f"board written: {index.resolve()}")
+
+
+@app.command("compare")
+def compare_runs(
+    run_a: Annotated[str, typer.Argument(help="a run's folder name under $WPB_HOME/runs")],
+    run_b: Annotated[str, typer.Argument(help="the run to set against it")],
+    html: Annotated[Path | None, typer.Option(help="also write the page to this file")] = None,
+) -> None:
+    """Run B against run A on their common attempts: flipped tasks, EMS deltas by site, UI
+    class and kind with 95% intervals, McNemar's exact test."""
+    from runner.board import print_compare
+    from services.kit.results.board import compare, read_run
+    from services.kit.results.page import render_compare
+
+    runs = []
+    for name in (run_a, run_b):
+        run = read_run(home() / "runs" / name) if name and "/" not in name else None
+        if run is None:
+            fail(f"no run named {name!r} under {home() / 'runs'}")
+        runs.append(run)
+    result = compare(*runs)
+    print_compare(console, result)
+    if html is not None:
+        html.write_text(render_compare(result, "/view/board/assets"), encoding="utf-8")
+        console.print(f"page written: {html}")

@@ -249,7 +249,13 @@ def build(
         },
         "rows": rows,
         "pairwise": [
-            {"a": a, "b": b, **pair(by_label[a], by_label[b], only)}
+            {
+                "a": a,
+                "b": b,
+                "run_a": by_label[a].name,
+                "run_b": by_label[b].name,
+                **pair(by_label[a], by_label[b], only),
+            }
             for a, b in combinations(labels, 2)
         ],
         "variants": sensitivity([by_label[label] for label in labels], only),

@@ -772,3 +772,40 @@ def compare_runs(
     if html is not None:
         html.write_text(render_compare(result, "/view/board/assets"), encoding="utf-8")
         console.print(f"page written: {html}")
+
+
+@app.command("export")
+def export_run(
+    run: Annotated[str, typer.Argument(help="a run's folder name under $WPB_HOME/runs")],
+    format: Annotated[str, typer.Option("--format", help="upstream: its results.json")] = (
+        "upstream"
+    ),
+    out: Annotated[Path | None, typer.Option(help="default: results.json in the run")] = None,
+) -> None:
+    """Write a run in another tool's layout (upstream WebPageBench's results.json)."""
+    from runner.interchange import to_upstream
+    from services.kit.results.board import read_run
+
+    if format != "upstream":
+        fail(f"--format: only upstream is known, got {format!r}")
+    found = read_run(home() / "runs" / run) if run and "/" not in run else None
+    if found is None:
+        fail(f"no run named {run!r} under {home() / 'runs'}")
+    target = out or home() / "runs" / run / "results.json"
+    data = to_upstream(found, TASKS_DIR)
+    target.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    console.print(f"{len(data['tests'])} tests written: {target}")
+
+
+@app.command("import")
+def import_run(
+    file: Annotated[Path, typer.Argument(help="an upstream WebPageBench results.json")],
+) -> None:
+    """Read an upstream results.json in as a run under $WPB_HOME/runs (for the board)."""
+    from runner.interchange import InterchangeError, import_file
+
+    try:
+        folder = import_file(file, home() / "runs", TASKS_DIR)
+    except InterchangeError as exc:
+        fail(str(exc))
+    console.print(f"imported as run {folder.name}")

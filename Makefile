@@ -1,4 +1,4 @@
-# The two doors: `make demo` (stack + evaluation + summary) and `make test`.
+# The two doors: `make demo` (stack + evaluation + summary + board) and `make test`.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -52,6 +52,8 @@ demo: setup
 	$(BIN)/runner eval --harness oracle --workers 2 || { $(BIN)/runner down; exit 1; }
 	$(BIN)/runner eval --harness noop || { $(BIN)/runner down; exit 1; }
 	$(BIN)/runner down
+	$(BIN)/runner board
+	$(BIN)/runner board export $(WPB_HOME)/board
 
 lint: setup
 	$(BIN)/ruff check .

@@ -251,6 +251,9 @@ def eval_(
     max_tasks: Annotated[int | None, typer.Option(min=1, help="at most this many tasks")] = None,
     workers: Annotated[int, typer.Option(min=1, max=32, help="tasks run at once")] = 1,
     time_limit: Annotated[float, typer.Option(min=1, help="seconds per task")] = 180,
+    repeat: Annotated[
+        int, typer.Option(min=1, max=100, help="attempts per task (for pass@k and pass^k)")
+    ] = 1,
     today: Annotated[str | None, typer.Option(help="stand's today for an ephemeral stack")] = None,
     metrics_port: Annotated[
         int | None,
@@ -303,6 +306,7 @@ def eval_(
         prices=price_table,
         metrics_port=metrics_port or RunnerSettings().metrics_port,
         hub=hub,
+        repeat=repeat,
     )
     print_run(console, result, out_dir)
 
@@ -318,6 +322,7 @@ def run_on_stack(
     then: Callable[[str, str, dict[str, Any]], Any] | None = None,
     metrics_port: int | None = None,
     hub: str | None = None,
+    repeat: int = 1,
 ) -> tuple[dict[str, Any], Path, Any]:
     """Evaluate on the stand at `hub` (one this runner did not start: compose's), on the
     running embedded stack, or on one started for it and stopped after, with a progress bar
@@ -357,7 +362,8 @@ def run_on_stack(
                 console=console,
             ) as progress,
         ):
-            bar = progress.add_task(f"{harness.name} on {len(refs)} tasks", total=len(refs))
+            attempts = len(refs) * repeat
+            bar = progress.add_task(f"{harness.name} on {len(refs)} tasks", total=attempts)
 
             def finished(record: dict[str, Any]) -> None:
                 progress.advance(bar)
@@ -377,6 +383,7 @@ def run_on_stack(
                     today,
                     agent,
                     prices,
+                    repeat,
                 )
             )
         after = then(hub_url, token, result) if then else None
@@ -685,3 +692,120 @@ def tasks_audit(
         console.print(f"report in {report}")
     if not summary["ok"]:
         raise typer.Exit(1)
+
+
+board_app = typer.Typer(
+    help="The leaderboard over runs: the terminal table (no command) or `export DIR`."
+)
+app.add_typer(board_app, name="board")
+
+SuiteOption = Annotated[
+    str | None, typer.Option(help="the task-set hash to show (default: the one most rows share)")
+]
+EveryOption = Annotated[
+    bool, typer.Option("--all", help="every run, not only the newest per model × harness")
+]
+
+
+@board_app.callback(invoke_without_command=True)
+def board(
+    ctx: typer.Context,
+    site: Annotated[str | None, typer.Option(help="only this site's tasks")] = None,
+    ui: Annotated[str | None, typer.Option(help="only this UI class (primary)")] = None,
+    kind: Annotated[str | None, typer.Option(help="canonical or variant")] = None,
+    suite: SuiteOption = None,
+    every: EveryOption = False,
+) -> None:
+    """The board of the runs under $WPB_HOME/runs: newest run per model × harness on one
+    task set (others listed apart), every rate with its 95% interval (docs/results.md)."""
+    if ctx.invoked_subcommand:
+        return
+    from runner.board import print_board
+    from services.kit.results.board import KINDS, Filter, build, finished_runs
+
+    if kind is not None and kind not in KINDS:
+        fail(f"--kind: expected one of {', '.join(KINDS)}")
+    runs = finished_runs(home() / "runs")
+    if not runs:
+        fail(f"no finished run under {home() / 'runs'} (runner eval)")
+    print_board(console, build(runs, Filter(site, ui, kind), latest=not every, suite=suite))
+
+
+@board_app.command("export")
+def board_export(
+    folder: Annotated[Path, typer.Argument(help="where to write index.html and the rest")],
+    suite: SuiteOption = None,
+    every: EveryOption = False,
+) -> None:
+    """Write the board as a static site: index.html (a page per filter, the comparisons),
+    assets/, board.json and board.csv; publishable as it is."""
+    from runner.board import export
+    from services.kit.results.board import finished_runs
+
+    runs = finished_runs(home() / "runs")
+    if not runs:
+        fail(f"no finished run under {home() / 'runs'} (runner eval)")
+    index = export(runs, folder, latest=not every, suite=suite)
+    console.print(f"board written: {index.resolve()}")
+
+
+@app.command("compare")
+def compare_runs(
+    run_a: Annotated[str, typer.Argument(help="a run's folder name under $WPB_HOME/runs")],
+    run_b: Annotated[str, typer.Argument(help="the run to set against it")],
+    html: Annotated[Path | None, typer.Option(help="also write the page to this file")] = None,
+) -> None:
+    """Run B against run A on their common attempts: flipped tasks, EMS deltas by site, UI
+    class and kind with 95% intervals, McNemar's exact test."""
+    from runner.board import print_compare
+    from services.kit.results.board import compare, read_run
+    from services.kit.results.page import render_compare
+
+    runs = []
+    for name in (run_a, run_b):
+        run = read_run(home() / "runs" / name) if name and "/" not in name else None
+        if run is None:
+            fail(f"no run named {name!r} under {home() / 'runs'}")
+        runs.append(run)
+    result = compare(*runs)
+    print_compare(console, result)
+    if html is not None:
+        html.write_text(render_compare(result, "/view/board/assets"), encoding="utf-8")
+        console.print(f"page written: {html}")
+
+
+@app.command("export")
+def export_run(
+    run: Annotated[str, typer.Argument(help="a run's folder name under $WPB_HOME/runs")],
+    format: Annotated[str, typer.Option("--format", help="upstream: its results.json")] = (
+        "upstream"
+    ),
+    out: Annotated[Path | None, typer.Option(help="default: results.json in the run")] = None,
+) -> None:
+    """Write a run in another tool's layout (upstream WebPageBench's results.json)."""
+    from runner.interchange import to_upstream
+    from services.kit.results.board import read_run
+
+    if format != "upstream":
+        fail(f"--format: only upstream is known, got {format!r}")
+    found = read_run(home() / "runs" / run) if run and "/" not in run else None
+    if found is None:
+        fail(f"no run named {run!r} under {home() / 'runs'}")
+    target = out or home() / "runs" / run / "results.json"
+    data = to_upstream(found, TASKS_DIR)
+    target.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    console.print(f"{len(data['tests'])} tests written: {target}")
+
+
+@app.command("import")
+def import_run(
+    file: Annotated[Path, typer.Argument(help="an upstream WebPageBench results.json")],
+) -> None:
+    """Read an upstream results.json in as a run under $WPB_HOME/runs (for the board)."""
+    from runner.interchange import InterchangeError, import_file
+
+    try:
+        folder = import_file(file, home() / "runs", TASKS_DIR)
+    except InterchangeError as exc:
+        fail(str(exc))
+    console.print(f"imported as run {folder.name}")

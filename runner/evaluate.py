@@ -22,7 +22,9 @@ from runner import browser as chromium
 from runner.harness import AgentConfig, Episode, Harness, InfraError
 from runner.prices import Price
 from runner.prices import cost as prices_cost
+from services.kit.results.stats import repeats
 from services.kit.tasks import load_task, task_files
+from services.kit.variants import defaults, resolve
 
 RETRIES = 2  # extra attempts after an infrastructure failure
 READY_WAIT_S = 120  # how long an attempt waits for the stand to be ready before it starts
@@ -55,6 +57,14 @@ class TaskRef:
     @property
     def ui_primary(self) -> str:
         return str((self.task["test_data"].get("ui_taxonomy") or {}).get("primary", "?"))
+
+    @property
+    def controls(self) -> dict[str, str]:
+        """The controls rendered otherwise than by default on the task's first site (a
+        variant's one changed control, or its profile's few): key -> implementation."""
+        chosen = resolve(self.task["test_data"], self.task.get("domain_configs") or {})
+        standard = defaults(self.site)
+        return {k: v for k, v in chosen.get(self.site, {}).items() if standard.get(k) != v}
 
 
 def select_tasks(tasks_dir: Path, pattern: str | None, limit: int | None) -> list[TaskRef]:
@@ -219,6 +229,7 @@ async def run_one(
         "variant": ref.is_variant,
         "donor": ref.donor,
         "profile": ref.profile,
+        "controls": ref.controls,
         "trajectory_id": tid,
         "date_shift_days": created["date_shift_days"],
         "ems": ems,
@@ -286,6 +297,7 @@ async def run_with_retries(run: RunContext, ref: TaskRef) -> dict[str, Any]:
         "variant": ref.is_variant,
         "donor": ref.donor,
         "profile": ref.profile,
+        "controls": ref.controls,
         "status": status,
         "error": last_error,
         "attempts": attempt + 1,
@@ -328,6 +340,8 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             "done_and_pass": mean("done_and_pass"),
             "steps": mean("steps"),
             "seconds": mean("seconds"),
+            # pass@k, pass^k and agreement over a task's attempts (`runner eval --repeat`).
+            **repeats(scored),
             "totals": {
                 "steps": sum(r["steps"] for r in rows),
                 "seconds": round(sum(r["seconds"] for r in rows), 3),
@@ -355,12 +369,17 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def paired(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """Each variant against its donor in the same run: where the widget, not the task, fails."""
-    donors = {r["task"]: r for r in records if not r["variant"] and r["status"] not in UNSCORED}
-    pairs = [
-        (donors[r["donor"]], r)
+    """Each variant against its donor in the same run (attempt with attempt): where the
+    widget, not the task, fails."""
+    donors = {
+        (r["task"], r["repeat"]): r
         for r in records
-        if r["variant"] and r["status"] not in UNSCORED and r["donor"] in donors
+        if not r["variant"] and r["status"] not in UNSCORED
+    }
+    pairs = [
+        (donors[r["donor"], r["repeat"]], r)
+        for r in records
+        if r["variant"] and r["status"] not in UNSCORED and (r["donor"], r["repeat"]) in donors
     ]
     if not pairs:
         return {"pairs": 0}
@@ -368,8 +387,12 @@ def paired(records: list[dict[str, Any]]) -> dict[str, Any]:
         "pairs": len(pairs),
         "donor_ems": round(sum(d["ems"] for d, _ in pairs) / len(pairs), 4),
         "variant_ems": round(sum(v["ems"] for _, v in pairs) / len(pairs), 4),
-        "donor_pass_variant_fail": sorted(v["task"] for d, v in pairs if d["ems"] and not v["ems"]),
-        "donor_fail_variant_pass": sorted(v["task"] for d, v in pairs if v["ems"] and not d["ems"]),
+        "donor_pass_variant_fail": sorted(
+            {v["task"] for d, v in pairs if d["ems"] and not v["ems"]}
+        ),
+        "donor_fail_variant_pass": sorted(
+            {v["task"] for d, v in pairs if v["ems"] and not d["ems"]}
+        ),
     }
 
 
@@ -385,7 +408,9 @@ async def evaluate(
     today: str | None,
     agent: AgentConfig | None = None,
     prices: dict[str, Price] | None = None,
+    repeat: int = 1,
 ) -> dict[str, Any]:
+    """Each of `refs` `repeat` times (records keep the attempt number as `repeat`)."""
     hub = Hub(hub_url, token)
     agent = agent or AgentConfig()
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -416,6 +441,7 @@ async def evaluate(
             },
             "prices": sorted(run.prices),
             "tasks": len(refs),
+            "repeat": repeat,
             "task_set_hash": task_set_hash(refs),
             "task_names": [r.name for r in refs],
             "browser": f"chromium {browser.version}" if browser else run.chromium,
@@ -433,15 +459,16 @@ async def evaluate(
             },
         }
         (out_dir / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1))
-        queue: asyncio.Queue[TaskRef] = asyncio.Queue()
-        for ref in refs:
-            queue.put_nowait(ref)
+        queue: asyncio.Queue[tuple[TaskRef, int]] = asyncio.Queue()
+        for number in range(1, repeat + 1):
+            for ref in refs:
+                queue.put_nowait((ref, number))
         with (out_dir / "records.jsonl").open("w", encoding="utf-8") as sink:
 
             async def worker() -> None:
                 while not queue.empty():
-                    ref = queue.get_nowait()
-                    record = await run_with_retries(run, ref)
+                    ref, number = queue.get_nowait()
+                    record = {**await run_with_retries(run, ref), "repeat": number}
                     records.append(record)
                     sink.write(json.dumps(record, ensure_ascii=False) + "\n")
                     sink.flush()
@@ -452,7 +479,7 @@ async def evaluate(
             await browser.close()
     await hub.close()
     order = {ref.name: i for i, ref in enumerate(refs)}
-    records.sort(key=lambda r: order[r["task"]])
+    records.sort(key=lambda r: (order[r["task"]], r["repeat"]))
     summary = summarize(records)
     (out_dir / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=1))
     return {"manifest": manifest, "records": records, "summary": summary}

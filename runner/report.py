@@ -20,10 +20,11 @@ def print_run(console: Console, result: dict[str, Any], out_dir: Path) -> None:
         table.add_column(
             column, justify="left" if column in ("Task", "Site", "Status") else "right"
         )
+    repeated = manifest.get("repeat", 1) > 1
     for r in records:
         scored = r["ems"] is not None
         table.add_row(
-            r["task"],
+            f"{r['task']} #{r['repeat']}" if repeated else r["task"],
             r["site"],
             str(r["ems"]) if scored else "—",
             str(r["completion"]) if scored else "—",
@@ -76,6 +77,13 @@ def print_run(console: Console, result: dict[str, Any], out_dir: Path) -> None:
             f"paired variants: {pairs['pairs']} · donor EMS {pairs['donor_ems']:.3f} · "
             f"variant EMS {pairs['variant_ems']:.3f} · widget-only failures: "
             f"{', '.join(pairs['donor_pass_variant_fail']) or 'none'}"
+        )
+    if repeated:
+        k = str(overall["attempts"])
+        agreement = overall["agreement"]
+        console.print(
+            f"{manifest['repeat']} attempts a task · pass@{k} {_fmt(overall['pass_at_k'][k])} · "
+            f"pass^{k} {_fmt(overall['pass_hat_k'][k])} · agreement {_fmt(agreement)}"
         )
     totals = overall["totals"]
     if totals["model_calls"]:

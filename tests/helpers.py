@@ -123,9 +123,10 @@ def run_eval(
     time_limit: float = 90,
     agent: Any = None,
     prices: Any = None,
+    repeat: int = 1,
 ) -> dict[str, Any]:
     """`runner eval` of these tasks against the test stack (two workers, 90 s a task unless
-    told), with an agent harness's settings and price table when given."""
+    told), with an agent harness's settings and price table when given, `repeat` times."""
     from runner.evaluate import evaluate
     from runner.harness import get_harness
 
@@ -141,6 +142,7 @@ def run_eval(
         None,
         agent,
         prices,
+        repeat,
     )
     return run_async(run)  # type: ignore[no-any-return]
 

@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from services.kit.results.board import read_json, read_run
+
 
 def list_runs(root: Path) -> list[dict[str, Any]]:
     """Every run under `root`, newest first, with its manifest and overall summary."""
@@ -14,10 +16,10 @@ def list_runs(root: Path) -> list[dict[str, Any]]:
         return []
     runs = []
     for folder in sorted(root.iterdir(), reverse=True):
-        manifest = _read(folder / "manifest.json")
+        manifest = read_json(folder / "manifest.json")
         if manifest is None:
             continue
-        summary = _read(folder / "summary.json") or {}
+        summary = read_json(folder / "summary.json") or {}
         runs.append(
             {
                 "name": folder.name,
@@ -33,28 +35,10 @@ def load_run(root: Path, name: str) -> dict[str, Any] | None:
     """One run by its folder name; only names that exist under `root` are looked up."""
     if not root.is_dir() or name not in {p.name for p in root.iterdir()}:
         return None
-    folder = root / name
-    manifest = _read(folder / "manifest.json")
-    if manifest is None:
+    run = read_run(root / name)
+    if run is None:
         return None
-    records = []
-    lines = folder / "records.jsonl"
-    if lines.exists():
-        records = [json.loads(line) for line in lines.read_text("utf-8").splitlines() if line]
-    return {
-        "name": name,
-        "manifest": manifest,
-        "summary": _read(folder / "summary.json"),
-        "records": records,
-    }
-
-
-def _read(path: Path) -> dict[str, Any] | None:
-    try:
-        value = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-    return value if isinstance(value, dict) else None
+    return {"name": name, "manifest": run.manifest, "summary": run.summary, "records": run.records}
 
 
 STEP_SHOT = re.compile(r"step-\d{3}\.png")
@@ -82,5 +66,5 @@ def load_episode(folder: Path | None) -> dict[str, Any] | None:
     return {
         "run": folder.parent.parent.name,
         "steps": steps,
-        "output": _read(folder / "output.json"),
+        "output": read_json(folder / "output.json"),
     }

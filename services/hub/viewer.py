@@ -1,7 +1,9 @@
 """Pages for people (`/view/…`, the admin token in a cookie): runs, a run, a trajectory with
-its verdict and the agent's steps."""
+its verdict and the agent's steps, the leaderboard and the comparison of two runs."""
 
 from __future__ import annotations
+
+from urllib.parse import urlencode
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
@@ -17,6 +19,8 @@ from services.hub.deps import (
 )
 from services.hub.runs import STEP_SHOT, find_episode, list_runs, load_episode, load_run
 from services.kit.errors import FieldError
+from services.kit.results.board import Filter, Run, build, compare, finished_runs
+from services.kit.results.page import ASSETS, STATIC, render_board, render_compare
 from services.kit.site import TrajectoryDep
 
 router = APIRouter(prefix="/view")
@@ -37,6 +41,48 @@ async def login(hub: SettingsDep, token: str = "", next: str = "/view/") -> Resp
 @router.get("/", dependencies=[Admin])
 async def runs_page(hub: SettingsDep, pages: PagesDep) -> HTMLResponse:
     return pages.render_plain("runs.html", runs=list_runs(hub.home / "runs"))
+
+
+@router.get("/board", dependencies=[Admin])
+async def board_page(
+    hub: SettingsDep,
+    site: str | None = None,
+    ui: str | None = None,
+    kind: str | None = None,
+    every: bool = False,
+) -> HTMLResponse:
+    """The leaderboard over the runs under WPB_HOME (docs/results.md)."""
+    only = Filter(site or None, ui or None, kind or None)
+    board = build(finished_runs(hub.home / "runs"), only, latest=not every)
+
+    def href(chosen: Filter) -> str:
+        query = {k: v for k, v in chosen.as_dict().items() if v} | ({"every": 1} if every else {})
+        return "/view/board" + (f"?{urlencode(query)}" if query else "")
+
+    def compare(a: str, b: str) -> str:
+        return f"/view/compare?{urlencode({'a': a, 'b': b})}"
+
+    html = render_board(board, href, "/view/board/assets", back="/view/", compare=compare)
+    return HTMLResponse(html)
+
+
+@router.get("/board/assets/{name}")
+async def board_asset(name: str) -> FileResponse:
+    if name not in ASSETS:
+        raise FieldError("name", f"no asset {name!r}", 404)
+    return FileResponse(STATIC / name)
+
+
+@router.get("/compare", dependencies=[Admin])
+async def compare_page(hub: SettingsDep, a: str, b: str) -> HTMLResponse:
+    """Run B against run A: flipped tasks, deltas by facet with intervals, McNemar."""
+    runs = {name: load_run(hub.home / "runs", name) for name in (a, b)}
+    missing = [name for name, run in runs.items() if run is None]
+    if missing:
+        raise FieldError("run", f"no run named {missing[0]!r}", 404)
+    first, second = (Run(**runs[name]) for name in (a, b))  # type: ignore[arg-type]
+    html = render_compare(compare(first, second), "/view/board/assets", back="/view/board")
+    return HTMLResponse(html)
 
 
 @router.get("/runs/{name}", dependencies=[Admin])

@@ -1,0 +1,324 @@
+"""The board over runs: one row per model × harness on one task set, every rate with its
+Wilson interval, the claimed-versus-confirmed gap, pairwise McNemar tests, the variant
+sensitivity table, and the comparison of two runs (docs/results.md)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from services.kit.results.stats import paired, rate, repeats
+
+KINDS = ("canonical", "variant")
+
+
+@dataclass
+class Run:
+    """A run directory as `runner eval` (or `runner import`) wrote it."""
+
+    name: str
+    manifest: dict[str, Any]
+    records: list[dict[str, Any]]
+    summary: dict[str, Any] | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.manifest.get("model") or "—", self.manifest["harness"]
+
+    @property
+    def suite(self) -> str:
+        return str(self.manifest.get("task_set_hash") or "?")
+
+
+def read_json(path: Path) -> dict[str, Any] | None:
+    try:
+        value = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def read_run(folder: Path) -> Run | None:
+    """The run in `folder`, or None when it has no manifest."""
+    manifest = read_json(folder / "manifest.json")
+    if manifest is None:
+        return None
+    lines = folder / "records.jsonl"
+    records = []
+    if lines.exists():
+        records = [json.loads(line) for line in lines.read_text("utf-8").splitlines() if line]
+    return Run(folder.name, manifest, records, read_json(folder / "summary.json"))
+
+
+def finished_runs(root: Path) -> list[Run]:
+    """Every finished run (one with a summary) under `root`, newest first."""
+    if not root.is_dir():
+        return []
+    runs = (read_run(folder) for folder in sorted(root.iterdir(), reverse=True))
+    return [run for run in runs if run is not None and run.summary is not None]
+
+
+def kind(record: dict[str, Any]) -> str:
+    return "variant" if record["variant"] else "canonical"
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Which records a board counts: one site, one UI class (primary), canonical or variant."""
+
+    site: str | None = None
+    ui: str | None = None
+    kind: str | None = None
+
+    def keeps(self, record: dict[str, Any]) -> bool:
+        return (
+            (self.site is None or record["site"] == self.site)
+            and (self.ui is None or record["ui_primary"] == self.ui)
+            and (self.kind is None or kind(record) == self.kind)
+        )
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"site": self.site, "ui": self.ui, "kind": self.kind}
+
+
+def _scored(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for r in records if r["ems"] is not None]
+
+
+def _rate(records: list[dict[str, Any]], test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    return rate(sum(1 for r in records if test(r)), len(records)).as_dict()
+
+
+def _by(records: list[dict[str, Any]], key: Callable[[dict[str, Any]], str]) -> dict[str, Any]:
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        groups[key(record)].append(record)
+    return {name: _rate(rows, lambda r: r["ems"] == 1) for name, rows in sorted(groups.items())}
+
+
+def row(run: Run, only: Filter) -> dict[str, Any]:
+    """One board row: the run's records that `only` keeps."""
+    records = [r for r in run.records if only.keeps(r)]
+    scored = _scored(records)
+    said_done = [r for r in scored if r["completion"]]
+    n = len(scored)
+    model, harness = run.key
+    return {
+        "model": model,
+        "harness": harness,
+        "run": run.name,
+        "created_at": run.manifest.get("created_at"),
+        "suite": run.suite,
+        "repeat": run.manifest.get("repeat", 1),
+        "ems": _rate(scored, lambda r: r["ems"] == 1),
+        "completion": _rate(scored, lambda r: bool(r["completion"])),
+        "done_and_pass": _rate(scored, lambda r: bool(r["done_and_pass"])),
+        # Said done, conditions failed: of every scored attempt (Completion - Done&pass)
+        # and of the attempts that said done (the false-done rate).
+        "gap": _rate(scored, lambda r: bool(r["completion"]) and r["ems"] != 1),
+        "false_done": _rate(said_done, lambda r: r["ems"] != 1),
+        "steps": round(sum(r["steps"] for r in scored) / n, 2) if n else None,
+        "seconds": round(sum(r["seconds"] for r in scored) / n, 2) if n else None,
+        "cost": round(sum(r.get("cost", 0.0) for r in records), 6),
+        "priced": all(r.get("priced", True) for r in records),
+        "infra_errors": sum(r["status"] == "infra_error" for r in records),
+        "infra_retries": sum(len(r.get("infra_errors") or []) for r in records),
+        "tasks_scored": len({r["task"] for r in scored}),
+        "tasks": len({r["task"] for r in records}),
+        "attempts_scored": n,
+        **repeats(scored),
+        "by_site": _by(scored, lambda r: r["site"]),
+        "by_ui": _by(scored, lambda r: r["ui_primary"]),
+        "by_kind": _by(scored, kind),
+    }
+
+
+def _label(row: dict[str, Any]) -> str:
+    return f"{row['model']} · {row['harness']}"
+
+
+def _outcomes(run: Run, only: Filter) -> dict[tuple[str, int], bool]:
+    return {
+        (r["task"], r.get("repeat", 1)): r["ems"] == 1
+        for r in _scored(run.records)
+        if only.keeps(r)
+    }
+
+
+def pair(a: Run, b: Run, only: Filter = Filter()) -> dict[str, Any]:
+    """A against B on the attempts (task, attempt number) scored in both."""
+    left, right = _outcomes(a, only), _outcomes(b, only)
+    common = sorted(set(left) & set(right))
+    return paired([(left[k], right[k]) for k in common]).as_dict()
+
+
+def control_label(record: dict[str, Any]) -> str:
+    controls = record.get("controls") or {}
+    if controls:
+        return ", ".join(f"{key}={impl}" for key, impl in sorted(controls.items()))
+    return str(record.get("profile") or record["task"].split("__", 1)[-1])
+
+
+def variant_pairs(run: Run, only: Filter) -> dict[str, list[tuple[bool, bool]]]:
+    """Per control implementation: (donor passed, variant passed), attempt with attempt."""
+    scored = [r for r in _scored(run.records) if only.keeps(r) or not r["variant"]]
+    donors = {(r["task"], r.get("repeat", 1)): r for r in scored if not r["variant"]}
+    pairs: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
+    for record in scored:
+        donor = donors.get((record["donor"], record.get("repeat", 1)))
+        if record["variant"] and donor is not None and only.keeps(record):
+            pairs[control_label(record)].append((donor["ems"] == 1, record["ems"] == 1))
+    return pairs
+
+
+def sensitivity(runs: list[Run], only: Filter) -> dict[str, Any]:
+    """The variant table: for each control implementation and row, the paired donor (A)
+    against variant (B) result; `a_only` pass on the donor and fail on the variant."""
+    cells: dict[str, dict[str, Any]] = defaultdict(dict)
+    for run in runs:
+        for control, pairs in variant_pairs(run, only).items():
+            cells[control][f"{run.key[0]} · {run.key[1]}"] = paired(pairs).as_dict()
+    return {"controls": sorted(cells), "cells": {c: cells[c] for c in sorted(cells)}}
+
+
+def choose(runs: list[Run], latest: bool = True, suite: str | None = None) -> dict[str, Any]:
+    """The runs a board shows: the newest per model × harness (every run with `latest`
+    False) on `suite`, or else the task set most rows share (the newest such on a tie); the
+    other task sets' runs apart, by set."""
+    chosen: dict[tuple[str, str, str], Run] = {}
+    for run in sorted(runs, key=lambda r: (r.manifest.get("created_at") or "", r.name)):
+        chosen[(*run.key, run.suite if latest else run.name)] = run
+    picked = list(chosen.values())
+    if suite is None and picked:
+        counts: dict[str, int] = defaultdict(int)
+        for run in picked:
+            counts[run.suite] += 1
+        newest = {run.suite: i for i, run in enumerate(picked)}
+        suite = max(counts, key=lambda s: (counts[s], newest[s]))
+    main = [r for r in picked if r.suite == suite]
+    apart: dict[str, list[Run]] = defaultdict(list)
+    for run in picked:
+        if run.suite != suite:
+            apart[run.suite].append(run)
+    return {"suite": suite, "runs": main, "apart": dict(apart)}
+
+
+SORTS = ("ems", "completion", "done_and_pass", "gap", "false_done", "cost", "seconds")
+
+
+def build(
+    runs: list[Run],
+    only: Filter = Filter(),
+    latest: bool = True,
+    suite: str | None = None,
+    sort: str = "ems",
+) -> dict[str, Any]:
+    """The board as data (what board.json holds)."""
+    picked = choose(runs, latest, suite)
+    main: list[Run] = picked["runs"]
+
+    def order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        def value(r: dict[str, Any]) -> float:
+            field = r[sort]
+            number = field["value"] if isinstance(field, dict) else field
+            return -1.0 if number is None else float(number)
+
+        return sorted(rows, key=value, reverse=sort not in ("cost", "seconds", "gap"))
+
+    rows = order([row(run, only) for run in main])
+    by_label = {f"{r.key[0]} · {r.key[1]}": r for r in main}
+    labels = [_label(r) for r in rows]
+    every = [r for run in main for r in run.records]
+    return {
+        "suite": picked["suite"],
+        "suite_tasks": max((r.manifest.get("tasks", 0) for r in main), default=0),
+        "filter": only.as_dict(),
+        "sort": sort,
+        "latest": latest,
+        "facets": {
+            "site": sorted({r["site"] for r in every}),
+            "ui": sorted({r["ui_primary"] for r in every}),
+            "kind": [k for k in KINDS if any(kind(r) == k for r in every)],
+        },
+        "rows": rows,
+        "pairwise": [
+            {
+                "a": a,
+                "b": b,
+                "run_a": by_label[a].name,
+                "run_b": by_label[b].name,
+                **pair(by_label[a], by_label[b], only),
+            }
+            for a, b in combinations(labels, 2)
+        ],
+        "variants": sensitivity([by_label[label] for label in labels], only),
+        "apart": {
+            suite: order([row(run, only) for run in runs])
+            for suite, runs in sorted(picked["apart"].items())
+        },
+    }
+
+
+def compare(a: Run, b: Run) -> dict[str, Any]:
+    """B against A on their common attempts: overall and by site, UI class and kind, with
+    the tasks that flipped."""
+    every = Filter()
+    left, right = _outcomes(a, every), _outcomes(b, every)
+    common = sorted(set(left) & set(right))
+    records = {(r["task"], r.get("repeat", 1)): r for r in b.records}
+
+    def facet(key: Callable[[dict[str, Any]], str]) -> dict[str, Any]:
+        groups: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
+        for item in common:
+            groups[key(records[item])].append((left[item], right[item]))
+        return {name: paired(pairs).as_dict() for name, pairs in sorted(groups.items())}
+
+    def name(item: tuple[str, int]) -> str:
+        return item[0] if b.manifest.get("repeat", 1) == 1 else f"{item[0]} #{item[1]}"
+
+    return {
+        "a": {"run": a.name, "model": a.key[0], "harness": a.key[1], "suite": a.suite},
+        "b": {"run": b.name, "model": b.key[0], "harness": b.key[1], "suite": b.suite},
+        "same_suite": a.suite == b.suite,
+        "common": len(common),
+        "only_a": len(set(left) - set(right)),
+        "only_b": len(set(right) - set(left)),
+        "overall": paired([(left[i], right[i]) for i in common]).as_dict(),
+        "by_site": facet(lambda r: r["site"]),
+        "by_ui": facet(lambda r: r["ui_primary"]),
+        "by_kind": facet(kind),
+        "pass_to_fail": [name(i) for i in common if left[i] and not right[i]],
+        "fail_to_pass": [name(i) for i in common if right[i] and not left[i]],
+    }
+
+
+CSV_RATES = ("ems", "completion", "done_and_pass", "gap", "false_done")
+
+
+def to_csv(board: dict[str, Any]) -> str:
+    """The board's rows as CSV: each rate with its interval's bounds."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    header = ["model", "harness", "run", "suite"]
+    for name in CSV_RATES:
+        header += [name, f"{name}_low", f"{name}_high"]
+    header += ["steps", "seconds", "cost", "infra_errors", "infra_retries", "tasks_scored"]
+    header += ["tasks", "repeat", "pass_at_k", "pass_hat_k", "agreement"]
+    writer.writerow(header)
+    for item in board["rows"]:
+        k = str(item["attempts"])
+        line = [item["model"], item["harness"], item["run"], item["suite"]]
+        for name in CSV_RATES:
+            line += [item[name]["value"], item[name]["low"], item[name]["high"]]
+        line += [item["steps"], item["seconds"], item["cost"], item["infra_errors"]]
+        line += [item["infra_retries"], item["tasks_scored"], item["tasks"], item["repeat"]]
+        line += [item["pass_at_k"].get(k), item["pass_hat_k"].get(k), item["agreement"]]
+        writer.writerow(["" if v is None else v for v in line])
+    return out.getvalue()

@@ -1,0 +1,171 @@
+"""The board from real runs: the oracle (twice a task), noop and two scripted test-model runs
+(one that solves, one that says done at once) on the same three tasks, a donor and its
+dark-theme variant among them. Every figure is checked against a hand computation; the page
+and the static export are rendered in Chromium in both themes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import run_eval, runner
+from playwright.sync_api import Browser, expect
+
+from runner.board import export
+from runner.evaluate import select_tasks
+from runner.harness import AgentConfig
+from runner.stack import TASKS_DIR
+from services.kit.results.board import Filter, build, compare, finished_runs
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TASKS = "grocery_showcase_tea,hotels_pick_city,hotels_pick_city__theme_dark"
+Z2 = 1.959963984540054**2
+CHARTS = ("ems", "gap", "site", "ui", "heatmap", "cost")
+
+
+@pytest.fixture(scope="module")
+def runs(stack, testmodel) -> Path:
+    """Four runs under a runs folder of the module's own, and a copy in the stack's home for
+    the hub's pages."""
+    root = stack.home / "runs"
+    refs = select_tasks(TASKS_DIR, TASKS, None)
+    assert len(refs) == 3
+    run_eval(stack, root / "20990301T000000Z-oracle", "oracle", refs, repeat=2)
+    run_eval(stack, root / "20990301T000001Z-noop", "noop", refs)
+    for second, model in ((2, "test"), (3, "done-at-once")):
+        agent = AgentConfig(model=model, base_url=testmodel, max_steps=12)
+        run_eval(stack, root / f"20990301T00000{second}Z-dom", "dom", refs, 150, agent=agent)
+    return root
+
+
+def mine(root: Path) -> list[Any]:
+    return [run for run in finished_runs(root) if run.name.startswith("20990301")]
+
+
+def rows_by_model(board: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {f"{r['model']}/{r['harness']}": r for r in board["rows"]}
+
+
+def test_every_figure_by_hand(runs):
+    board = build(mine(runs))
+    rows = rows_by_model(board)
+    assert set(rows) == {"—/oracle", "—/noop", "test/dom", "done-at-once/dom"}
+    assert board["suite_tasks"] == 3 and not board["apart"]
+    oracle, noop = rows["—/oracle"], rows["—/noop"]
+    # The oracle: 3 tasks × 2 attempts, all pass; Wilson's lower bound for 6/6 is 6/(6+z²).
+    assert oracle["ems"]["k"] == oracle["ems"]["n"] == 6 and oracle["repeat"] == 2
+    assert oracle["ems"]["low"] == pytest.approx(6 / (6 + Z2), abs=1e-4)
+    assert oracle["gap"]["value"] == 0 and oracle["false_done"]["value"] == 0
+    assert oracle["pass_at_k"] == {"1": 1.0, "2": 1.0} and oracle["pass_hat_k"]["2"] == 1.0
+    assert oracle["agreement"] == 1.0 and oracle["tasks_scored"] == 3
+    # noop says done and does nothing: Completion 1, EMS 0, the whole gap is false done.
+    for row in (noop, rows["done-at-once/dom"]):
+        assert (row["completion"]["value"], row["ems"]["value"]) == (1.0, 0.0)
+        assert row["gap"]["k"] == row["false_done"]["k"] == row["false_done"]["n"] == 3
+        assert row["ems"]["high"] == pytest.approx(Z2 / (3 + Z2), abs=1e-4)
+        assert row["agreement"] is None and row["infra_errors"] == 0
+    # The scripted model, by hand from its own records.
+    solver = rows["test/dom"]
+    records = next(r for r in mine(runs) if r.name.endswith("2Z-dom")).records
+    passed = sum(r["ems"] for r in records)
+    assert solver["ems"]["k"] == passed and solver["ems"]["n"] == 3 and passed >= 2
+    assert solver["steps"] == round(sum(r["steps"] for r in records) / 3, 2)
+    assert solver["seconds"] == round(sum(r["seconds"] for r in records) / 3, 2)
+    assert solver["gap"]["k"] == sum(r["completion"] and not r["ems"] for r in records)
+    assert board["rows"][0]["harness"] == "oracle"  # sorted by EMS
+
+
+def test_pairwise_and_variants_by_hand(runs):
+    board = build(mine(runs))
+    pair = next(p for p in board["pairwise"] if {p["a"], p["b"]} == {"— · oracle", "— · noop"})
+    # Common attempts: attempt 1 of each task; the oracle alone passes all 3: p = 2 / 2³.
+    assert (pair["n"], pair["both"], pair["neither"]) == (3, 0, 0)
+    assert {pair["a_only"], pair["b_only"]} == {0, 3}
+    assert pair["p"] == 0.25 and not pair["significant"]
+    cells = board["variants"]["cells"]
+    assert board["variants"]["controls"] == ["theme=dark"]
+    oracle = cells["theme=dark"]["— · oracle"]
+    assert (oracle["n"], oracle["both"], oracle["delta"]) == (2, 2, 0.0)
+    assert cells["theme=dark"]["— · noop"]["neither"] == 1
+
+
+def test_filters_count_only_their_tasks(runs):
+    hotels = rows_by_model(build(mine(runs), Filter(site="hotels")))
+    assert hotels["—/oracle"]["ems"]["n"] == 4 and hotels["—/noop"]["ems"]["n"] == 2
+    variants = rows_by_model(build(mine(runs), Filter(kind="variant")))
+    assert variants["—/oracle"]["ems"]["n"] == 2
+
+
+def test_compare_lists_flips_and_facets(runs):
+    oracle, noop = (
+        next(r for r in mine(runs) if r.name.endswith(end)) for end in ("oracle", "noop")
+    )
+    result = compare(oracle, noop)
+    assert sorted(result["pass_to_fail"]) == sorted(TASKS.split(","))
+    assert result["fail_to_pass"] == [] and result["only_a"] == 3  # the oracle's second attempts
+    assert result["by_site"]["hotels"]["a_only"] == 2 and result["overall"]["delta"] == -1.0
+
+
+def test_runner_board_and_compare_in_the_terminal(runs, tmp_path):
+    home = tmp_path / "home"
+    (home / "runs").mkdir(parents=True)
+    for run in mine(runs):
+        (home / "runs" / run.name).symlink_to(runs / run.name)
+    shown = runner(home, "board", "--site", "hotels")
+    assert shown.returncode == 0, shown.stderr
+    assert "oracle" in shown.stdout and "theme=dark" in shown.stdout
+    compared = runner(home, "compare", "20990301T000000Z-oracle", "20990301T000001Z-noop")
+    assert compared.returncode == 0 and "hotels_pick_city" in compared.stdout
+    missing = runner(home, "compare", "20990301T000000Z-oracle", "nothing")
+    assert missing.returncode == 2 and "no run named" in missing.stdout
+
+
+def check_page(browser: Browser, url: str, theme: str, login: str | None = None) -> str:
+    """Open the board in `theme`; no console error, every chart and the table there; the
+    page's background colour."""
+    context = browser.new_context(color_scheme=theme)  # type: ignore[arg-type]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    if login:  # the login cookie, without opening the runs page
+        assert context.request.get(login).ok
+    page.goto(url)
+    expect(page.get_by_role("table", name="Лидерборд")).to_be_visible()
+    for name in CHARTS:
+        expect(page.locator(f'svg[data-chart="{name}"]')).to_have_count(1)
+    assert page.locator('svg[data-chart="ems"] rect.bar').count() == 4
+    page.get_by_role("columnheader", name="Разрыв").click()
+    first = page.get_by_role("table", name="Лидерборд").get_by_role("row").nth(1)
+    # The largest gap first: noop's or the done-at-once model's, 3 of 3.
+    expect(first.get_by_role("cell").nth(5)).to_have_text("1.000 [0.44–1.00]")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    context.close()
+    assert not errors, errors
+    return str(background)
+
+
+def test_the_hub_page_in_both_themes(runs, stack, browser):
+    login = f"{stack.hub_url}/view/login?token={stack.token}"
+    url = f"{stack.hub_url}/view/board"
+    light, dark = (check_page(browser, url, theme, login) for theme in ("light", "dark"))
+    assert light == "rgb(255, 255, 255)" and dark != light
+
+
+def test_the_static_export_in_both_themes(runs, tmp_path, browser):
+    index = export(mine(runs), tmp_path / "site")
+    assert (tmp_path / "site" / "assets" / "board.css").is_file()
+    light, dark = (check_page(browser, index.as_uri(), theme) for theme in ("light", "dark"))
+    assert light != dark
+    data = json.loads((tmp_path / "site" / "board.json").read_text())
+    assert data["board"]["rows"][0]["ems"]["value"] == 1.0
+    assert "site-hotels.html" in data["filtered"] and (tmp_path / "site/site-hotels.html").exists()
+    table = list(csv.DictReader(io.StringIO((tmp_path / "site" / "board.csv").read_text())))
+    assert {r["harness"] for r in table} == {"oracle", "noop", "dom"}
+    oracle = next(r for r in table if r["harness"] == "oracle")
+    assert (oracle["ems"], oracle["pass_hat_k"], oracle["repeat"]) == ("1.0", "1.0", "2")

@@ -103,3 +103,43 @@ HEALTHCHECK --interval=2s --timeout=3s --start-period=20s --retries=5 \
   CMD ["python3", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:9090/-/ready', timeout=2)"]
 ENTRYPOINT ["prometheus", "--config.file=/etc/prometheus/prometheus.yml", \
   "--storage.tsdb.path=/data", "--web.listen-address=:9090"]
+
+# The docker backend's images (`runner eval --backend docker`, docs/harnesses.md): per
+# episode the runner starts a `browser` and an agent container in its network namespace.
+# deploy/agent-images.sh builds them (`make images`); no service image holds any of this.
+# The legacy builder (no buildx) builds every stage before the target: `agent`, which needs
+# its build argument, stays last.
+
+# Debian's Chromium with the fonts the sites need (DejaVu for Cyrillic, the emoji font that
+# draws product pictures) and the time zones; the runner gives the command line.
+FROM base AS browser
+RUN apt-get update -qq \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    chromium fonts-dejavu-core fonts-noto-color-emoji tzdata \
+ && apt-get clean && rm -rf /var/lib/apt/lists/*
+USER wpb
+
+# The deterministic test model (`runner testmodel`) for agents on the agents network, where
+# nothing outside answers: compose's `testmodel` profile, http://testmodel:8011/v1.
+FROM base AS testmodel
+COPY --from=packages /opt/venv /opt/venv
+COPY runner/__init__.py runner/
+COPY runner/agents runner/agents
+COPY runner/testmodel runner/testmodel
+USER wpb
+EXPOSE 8011
+HEALTHCHECK --interval=2s --timeout=3s --start-period=20s --retries=5 \
+  CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8011/v1/models', timeout=2)"]
+ENTRYPOINT ["python", "-m", "uvicorn", "--factory", "--host", "0.0.0.0", "--port", "8011", \
+  "--no-access-log", "--log-level", "warning", "runner.testmodel.server:create_app"]
+
+# An agent harness's image: its pinned packages (REQUIREMENTS, from runner/environments.py)
+# in a venv of its own and the agent programs (runner/agents); the runner gives the command.
+FROM base AS agent
+ARG REQUIREMENTS
+RUN test -n "$REQUIREMENTS" || { echo "--build-arg REQUIREMENTS: the harness's packages" >&2; exit 1; } \
+ && python3 -m venv /opt/venv \
+ && pip install --no-cache-dir --disable-pip-version-check $REQUIREMENTS
+COPY runner/__init__.py runner/
+COPY runner/agents runner/agents
+USER wpb

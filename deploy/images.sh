@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make images`: every image of compose.yaml, built from the Dockerfile (cached layers make
-# a second run take seconds). The base: $WPB_BASE_IMAGE if set; else python:3.11-slim where
+# `make images`: every image of compose.yaml, then the docker backend's
+# (deploy/agent-images.sh), built from the Dockerfile (cached layers make a second run take
+# seconds). The base: $WPB_BASE_IMAGE if set; else python:3.11-slim where
 # a registry gives it; else one built here from Debian packages (deploy/base-image.sh).
 # $1: the env file compose reads its credentials from (`runner compose-env` makes it).
 set -euo pipefail
@@ -19,4 +20,5 @@ fi
 export WPB_BASE_IMAGE
 echo "images from $WPB_BASE_IMAGE"
 docker compose --env-file "$ENV_FILE" --profile metrics build --quiet
-docker image ls --format '{{.Repository}}:{{.Tag}}  {{.Size}}' 'wpb-*'
+# The docker backend's: the browser, the agent harnesses, the test model.
+deploy/agent-images.sh

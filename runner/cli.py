@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import date
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -24,7 +25,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from runner import containers
 from runner.agents.gui_families import FAMILIES as GUI_FAMILIES
+from runner.containers import DockerBackend
 from runner.environments import ENVIRONMENTS, HarnessEnvError
 from runner.evaluate import TaskRef, evaluate, select_tasks
 from runner.harness import AgentConfig, Harness, available, get_harness
@@ -64,6 +67,13 @@ app = typer.Typer(
 console = Console()
 if not console.is_terminal:  # CI logs and pipes: wide enough for the task names
     console = Console(width=140)
+
+
+class Backend(StrEnum):
+    """Where `runner eval` runs an agent harness's episodes (docs/harnesses.md)."""
+
+    local = "local"
+    docker = "docker"
 
 
 def home() -> Path:
@@ -268,13 +278,40 @@ def eval_(
         str | None,
         typer.Option(help="a running stand's hub, e.g. compose's http://127.0.0.1:8000"),
     ] = None,
+    backend: Annotated[
+        Backend,
+        typer.Option(
+            help="agent harnesses: local (a process and the runner's Chromium) or docker "
+            "(a browser and an agent container per episode on --hub's agents network)"
+        ),
+    ] = Backend.local,
+    agents_network: Annotated[
+        str, typer.Option(help="docker: the compose stand's agents network")
+    ] = DockerBackend.network,
+    container_cpus: Annotated[
+        float, typer.Option(min=0.1, help="docker: CPUs of each container")
+    ] = DockerBackend.cpus,
+    container_memory: Annotated[
+        str, typer.Option(help="docker: memory of each container (Docker's units: 2g)")
+    ] = DockerBackend.memory,
 ) -> None:
     """Run a harness on tasks; write $WPB_HOME/runs/<UTC timestamp>-<harness>/ and print a table.
     Without --hub: on the embedded stack that runs, or on one started for the run."""
-    try:
-        chosen = get_harness(harness)
-    except KeyError as exc:
-        fail(str(exc.args[0]))
+    if backend is Backend.docker:
+        if hub is None:
+            fail("--backend docker: --hub, the compose stand's hub, is needed (make stand)")
+        settings = DockerBackend(
+            network=agents_network, cpus=container_cpus, memory=container_memory
+        )
+        why = containers.missing(settings, harness)
+        if why:
+            fail(f"--backend docker: {why}")
+        chosen: Harness = containers.ContainerAgentHarness(harness, settings)
+    else:
+        try:
+            chosen = get_harness(harness)
+        except KeyError as exc:
+            fail(str(exc.args[0]))
     agent = agent_config(
         harness,
         model,

@@ -35,6 +35,14 @@ class Environment:
     # Variables set for the agent process (telemetry off, no downloads).
     env: dict[str, str] = field(default_factory=dict)
     about: str = ""
+    # The packages of its container image (`runner eval --backend docker`), when it has one:
+    # its own venv's, or for an agent on the runner's interpreter the runner's it imports.
+    image_packages: tuple[str, ...] = ()
+
+    @property
+    def image(self) -> str | None:
+        """Its image's name (`make images` builds it), or None where it has none yet."""
+        return f"wpb-agent-{self.name}" if self.image_packages else None
 
     @property
     def own_venv(self) -> bool:
@@ -124,6 +132,9 @@ QUIET = {
     "OPENHANDS_SUPPRESS_BANNER": "1",
     "PYTHONUNBUFFERED": "1",
 }
+BROWSER_USE = ("browser-use>=0.13,<0.14",)
+# What the `dom` and `gui` agents import beyond the standard library (pyproject's versions).
+RUNNER_AGENT_PACKAGES = ("playwright>=1.45", "httpx>=0.27")
 
 ENVIRONMENTS: dict[str, Environment] = {
     env.name: env
@@ -131,9 +142,10 @@ ENVIRONMENTS: dict[str, Environment] = {
         Environment(
             "browser-use",
             "runner.agents.browser_use_agent",
-            ("browser-use>=0.13,<0.14",),
+            BROWSER_USE,
             env=QUIET,
             about="browser-use's Agent attached over CDP; DOM state with indexed elements",
+            image_packages=BROWSER_USE,
         ),
         Environment(
             "openhands",
@@ -148,12 +160,14 @@ ENVIRONMENTS: dict[str, Environment] = {
             "runner.agents.dom_agent",
             env=QUIET,
             about="our compact agent over the accessibility tree, tool calls",
+            image_packages=RUNNER_AGENT_PACKAGES,
         ),
         Environment(
             "gui",
             "runner.agents.gui_agent",
             env=QUIET,
             about="screenshot-only agent; --family uitars|qwen3vl|opencua|fara",
+            image_packages=RUNNER_AGENT_PACKAGES,
         ),
     )
 }

@@ -427,6 +427,7 @@ async def evaluate(
             prices or {},
             chromium.executable(playwright),
         )
+        backend = getattr(harness, "backend", None) or {"kind": "local"}
         manifest = {
             "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "harness": harness.name,
@@ -444,7 +445,14 @@ async def evaluate(
             "repeat": repeat,
             "task_set_hash": task_set_hash(refs),
             "task_names": [r.name for r in refs],
-            "browser": f"chromium {browser.version}" if browser else run.chromium,
+            # Where the agents ran: `local` (processes, the runner's Chromium) or the docker
+            # backend's images, network and limits.
+            "backend": backend,
+            "browser": f"chromium {browser.version}"
+            if browser
+            else f"chromium in {backend['images']['browser']}"
+            if backend["kind"] == "docker"
+            else run.chromium,
             "viewport": chromium.VIEWPORT,
             "locale": chromium.LOCALE,
             "timezone": chromium.TIMEZONE,

@@ -19,7 +19,7 @@ import shutil
 import signal
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,33 @@ CHROMIUM_START_S = 20
 FRAME_PX = 87
 
 
+def chromium_flags(profile: str) -> list[str]:
+    """Chromium's command line for an episode, after the binary and before the DevTools
+    port: headless, DevTools on 127.0.0.1, the profile in `profile`, Russian, the standard
+    viewport. The same for the runner's own Chromium and the docker backend's."""
+    return [
+        *ARGS,
+        "--headless",
+        "--test-type",  # no infobar about the flags, which would shrink the page
+        "--remote-debugging-address=127.0.0.1",
+        f"--user-data-dir={profile}",
+        f"--window-size={VIEWPORT['width']},{VIEWPORT['height'] + FRAME_PX}",
+        f"--lang={LOCALE}",
+        f"--accept-lang={LOCALE},ru",
+    ]
+
+
+def chromium_preferences(downloads: str) -> str:
+    """The profile's `Default/Preferences`: downloads into `downloads` without asking,
+    Russian first in Accept-Language."""
+    return json.dumps(
+        {
+            "download": {"default_directory": downloads, "prompt_for_download": False},
+            "intl": {"accept_languages": "ru-RU,ru"},
+        }
+    )
+
+
 @contextlib.asynccontextmanager
 async def episode_chromium(executable: str, folder: Path) -> AsyncIterator[str]:
     """One Chromium for one episode; yields its CDP URL (an IP: Chromium refuses names)."""
@@ -48,26 +75,12 @@ async def episode_chromium(executable: str, folder: Path) -> AsyncIterator[str]:
     downloads = folder / "downloads"
     downloads.mkdir(parents=True, exist_ok=True)
     (profile / "Default").mkdir()
-    (profile / "Default" / "Preferences").write_text(
-        json.dumps(
-            {
-                "download": {"default_directory": str(downloads), "prompt_for_download": False},
-                "intl": {"accept_languages": "ru-RU,ru"},
-            }
-        )
-    )
+    (profile / "Default" / "Preferences").write_text(chromium_preferences(str(downloads)))
     log = (folder / "chromium.log").open("ab")
     process = await asyncio.create_subprocess_exec(
         executable,
-        *ARGS,
-        "--headless",
-        "--test-type",  # no infobar about the flags, which would shrink the page
+        *chromium_flags(str(profile)),
         "--remote-debugging-port=0",
-        "--remote-debugging-address=127.0.0.1",
-        f"--user-data-dir={profile}",
-        f"--window-size={VIEWPORT['width']},{VIEWPORT['height'] + FRAME_PX}",
-        f"--lang={LOCALE}",
-        f"--accept-lang={LOCALE},ru",
         "about:blank",
         env={**os.environ, "TZ": TIMEZONE, "LANGUAGE": "ru"},
         stdin=asyncio.subprocess.DEVNULL,
@@ -200,27 +213,33 @@ class AgentHarness:
                     )
                 except OSError as exc:
                     raise ValueError(f"agent command {argv[0]!r}: {exc}") from exc
-                stopped = await self.watch(agent, episode, folder)
+
+                async def exited() -> bool:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(agent.wait(), POLL_S)
+                        return True
+                    return False
+
+                try:
+                    stopped = await self.watch(exited, episode, folder)
+                finally:
+                    _kill_group(agent)
+                    await agent.wait()
         return self.outcome(folder, agent.returncode, stopped, episode.agent.max_steps)
 
     async def watch(
-        self, agent: asyncio.subprocess.Process, episode: Episode, folder: Path
+        self, exited: Callable[[], Awaitable[bool]], episode: Episode, folder: Path
     ) -> str | None:
-        """Wait for the agent; kill it past the time or step limit (which it returns)."""
+        """Wait until `exited()` (which waits up to POLL_S) says the agent ended; past the
+        time or the step limit return which (the caller kills the agent)."""
         deadline = time.monotonic() + episode.time_limit_s
         steps_file = folder / "steps.jsonl"
-        try:
-            while True:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(agent.wait(), POLL_S)
-                    return None
-                if time.monotonic() > deadline:
-                    return "timeout"
-                if count_lines(steps_file) > episode.agent.max_steps:
-                    return "step_limit"
-        finally:
-            _kill_group(agent)
-            await agent.wait()
+        while not await exited():
+            if time.monotonic() > deadline:
+                return "timeout"
+            if count_lines(steps_file) > episode.agent.max_steps:
+                return "step_limit"
+        return None
 
     def outcome(self, folder: Path, code: int | None, stopped: str | None, limit: int) -> Outcome:
         steps = count_lines(folder / "steps.jsonl")

@@ -8,20 +8,15 @@ deploy/docker-engine.sh when none answers (root), else the module is skipped."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import httpx
 import pytest
 import yaml
-from helpers import empty_panels, runner
+from helpers import Stand, docker, empty_panels, runner
 
-from runner.stack import REPO, free_port
+from runner.stack import REPO
 
 # Building the images cold (the Debian base included) takes minutes, once.
 pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(900)]
@@ -45,77 +40,6 @@ for target in sys.argv[1:]:
         out[target] = type(exc).__name__
 print(json.dumps(out))
 """
-
-
-@dataclass
-class Stand:
-    project: str
-    env_file: Path
-    home: Path
-    hub_url: str
-    env: dict[str, str]
-
-    def compose(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-        argv = ["docker", "compose", "-p", self.project, "--env-file", str(self.env_file)]
-        done = subprocess.run(
-            [*argv, *args], cwd=REPO, env=self.env, text=True, capture_output=True, timeout=timeout
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        return done
-
-    def token(self) -> str:
-        return (self.home / "admin-token").read_text().strip()
-
-    def admin(self) -> httpx.Client:
-        return httpx.Client(
-            base_url=self.hub_url, timeout=30, headers={"Authorization": f"Bearer {self.token()}"}
-        )
-
-
-def docker(*args: str) -> str:
-    done = subprocess.run(["docker", *args], text=True, capture_output=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def engine() -> None:
-    """A Docker engine and Compose: deploy/docker-engine.sh makes sure (root), else skip."""
-    if subprocess.run(["docker", "info"], capture_output=True).returncode == 0:
-        return
-    if os.geteuid() != 0:
-        pytest.skip(
-            "no Docker engine answers and starting one needs root (deploy/docker-engine.sh)"
-        )
-    subprocess.run([str(REPO / "deploy" / "docker-engine.sh")], check=True, timeout=600)
-
-
-@pytest.fixture(scope="module")
-def stand(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stand]:
-    engine()
-    home = tmp_path_factory.mktemp("wpb-compose")
-    made = runner(home, "compose-env")
-    assert made.returncode == 0, made.stdout + made.stderr
-    port = free_port()
-    env = {
-        **os.environ,
-        "WPB_HOME": str(home),
-        "WPB_HUB_PORT": str(port),
-        "WPB_PROMETHEUS_PORT": str(free_port()),
-    }
-    result = Stand(
-        f"wpb-test-{os.getpid()}", home / "compose.env", home, f"http://127.0.0.1:{port}", env
-    )
-    subprocess.run(
-        [str(REPO / "deploy" / "images.sh"), str(result.env_file)],
-        check=True,
-        timeout=900,
-        env=env,
-    )
-    try:
-        result.compose("up", "-d", "--wait")
-        yield result
-    finally:
-        result.compose("--profile", "metrics", "down", "-v")
 
 
 def test_the_oracle_solves_a_task_per_site_on_the_compose_stand(stand: Stand) -> None:

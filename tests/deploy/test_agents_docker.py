@@ -1,0 +1,117 @@
+"""The docker backend (`runner eval --backend docker`) on the compose stand: per episode a
+browser container and the harness's agent container in its network namespace, on the stand's
+agents network (which reaches the hub and nothing else: test_compose.py), driven by the test
+model running there too (compose's `testmodel` profile). The browser-use harness solves its
+scripted task; an agent past the time limit is killed; two workers run two pairs at once;
+every container is gone afterwards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import Stand, docker, runner
+
+pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(900)]
+
+COMPOSE_PROFILES = ("testmodel",)
+TEA = "grocery_showcase_tea"
+# The test model as the agents network knows it.
+MODEL_URL = "http://testmodel:8011/v1"
+
+
+def eval_in_containers(stand: Stand, harness: str, *args: str) -> tuple[Path, list[dict[str, Any]]]:
+    """`runner eval --backend docker` on the stand; the run directory and its records."""
+    runs = stand.home / "runs"
+    before = set(runs.iterdir()) if runs.exists() else set()
+    done = runner(
+        stand.home,
+        "eval",
+        "--backend",
+        "docker",
+        "--hub",
+        stand.hub_url,
+        "--agents-network",
+        f"{stand.project}_agents",
+        "--harness",
+        harness,
+        "--base-url",
+        MODEL_URL,
+        *args,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (run,) = set(runs.iterdir()) - before
+    records = [json.loads(line) for line in (run / "records.jsonl").read_text().splitlines()]
+    return run, records
+
+
+def episode_containers(records: list[dict[str, Any]]) -> str:
+    """The ids of every container, running or not, of these records' episodes."""
+    return "".join(
+        docker("ps", "-aq", "--filter", f"label=wpb.episode={r['trajectory_id']}") for r in records
+    )
+
+
+def test_browser_use_solves_its_scripted_task_in_containers(stand: Stand) -> None:
+    run, records = eval_in_containers(stand, "browser-use", "--model", "test", "--tasks", TEA)
+    (record,) = records
+    assert (record["ems"], record["completion"], record["status"]) == (1, 1, "ok"), record
+    assert record["steps"] >= 2 and record["tokens"] > 0
+    folder = run / record["episode"]
+    steps = [json.loads(line) for line in (folder / "steps.jsonl").read_text().splitlines()]
+    assert all((folder / s["screenshot"]).read_bytes()[:4] == b"\x89PNG" for s in steps)
+    # The agent was sent to the hub by its name on the agents network.
+    spec = json.loads((folder / "input.json").read_text())
+    start = f"http://hub:8000/t/{record['trajectory_id']}/"
+    assert spec["start_url"] == start and start in spec["prompt"]
+    assert "127.0.0.1:" not in spec["prompt"] and spec["cdp_url"] == "http://127.0.0.1:9222"
+    assert any(s["url"].startswith(f"{start}grocery") for s in steps)
+    assert json.loads((folder / "output.json").read_text())["completion"] is True
+    assert "DevTools listening on" in (folder / "chromium.log").read_text()
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["backend"]["kind"] == "docker"
+    assert manifest["backend"]["network"] == f"{stand.project}_agents"
+    assert manifest["backend"]["images"] == {
+        "browser": "wpb-browser",
+        "agent": "wpb-agent-browser-use",
+    }
+    assert episode_containers(records) == ""
+
+
+def test_an_agent_past_the_time_limit_is_killed_and_removed(stand: Stand) -> None:
+    limit = 15
+    _, records = eval_in_containers(
+        stand,
+        "browser-use",
+        "--model",
+        "never-ends",
+        "--max-steps",
+        "100",
+        "--time-limit",
+        str(limit),
+        "--tasks",
+        TEA,
+    )
+    (record,) = records
+    assert record["status"] == "timeout" and record["completion"] == 0, record
+    # Started, killed at the limit, logs kept and both containers removed: well within 30 s.
+    assert limit < record["seconds"] < limit + 30
+    assert episode_containers(records) == ""
+
+
+def test_two_workers_run_two_container_pairs_at_once(stand: Stand) -> None:
+    tasks = f"{TEA},shop_any_electronics"
+    run, records = eval_in_containers(
+        stand, "dom", "--model", "test", "--tasks", tasks, "--workers", "2"
+    )
+    assert {r["task"]: r["ems"] for r in records} == {name: 1 for name in tasks.split(",")}
+    spans = []
+    for record in records:
+        lines = (run / record["episode"] / "steps.jsonl").read_text().splitlines()
+        times = [json.loads(line)["time"] for line in lines]
+        spans.append((min(times), max(times)))
+    (_, first_ends), (second_starts, _) = sorted(spans)
+    assert second_starts < first_ends, "the second episode began only after the first had ended"
+    assert episode_containers(records) == ""

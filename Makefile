@@ -72,10 +72,11 @@ docker-engine:
 COMPOSE_ENV := $(WPB_HOME)/compose.env
 COMPOSE := docker compose --env-file $(COMPOSE_ENV)
 
-# Every service's image, cached; the base from Debian packages where no registry answers.
+# Every service's image and the docker backend's (browser, agents, test model), cached; the
+# base from Debian packages where no registry answers.
 images: docker-engine $(BIN)/runner
 	$(BIN)/runner compose-env
-	deploy/images.sh $(COMPOSE_ENV)
+	PYTHON=$(BIN)/python deploy/images.sh $(COMPOSE_ENV)
 
 # The compose stand on 127.0.0.1:$${WPB_HUB_PORT:-8000}; `runner eval --hub` evaluates on it.
 stand: images

@@ -3,7 +3,7 @@
 # Dockerfile's targets on $WPB_BASE_IMAGE (deploy/images.sh chooses it): `wpb-browser`,
 # `wpb-agent-NAME` for every agent harness with image packages (runner/environments.py), and
 # `wpb-testmodel` (compose's `testmodel` profile). Cached layers make a second run seconds.
-# $PYTHON: an interpreter that imports the runner (default .venv/bin/python).
+# $PYTHON: an interpreter that imports the runner (default .venv/bin/python; make passes it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-.venv/bin/python}

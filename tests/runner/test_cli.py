@@ -48,6 +48,11 @@ def test_bad_arguments_fail_clearly(tmp_path: Path) -> None:
     assert nothing.returncode == 2 and "no task matches" in nothing.stdout
     workers = runner(tmp_path, "eval", "--harness", "noop", "--workers", "0")
     assert workers.returncode == 2
+    docker = ("eval", "--backend", "docker", "--model", "m", "--base-url", "http://llm:8000/v1")
+    no_hub = runner(tmp_path, *docker, "--harness", "dom")
+    assert no_hub.returncode == 2 and "--hub, the compose stand's hub" in no_hub.stdout
+    no_image = runner(tmp_path, *docker, "--harness", "openhands", "--hub", "http://127.0.0.1:9")
+    assert no_image.returncode == 2 and "not 'openhands'" in no_image.stdout
 
 
 def test_detached_stack_is_supervised(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ import contextlib
 import json
 import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,7 +120,8 @@ class ContainerAgentHarness(AgentHarness):
         super().__init__(name)
         self.docker = backend
         environment = ENVIRONMENTS[name]
-        assert environment.image is not None
+        if environment.image is None:
+            raise ValueError(f"the docker backend has no image for {name!r}")
         self.image = environment.image
         self.module = environment.module
         self.env = environment.env
@@ -225,7 +226,7 @@ class ContainerAgentHarness(AgentHarness):
         )
 
 
-def container_exited(container: Container) -> Any:
+def container_exited(container: Container) -> Callable[[], Awaitable[bool]]:
     """`AgentHarness.watch`'s test for a container: whether it stopped, asked every POLL_S."""
 
     async def exited() -> bool:

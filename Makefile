@@ -83,12 +83,12 @@ stand: images
 	$(COMPOSE) up -d --wait
 
 stand-down:
-	$(COMPOSE) --profile metrics --profile dashboards down
+	$(COMPOSE) --profile metrics --profile dashboards --profile testmodel down
 
 bench: setup
 	$(BIN)/python -m bench
 
 clean:
 	-$(BIN)/runner down
-	-[ ! -f $(COMPOSE_ENV) ] || $(COMPOSE) --profile metrics --profile dashboards down -v
+	-[ ! -f $(COMPOSE_ENV) ] || $(COMPOSE) --profile metrics --profile dashboards --profile testmodel down -v
 	rm -rf $(VENV) .wpb test-artifacts

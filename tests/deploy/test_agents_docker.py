@@ -107,11 +107,15 @@ def test_two_workers_run_two_container_pairs_at_once(stand: Stand) -> None:
         stand, "dom", "--model", "test", "--tasks", tasks, "--workers", "2"
     )
     assert {r["task"]: r["ems"] for r in records} == {name: 1 for name in tasks.split(",")}
-    spans = []
-    for record in records:
-        lines = (run / record["episode"] / "steps.jsonl").read_text().splitlines()
-        times = [json.loads(line)["time"] for line in lines]
-        spans.append((min(times), max(times)))
-    (_, first_ends), (second_starts, _) = sorted(spans)
+    # An episode spans from its input.json (written before its containers start) to its
+    # output.json (the agent's last act): the two spans overlap.
+    spans = sorted(
+        (
+            (run / r["episode"] / "input.json").stat().st_mtime,
+            (run / r["episode"] / "output.json").stat().st_mtime,
+        )
+        for r in records
+    )
+    (_, first_ends), (second_starts, _) = spans
     assert second_starts < first_ends, "the second episode began only after the first had ended"
     assert episode_containers(records) == ""

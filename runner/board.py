@@ -21,6 +21,11 @@ def _rate(rate: dict[str, Any]) -> str:
     return f"{rate['value']:.3f} [{rate['low']:.2f}–{rate['high']:.2f}]"
 
 
+def _paired_cells(item: dict[str, Any]) -> list[str]:
+    """Attempts, only A, only B, the difference and the verdict of a paired comparison."""
+    return [str(item["n"]), str(item["a_only"]), str(item["b_only"]), _delta(item), _verdict(item)]
+
+
 def _delta(paired: dict[str, Any]) -> str:
     if paired["delta"] is None:
         return "—"
@@ -65,15 +70,7 @@ def print_board(console: Console, board: dict[str, Any]) -> None:
         for column in ("A", "B", "Attempts", "Only A", "Only B", "B − A", "p"):
             pairs.add_column(column)
         for item in board["pairwise"]:
-            pairs.add_row(
-                item["a"],
-                item["b"],
-                str(item["n"]),
-                str(item["a_only"]),
-                str(item["b_only"]),
-                _delta(item),
-                _verdict(item),
-            )
+            pairs.add_row(item["a"], item["b"], *_paired_cells(item))
         console.print(pairs)
     variants = board["variants"]
     if variants["controls"]:
@@ -151,15 +148,7 @@ def print_compare(console: Console, result: dict[str, Any]) -> None:
     for facet in ("by_site", "by_ui", "by_kind"):
         rows += [(facet, group, item) for group, item in result[facet].items()]
     for facet, group, item in rows:
-        table.add_row(
-            facet,
-            group,
-            str(item["n"]),
-            str(item["a_only"]),
-            str(item["b_only"]),
-            _delta(item),
-            _verdict(item),
-        )
+        table.add_row(facet, group, *_paired_cells(item))
     console.print(table)
     console.print(f"passed in A, failed in B: {', '.join(result['pass_to_fail']) or 'none'}")
     console.print(f"failed in A, passed in B: {', '.join(result['fail_to_pass']) or 'none'}")

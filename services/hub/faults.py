@@ -19,9 +19,10 @@ from typing import Any
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import REGISTRY, Collector
 from starlette.requests import ClientDisconnect
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
+from services.kit.web import ObservedSend
 
 log = logging.getLogger("wpb.hub")
 
@@ -63,24 +64,17 @@ class RecordFaults:
         if found is None:
             await self.app(scope, receive, send)
             return
-        status = 0
-
-        async def observed(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
+        observed = ObservedSend(send)
         try:
             await self.app(scope, receive, observed)
         except ClientDisconnect:
             raise  # the agent left (a page closed mid-post): nobody was answered
         except Exception:
-            status = 500
+            observed.status = 500
             raise
         finally:
-            if status >= 500:
-                self.record(scope, found["tid"], found["domain"] or "hub", status)
+            if observed.status >= 500:
+                self.record(scope, found["tid"], found["domain"] or "hub", observed.status)
 
     def record(self, scope: Scope, tid: str, domain: str, status: int) -> None:
         fault = {"domain": domain, "status": status, "at": round(time.time(), 3)}

@@ -117,6 +117,19 @@ class BodyLimit:
         await error_response(too_large)({"type": "http"}, _no_receive, send)
 
 
+class ObservedSend:
+    """An ASGI `send` that keeps the status of the response it starts (`status` until then)."""
+
+    def __init__(self, send: Send, status: int = 0) -> None:
+        self.send = send
+        self.status = status
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.status = message["status"]
+        await self.send(message)
+
+
 class Metrics:
     """Request count by route, method and status, and latency by route, for `/metrics`."""
 
@@ -129,20 +142,13 @@ class Metrics:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        status = 500
-
-        async def observed(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
+        observed = ObservedSend(send, status=500)
         try:
             await self.app(scope, receive, observed)
         finally:
             route = route_template(scope)
             LATENCY.labels(self.service, route).observe(time.perf_counter() - started)
-            REQUESTS.labels(self.service, route, scope["method"], str(status)).inc()
+            REQUESTS.labels(self.service, route, scope["method"], str(observed.status)).inc()
 
 
 def route_template(scope: Scope) -> str:

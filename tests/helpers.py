@@ -51,6 +51,23 @@ def admin_client(stack: Stack) -> Iterator[httpx.Client]:
         yield client
 
 
+def admin_requests(tid: str) -> list[tuple[str, str]]:
+    """Every request of the admin API and the pages for people, for trajectory `tid`."""
+    return [
+        ("POST", "/api/trajectories"),
+        ("GET", f"/api/trajectories/{tid}"),
+        ("GET", f"/api/trajectories/{tid}/events"),
+        ("GET", f"/api/trajectories/{tid}/check"),
+        ("POST", "/api/check"),
+        ("POST", f"/api/trajectories/{tid}/close"),
+        ("GET", "/view/"),
+        ("GET", "/view/board"),
+        ("GET", "/view/compare?a=some-run&b=other-run"),
+        ("GET", "/view/runs/some-run"),
+        ("GET", f"/view/trajectories/{tid}"),
+    ]
+
+
 def load(name: str) -> dict[str, Any]:
     path = next(TASKS_DIR.rglob(f"{name}.json"))
     return json.loads(path.read_text(encoding="utf-8"))

@@ -7,7 +7,16 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from helpers import TODAY, admin_client, create, events_url, load, make_task, running_stack
+from helpers import (
+    TODAY,
+    admin_client,
+    admin_requests,
+    create,
+    events_url,
+    load,
+    make_task,
+    running_stack,
+)
 
 from runner.stack import built_sites
 from services.kit.web import service_headers
@@ -137,14 +146,7 @@ def test_malformed_json_is_422(hub: httpx.Client) -> None:
 
 def test_admin_api_needs_the_token(agent: httpx.Client, hub: httpx.Client) -> None:
     tid = create(hub)["trajectory_id"]
-    for method, path in [
-        ("POST", "/api/trajectories"),
-        ("GET", f"/api/trajectories/{tid}"),
-        ("GET", f"/api/trajectories/{tid}/events"),
-        ("GET", f"/api/trajectories/{tid}/check"),
-        ("POST", "/api/check"),
-        ("POST", f"/api/trajectories/{tid}/close"),
-    ]:
+    for method, path in admin_requests(tid):
         assert agent.request(method, path, json={}).status_code == 401, path
         wrong = {"Authorization": "Bearer " + "x" * 43}
         assert agent.request(method, path, json={}, headers=wrong).status_code == 401, path

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from helpers import create, events_url, make_task
+from helpers import admin_requests, create, events_url, make_task
 
 pytestmark = pytest.mark.slow
 
@@ -220,20 +220,6 @@ def test_check_refuses_hostile_input(hub: httpx.Client, body: bytes, field: str 
     answer = hub.post("/api/check", content=body)
     assert answer.status_code == 422, answer.text[:300]
     assert answer.json()["field"] == (field or "conditions[0].match")
-
-
-def admin_requests(tid: str) -> list[tuple[str, str]]:
-    return [
-        ("POST", "/api/trajectories"),
-        ("GET", f"/api/trajectories/{tid}"),
-        ("GET", f"/api/trajectories/{tid}/events"),
-        ("GET", f"/api/trajectories/{tid}/check"),
-        ("POST", "/api/check"),
-        ("POST", f"/api/trajectories/{tid}/close"),
-        ("GET", "/view/"),
-        ("GET", "/view/runs/some-run"),
-        ("GET", f"/view/trajectories/{tid}"),
-    ]
 
 
 @pytest.mark.parametrize(

@@ -379,3 +379,16 @@ def compose_stand(home: Path, profiles: tuple[str, ...] = ()) -> Iterator[Stand]
         # The `metrics` profile too, which a test may have started.
         every = [flag for name in ("metrics", *profiles) for flag in ("--profile", name)]
         stand.compose(*every, "down", "-v")
+
+
+def wait_scraping(api: httpx.Client, job: str = "services", timeout: float = 30) -> None:
+    """Until Prometheus has scraped every target of `job` once (its scrape loops start some
+    seconds after it is ready; an evaluation shorter than that would leave no series)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        targets = api.get("/api/v1/targets").json()["data"]["activeTargets"]
+        mine = [t for t in targets if t["labels"]["job"] == job]
+        if mine and all(t["health"] == "up" for t in mine):
+            return
+        assert time.monotonic() < deadline, f"Prometheus has not scraped {job}: {mine}"
+        time.sleep(0.2)

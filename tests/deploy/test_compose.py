@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 import yaml
-from helpers import Stand, docker, empty_panels, runner
+from helpers import Stand, docker, empty_panels, runner, wait_scraping
 
 from runner.stack import REPO
 
@@ -139,24 +139,22 @@ def test_every_panel_query_returns_data_from_the_metrics_profile(stand: Stand) -
     scrape_s = int(config["global"]["scrape_interval"].removesuffix("s"))
     (job,) = [j for j in config["scrape_configs"] if j["job_name"] == "runner"]
     runner_port = job["static_configs"][0]["targets"][0].rsplit(":", 1)[1]
-    started = time.time()
-    metrics = {"WPB_METRICS_PORT": runner_port, "WPB_METRICS_HOST": "0.0.0.0"}
-    evaluation = runner(
-        stand.home,
-        *("eval", "--harness", "oracle", "--hub", stand.hub_url),
-        *("--tasks", "grocery_showcase_tea,files_year_datasets_2025"),
-        env=metrics,
-    )
-    assert evaluation.returncode == 0, evaluation.stdout + evaluation.stderr
-    time.sleep(scrape_s + 1)  # one more scrape of the services
-    window = {"start": started, "end": time.time(), "step": "1"}
     port = stand.env["WPB_PROMETHEUS_PORT"]
     with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as api:
-        # Every service scraped with the credential (the runner's job is gone with the run;
-        # its series below are what it left).
-        targets = api.get("/api/v1/targets").json()["data"]["activeTargets"]
-        services = [t for t in targets if t["labels"]["job"] == "services"]
-        assert len(services) == 9 and all(t["health"] == "up" for t in services), services
+        # Every service scraped with the credential before the run: the runner's series are
+        # read while it runs, and it waits for a last scrape once it has been read.
+        wait_scraping(api)
+        started = time.time()
+        metrics = {"WPB_METRICS_PORT": runner_port, "WPB_METRICS_HOST": "0.0.0.0"}
+        evaluation = runner(
+            stand.home,
+            *("eval", "--harness", "oracle", "--hub", stand.hub_url),
+            *("--tasks", "grocery_showcase_tea,files_year_datasets_2025"),
+            env=metrics,
+        )
+        assert evaluation.returncode == 0, evaluation.stdout + evaluation.stderr
+        time.sleep(scrape_s + 1)  # one more scrape of the services
+        window = {"start": started, "end": time.time(), "step": "1"}
         empty = empty_panels(api, window, f"{4 * scrape_s}s")
     assert not empty, "panels without data:\n" + "\n".join(empty)
 

@@ -19,7 +19,7 @@ import time
 import httpx
 import pytest
 import yaml
-from helpers import DASHBOARDS, empty_panels, query_range
+from helpers import DASHBOARDS, empty_panels, query_range, wait_scraping
 
 from runner.stack import REPO, Stack, free_port
 
@@ -78,6 +78,7 @@ def test_every_panel_query_returns_data(stack: Stack) -> None:
     api = httpx.Client(base_url=f"http://127.0.0.1:{prometheus_port}", timeout=10)
     try:
         wait_ready(api, server)
+        wait_scraping(api)
         started = time.time()
         evaluation = subprocess.run(
             [*command, "eval", "--harness", "oracle", "--tasks", TASKS],

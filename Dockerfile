@@ -136,9 +136,12 @@ ENTRYPOINT ["python", "-m", "uvicorn", "--factory", "--host", "0.0.0.0", "--port
 # An agent harness's image: its pinned packages (REQUIREMENTS, from runner/environments.py)
 # in a venv of its own and the agent programs (runner/agents); the runner gives the command.
 FROM base AS agent
-# libatomic1: Playwright's node driver (the dom and gui agents) needs it.
+# libatomic1: Playwright's node driver (the dom and gui agents) needs it; DEBIAN_PACKAGES:
+# what a harness needs besides (runner/environments.py image_debian_packages).
+ARG DEBIAN_PACKAGES=""
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libatomic1 \
+    $DEBIAN_PACKAGES \
  && apt-get clean && rm -rf /var/lib/apt/lists/*
 ARG REQUIREMENTS
 RUN test -n "$REQUIREMENTS" || { echo "--build-arg REQUIREMENTS: the harness's packages" >&2; exit 1; } \

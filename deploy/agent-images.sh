@@ -24,11 +24,20 @@ build() {
 
 build --target browser -t wpb-browser
 build --target testmodel -t wpb-testmodel
+# A harness that needs a newer Python than the base's (openhands: 3.12) is built on
+# $WPB_NEWER_BASE_IMAGE (deploy/images.sh sets it); the rest on the base.
+# Each line: image, 1 for the newer base, its Debian packages (comma-joined, - for none),
+# its Python packages.
 "$PYTHON" -c 'from runner.environments import ENVIRONMENTS
 for e in ENVIRONMENTS.values():
     if e.image:
-        print(e.image, " ".join(e.image_packages))' |
-while read -r image packages; do
-  build --target agent --build-arg "REQUIREMENTS=$packages" -t "$image"
+        debian = ",".join(e.image_debian_packages) or "-"
+        print(e.image, int(e.min_python > (3, 11)), debian, " ".join(e.image_packages))' |
+while read -r image newer debian packages; do
+  base=$WPB_BASE_IMAGE
+  if [ "$newer" = 1 ]; then base=${WPB_NEWER_BASE_IMAGE:?a base with Python 3.12 or newer}; fi
+  [ "$debian" != - ] || debian=
+  build --target agent --build-arg BASE_IMAGE="$base" --build-arg "DEBIAN_PACKAGES=${debian//,/ }" \
+    --build-arg "REQUIREMENTS=$packages" -t "$image"
 done
 docker image ls --format '{{.Repository}}:{{.Tag}}  {{.Size}}' 'wpb-*'

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The base image where no registry is reachable: Debian bookworm from the configured apt
-# mirror (debootstrap --variant=minbase, with bookworm-updates and -security), Python 3
+# The base image where no registry is reachable: Debian $2 (default bookworm: Python 3.11;
+# trixie: 3.13, for the images that need a newer Python) from the configured apt mirror
+# (debootstrap --variant=minbase, with its -updates and -security suites), Python 3
 # with venv and pip, and the host's CA bundle, which pip is told to use (PIP_CERT: pip's
 # own bundle would not know a CA the host's network needs); `docker import`ed as $1
 # (default wpb-base:bookworm). Skipped when the image exists. Needs root.
 set -euo pipefail
 
 IMAGE=${1:-wpb-base:bookworm}
+SUITE=${2:-bookworm}
 if docker image inspect "$IMAGE" >/dev/null 2>&1; then
   echo "base image $IMAGE exists"
   exit 0
@@ -25,12 +27,13 @@ SECURITY=${SECURITY:-http://deb.debian.org/debian-security}
 
 root=$(mktemp -d /tmp/wpb-base.XXXXXX)
 trap 'rm -rf "$root" "$root.log"' EXIT
-echo "base image $IMAGE: debootstrap bookworm from $MIRROR (a few minutes, once)"
-debootstrap --variant=minbase --include=ca-certificates bookworm "$root" "$MIRROR" >/dev/null
+echo "base image $IMAGE: debootstrap $SUITE from $MIRROR (a few minutes, once)"
+debootstrap --variant=minbase --include=ca-certificates "$SUITE" "$root" "$MIRROR" >/dev/null
+rm -f "$root/etc/apt/sources.list.d/"*
 cat >"$root/etc/apt/sources.list" <<SOURCES
-deb $MIRROR bookworm main
-deb $MIRROR bookworm-updates main
-deb $SECURITY bookworm-security main
+deb $MIRROR $SUITE main
+deb $MIRROR $SUITE-updates main
+deb $SECURITY $SUITE-security main
 SOURCES
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 chroot "$root" sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get upgrade -y -qq \

@@ -3,6 +3,7 @@
 # (deploy/agent-images.sh), built from the Dockerfile (cached layers make a second run take
 # seconds). The base: $WPB_BASE_IMAGE if set; else python:3.11-slim where
 # a registry gives it; else one built here from Debian packages (deploy/base-image.sh).
+# $WPB_NEWER_BASE_IMAGE likewise, for what needs Python 3.12 or newer (openhands).
 # $1: the env file compose reads its credentials from (`runner compose-env` makes it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,8 +18,19 @@ if [ -z "${WPB_BASE_IMAGE:-}" ]; then
     deploy/base-image.sh "$WPB_BASE_IMAGE"
   fi
 fi
-export WPB_BASE_IMAGE
-echo "images from $WPB_BASE_IMAGE"
+# For the images that need Python 3.12 or newer (the openhands agent): python:3.12-slim
+# beside python:3.11-slim; else Debian trixie (3.13) built here.
+if [ -z "${WPB_NEWER_BASE_IMAGE:-}" ]; then
+  if [ "$WPB_BASE_IMAGE" = python:3.11-slim ] && { docker image inspect python:3.12-slim \
+      >/dev/null 2>&1 || docker pull -q python:3.12-slim >/dev/null 2>&1; }; then
+    WPB_NEWER_BASE_IMAGE=python:3.12-slim
+  else
+    WPB_NEWER_BASE_IMAGE=wpb-base:trixie
+    deploy/base-image.sh "$WPB_NEWER_BASE_IMAGE" trixie
+  fi
+fi
+export WPB_BASE_IMAGE WPB_NEWER_BASE_IMAGE
+echo "images from $WPB_BASE_IMAGE (and $WPB_NEWER_BASE_IMAGE)"
 docker compose --env-file "$ENV_FILE" --profile metrics build --quiet
 # The docker backend's: the browser, the agent harnesses, the test model.
 deploy/agent-images.sh

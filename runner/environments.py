@@ -38,6 +38,8 @@ class Environment:
     # The packages of its container image (`runner eval --backend docker`), when it has one:
     # its own venv's, or for an agent on the runner's interpreter the runner's it imports.
     image_packages: tuple[str, ...] = ()
+    # Debian packages its image needs besides (openhands: a Chromium binary it looks for).
+    image_debian_packages: tuple[str, ...] = ()
 
     @property
     def image(self) -> str | None:
@@ -133,6 +135,7 @@ QUIET = {
     "PYTHONUNBUFFERED": "1",
 }
 BROWSER_USE = ("browser-use>=0.13,<0.14",)
+OPENHANDS = ("openhands-sdk>=1.58,<1.59", "openhands-tools>=1.58,<1.59")
 # What the `dom` and `gui` agents import beyond the standard library (pyproject's versions).
 RUNNER_AGENT_PACKAGES = ("playwright>=1.45", "httpx>=0.27")
 
@@ -150,10 +153,13 @@ ENVIRONMENTS: dict[str, Environment] = {
         Environment(
             "openhands",
             "runner.agents.openhands_agent",
-            ("openhands-sdk>=1.58,<1.59", "openhands-tools>=1.58,<1.59"),
+            OPENHANDS,
             min_python=(3, 12),
             env=QUIET,
             about="the OpenHands SDK agent with its browser tool set over CDP",
+            image_packages=OPENHANDS,
+            # Its browser tools refuse to start without a local Chromium, even over CDP.
+            image_debian_packages=("chromium",),
         ),
         Environment(
             "dom",

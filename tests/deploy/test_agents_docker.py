@@ -1,9 +1,9 @@
 """The docker backend (`runner eval --backend docker`) on the compose stand: per episode a
 browser container and the harness's agent container in its network namespace, on the stand's
 agents network (which reaches the hub and nothing else: test_compose.py), driven by the test
-model running there too (compose's `testmodel` profile). The browser-use harness solves its
-scripted task; an agent past the time limit is killed; two workers run two pairs at once;
-every container is gone afterwards."""
+model running there too (compose's `testmodel` profile). The browser-use and openhands
+harnesses solve their scripted task; an agent past the time limit is killed; two workers
+run two pairs at once; every container is gone afterwards."""
 
 from __future__ import annotations
 
@@ -54,8 +54,10 @@ def episode_containers(records: list[dict[str, Any]]) -> str:
     )
 
 
-def test_browser_use_solves_its_scripted_task_in_containers(stand: Stand) -> None:
-    run, records = eval_in_containers(stand, "browser-use", "--model", "test", "--tasks", TEA)
+@pytest.mark.parametrize("harness", ["browser-use", "openhands"])
+def test_a_framework_solves_its_scripted_task_in_containers(stand: Stand, harness: str) -> None:
+    """browser-use on the base's Python; openhands on the newer base (Python 3.12 or newer)."""
+    run, records = eval_in_containers(stand, harness, "--model", "test", "--tasks", TEA)
     (record,) = records
     assert (record["ems"], record["completion"], record["status"]) == (1, 1, "ok"), record
     assert record["steps"] >= 2 and record["tokens"] > 0
@@ -75,7 +77,7 @@ def test_browser_use_solves_its_scripted_task_in_containers(stand: Stand) -> Non
     assert manifest["backend"]["network"] == f"{stand.project}_agents"
     assert manifest["backend"]["images"] == {
         "browser": "wpb-browser",
-        "agent": "wpb-agent-browser-use",
+        "agent": f"wpb-agent-{harness}",
     }
     assert episode_containers(records) == ""
 

@@ -99,11 +99,11 @@ class Scrapes:
         return answer
 
     def wait_next(self, timeout: float) -> None:
-        """Until the next read, if anything has read them at all; at most `timeout`."""
+        """Until the next read (the first, if nothing has read them yet: a run shorter than
+        one scrape interval is read once too); at most `timeout`."""
         with self.read:
-            if self.last is not None:
-                since = self.last
-                self.read.wait_for(lambda: self.last != since, timeout)
+            since = self.last
+            self.read.wait_for(lambda: self.last != since, timeout)
 
 
 class ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
@@ -117,8 +117,9 @@ class _Quiet(WSGIRequestHandler):
 
 @contextmanager
 def serving(port: int, host: str) -> Iterator[None]:
-    """The process's metrics at http://host:port/metrics while the block runs; then, when
-    Prometheus has been reading them, until it has read the final values (at most LINGER_S)."""
+    """The process's metrics at http://host:port/metrics while the block runs; then until
+    Prometheus has read the final values (at most LINGER_S: with no Prometheus, the run
+    ends that much later)."""
     scrapes = Scrapes()
     try:
         server = make_server(host, port, scrapes, ThreadingWSGIServer, handler_class=_Quiet)

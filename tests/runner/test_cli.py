@@ -51,8 +51,13 @@ def test_bad_arguments_fail_clearly(tmp_path: Path) -> None:
     docker = ("eval", "--backend", "docker", "--model", "m", "--base-url", "http://llm:8000/v1")
     no_hub = runner(tmp_path, *docker, "--harness", "dom")
     assert no_hub.returncode == 2 and "--hub, the compose stand's hub" in no_hub.stdout
-    no_image = runner(tmp_path, *docker, "--harness", "openhands", "--hub", "http://127.0.0.1:9")
-    assert no_image.returncode == 2 and "not 'openhands'" in no_image.stdout
+    no_image = runner(
+        tmp_path,
+        *docker,
+        *("--harness", "external", "--agent-cmd", "python my_agent.py"),
+        *("--hub", "http://127.0.0.1:9"),
+    )
+    assert no_image.returncode == 2 and "not 'external'" in no_image.stdout
 
 
 def test_detached_stack_is_supervised(tmp_path: Path) -> None:

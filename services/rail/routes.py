@@ -12,7 +12,7 @@ from services.kit.commerce import choose_pay_method
 from services.kit.errors import FieldError, FormError
 from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
 from services.rail import service
-from services.rail.catalog import Catalog, Train
+from services.rail.catalog import Catalog
 
 DOMAIN = "rail"
 router = APIRouter(prefix=site_prefix(DOMAIN))
@@ -34,11 +34,8 @@ async def page_context(site: SiteRequest) -> dict[str, Any]:
     }
 
 
-def known_train(rail: Catalog, train_id: str) -> Train:
-    train = rail.train(train_id)
-    if train is None:
-        raise FieldError("train_id", f"no train {train_id!r}", 404)
-    return train
+async def chosen_method(site: SiteRequest) -> str:
+    return str((await site.state.get("checkout")).get("method", ""))
 
 
 @router.get("/")
@@ -70,21 +67,14 @@ async def train_page(train_id: str, site: SiteDep, rail: CatalogDep) -> HTMLResp
     trip = await site.state.get("trip")
     query = dict(site.request.query_params)
     if "date" in query:  # arriving from the results: a new choice of train
-        query.update({"from": train.from_city, "to": train.to_city})
         try:
-            found = service.parse_search(rail, site.trajectory.today, query)
+            fresh = service.chosen_train(rail, site.trajectory.today, train, query)
         except FormError as exc:
             return await site.page("main.html", 422, form=query, errors=exc.errors)
-        fresh = service.new_trip(train, found)
         if not service.is_same_trip(trip, fresh):
             await site.state.update("trip", lambda value: service.replace(value, fresh))
             trip = fresh
-            await site.emit(
-                "select_train",
-                train_name=train.name,
-                from_station=train.from_station,
-                to_station=train.to_station,
-            )
+            await site.emit("select_train", **service.train_params(train))
     if trip.get("train") != train.id:
         return await site.page("train.html", train=train, trip=None, search=None)
     await site.emit.screen("bench_rail_train", item_id=train.id)
@@ -101,7 +91,7 @@ async def train_page(train_id: str, site: SiteDep, rail: CatalogDep) -> HTMLResp
 async def choose_tariff(
     train_id: str, site: SiteDep, rail: CatalogDep, tariff: Annotated[str, Form()]
 ) -> Response:
-    train = known_train(rail, train_id)
+    train = service.known_train(rail, train_id)
     if train.car_for(tariff) is None:
         raise FieldError("tariff", f"the train has no tariff {tariff!r}")
     service.own_trip(await site.state.get("trip"), train)
@@ -116,7 +106,7 @@ async def choose_tariff(
 async def toggle_seat(
     train_id: str, site: SiteDep, rail: CatalogDep, seat: Annotated[int, Form()]
 ) -> Response:
-    train = known_train(rail, train_id)
+    train = service.known_train(rail, train_id)
     chosen = service.free_seat(train, service.own_trip(await site.state.get("trip"), train), seat)
     amount = await site.state.update("trip", lambda value: service.toggle_seat(value, seat))
     await site.emit(
@@ -154,14 +144,7 @@ async def add_to_basket(site: SiteDep, rail: CatalogDep) -> Response:
     line, ticket = service.ticket_line(rail, await site.state.get("trip"))
     await site.state.update("cart", lambda value: carts.put(value, line))
     await site.state.update("trip", lambda value: value.clear())
-    await site.emit(
-        "basket_add",
-        item_id=line["item_id"],
-        amount=line["amount"],
-        title=line["title"],
-        price=line["price"],
-        **ticket,
-    )
+    await site.emit("basket_add", **service.basket_params(line, ticket))
     return site.redirect("/cart")
 
 
@@ -183,8 +166,7 @@ async def cart_page(site: SiteDep) -> HTMLResponse:
 @router.get("/checkout")
 async def checkout(site: SiteDep) -> HTMLResponse:
     await site.emit.screen("bench_rail_checkout")
-    method = (await site.state.get("checkout")).get("method", "")
-    return await site.page("checkout.html", method=method)
+    return await site.page("checkout.html", method=await chosen_method(site))
 
 
 @router.post("/checkout/method")
@@ -195,7 +177,7 @@ async def pay_method(site: SiteDep, method: Annotated[str, Form()]) -> Response:
 
 @router.get("/payment")
 async def payment(site: SiteDep) -> Response:
-    method = (await site.state.get("checkout")).get("method", "")
+    method = await chosen_method(site)
     if not method:
         return site.redirect("/checkout")
     await site.emit.screen("bench_rail_payment")
@@ -204,19 +186,12 @@ async def payment(site: SiteDep) -> Response:
 
 @router.post("/payment")
 async def pay(site: SiteDep) -> Response:
-    method = (await site.state.get("checkout")).get("method", "")
+    method = await chosen_method(site)
     if not method or not carts.lines(await site.state.get("cart")):
         raise FieldError("payment", "choose a pay method and have tickets in the cart", 409)
     tickets = await site.state.update("cart", carts.settle)
     await site.state.update("checkout", lambda value: value.clear())
-    await site.emit(
-        "submit_payment",
-        method=method,
-        result="success",
-        amount=sum(line["price"] for line in tickets),
-        item_ids=[line["item_id"] for line in tickets],
-        tickets=[line["paid_as"] for line in tickets],
-    )
+    await site.emit("submit_payment", **service.payment_params(method, tickets))
     return site.redirect("/paid")
 
 

@@ -155,8 +155,28 @@ def trip_search(catalog: Catalog, today: date, trip: dict[str, Any]) -> dict[str
         return None
 
 
-def new_trip(train: Train, found: dict[str, Any]) -> dict[str, Any]:
-    """The trip a train chosen from the results starts: no tariff, seats or passengers yet."""
+def known_train(catalog: Catalog, train_id: str) -> Train:
+    train = catalog.train(train_id)
+    if train is None:
+        raise FieldError("train_id", f"no train {train_id!r}", 404)
+    return train
+
+
+def train_params(train: Train) -> dict[str, str]:
+    """`select_train`'s parameters."""
+    return {
+        "train_name": train.name,
+        "from_station": train.from_station,
+        "to_station": train.to_station,
+    }
+
+
+def chosen_train(
+    catalog: Catalog, today: date, train: Train, query: dict[str, str]
+) -> dict[str, Any]:
+    """The trip a train chosen from the results starts (its search is the query's, on the
+    train's route): no tariff, seats or passengers yet. FormError on a bad search."""
+    found = parse_search(catalog, today, {**query, "from": train.from_city, "to": train.to_city})
     return {
         "train": train.id,
         "date": found["date"],
@@ -290,3 +310,19 @@ def ticket_line(catalog: Catalog, trip: dict[str, Any]) -> tuple[dict[str, Any],
         "children": kinds.count("child"),
     }
     return line, ticket
+
+
+def basket_params(line: dict[str, Any], ticket: dict[str, Any]) -> dict[str, Any]:
+    """`basket_add`'s parameters: the line as the cart shows it, and what its tickets book."""
+    return {key: line[key] for key in ("item_id", "amount", "title", "price")} | ticket
+
+
+def payment_params(method: str, tickets: list[dict[str, Any]]) -> dict[str, Any]:
+    """`submit_payment`'s parameters for the settled cart lines."""
+    return {
+        "method": method,
+        "result": "success",
+        "amount": sum(line["price"] for line in tickets),
+        "item_ids": [line["item_id"] for line in tickets],
+        "tickets": [line["paid_as"] for line in tickets],
+    }

@@ -3,6 +3,9 @@
 A batch is committed to SQLite before its messages are acked, so a crash loses nothing
 that was acked and a redelivery is dropped by the (trajectory, id) key.
 
+check(): the collector also matches conditions against a trajectory's log, held parsed in
+memory (`RecentLogs`) so that a call after each step costs a match, not a read of the log.
+
 Consistency: every message of the stream passes through this one consumer, and stream
 sequences have no gaps, so the collector keeps a watermark — the highest sequence N such
 that every message 1..N is committed. A query waits until the watermark reaches the
@@ -16,22 +19,26 @@ import asyncio
 import contextlib
 import json
 import logging
+from typing import Any
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig
 from prometheus_client import Counter, Gauge
 
+from services.events.recent import RecentLogs
 from services.events.store import EventStore
 from services.kit.bus import EVENTS_STREAM, EVENTS_SUBJECT, Bus
 from services.kit.errors import FieldError
+from services.kit.matching import check, event_types, validate_conditions
 from services.kit.settings import EventsSettings
 from services.kit.trajectory import TID_PATTERN
-from services.kit.web import create_service_app
+from services.kit.web import create_service_app, json_object
 
 log = logging.getLogger("wpb.events")
 DURABLE = "collector"
+CHECK_WAIT_S = 10.0  # how long check() waits for the collector to catch up
 
 INGESTED = Counter("wpb_events_ingested_total", "Events committed to the store (new ones only)")
 LAG = Gauge(
@@ -41,10 +48,13 @@ LAG = Gauge(
 
 
 class Collector:
-    def __init__(self, bus: Bus, store: EventStore, batch_size: int) -> None:
+    def __init__(self, bus: Bus, store: EventStore, batch_size: int, recent_events: int) -> None:
         self.bus = bus
         self.store = store
         self.batch_size = batch_size
+        self.recent = RecentLogs(recent_events)
+        # A batch's commit and the logs' growth, or a log's first read, one at a time.
+        self._store_lock = asyncio.Lock()
         self.watermark = 0
         self._above: set[int] = set()  # committed sequences beyond the watermark
         self.advanced = asyncio.Condition()
@@ -99,7 +109,10 @@ class Collector:
             except (ValueError, KeyError):
                 log.error("dropping a malformed message on %s", msg.subject)
                 await msg.term()
-        INGESTED.inc(await asyncio.to_thread(self.store.insert, rows))
+        async with self._store_lock:
+            stored = await asyncio.to_thread(self.store.insert, rows)
+            self.recent.extend(stored)
+        INGESTED.inc(len(stored))
         await asyncio.gather(*(msg.ack() for msg in msgs))
         async with self.advanced:
             self._above.update(msg.metadata.sequence.stream for msg in msgs)
@@ -119,10 +132,8 @@ class Collector:
             return
         LAG.set(max(0, int(info.state.last_seq) - self.watermark))
 
-    async def query(
-        self, trajectory_id: str, after: int, wait_s: float, types: list[str] | None = None
-    ) -> str:
-        """A trajectory's events as a JSON array, once all it has in JetStream is stored."""
+    async def caught_up(self, trajectory_id: str, wait_s: float) -> None:
+        """Wait until all the trajectory has in JetStream is stored (503 after `wait_s`)."""
         last = await self.bus.last_event_seq(trajectory_id)
         if last > self.watermark:
             async with self.advanced:
@@ -132,8 +143,27 @@ class Collector:
                     )
             if self.watermark < last:
                 raise FieldError("events", "the collector has not caught up yet; retry", 503)
+
+    async def query(
+        self, trajectory_id: str, after: int, wait_s: float, types: list[str] | None = None
+    ) -> str:
+        """A trajectory's events as a JSON array, once all it has in JetStream is stored."""
+        await self.caught_up(trajectory_id, wait_s)
         async with self._read_lock:
             return await asyncio.to_thread(self.store.events_json, trajectory_id, after, types)
+
+    async def check(
+        self, trajectory_id: str, conditions: list[dict[str, Any]], wait_s: float
+    ) -> dict[str, Any]:
+        """The verdict of conditions on a trajectory's log, once all it has is stored."""
+        await self.caught_up(trajectory_id, wait_s)
+        log = self.recent.get(trajectory_id)
+        if log is None:
+            async with self._store_lock, self._read_lock:
+                rows = await asyncio.to_thread(self.store.events, trajectory_id)
+                log = self.recent.load(trajectory_id, rows)
+        wanted = set(event_types(conditions))
+        return check(conditions, [event for event in log if event["type"] in wanted])
 
 
 def create_app(settings: EventsSettings | None = None) -> FastAPI:
@@ -141,7 +171,9 @@ def create_app(settings: EventsSettings | None = None) -> FastAPI:
 
     async def startup(app: FastAPI) -> None:
         store = EventStore(settings.database())
-        app.state.collector = Collector(app.state.bus, store, settings.batch_size)
+        app.state.collector = Collector(
+            app.state.bus, store, settings.batch_size, settings.recent_events
+        )
         await app.state.collector.start()
         log.info("collecting into %s", settings.database())
 
@@ -174,5 +206,14 @@ def create_app(settings: EventsSettings | None = None) -> FastAPI:
         events = await request.app.state.collector.query(tid, after, wait, wanted)
         body = f'{{"trajectory_id":"{tid}","events":{events}}}'
         return Response(body.encode(), media_type="application/json")
+
+    @app.post("/trajectories/{tid}/check")
+    async def trajectory_check(request: Request, tid: str) -> JSONResponse:
+        """check() of the body's `conditions` on the trajectory's log (the verifier's)."""
+        if not TID_PATTERN.match(tid):
+            raise FieldError("trajectory", "unknown trajectory id", 404)
+        conditions = validate_conditions((await json_object(request)).get("conditions"))
+        verdict = await request.app.state.collector.check(tid, conditions, CHECK_WAIT_S)
+        return JSONResponse(verdict)
 
     return app

@@ -41,14 +41,16 @@ class EventStore:
         self.reader.close()
         self.db.close()
 
-    def insert(self, rows: list[tuple[dict[str, Any], int]]) -> int:
-        """Store (event, stream sequence) pairs in one transaction; duplicates are ignored."""
+    def insert(self, rows: list[tuple[dict[str, Any], int]]) -> list[tuple[dict[str, Any], int]]:
+        """Store (event, stream sequence) pairs in one transaction; returns those that were
+        new (a redelivered event is already stored and is ignored)."""
         self.db.execute("BEGIN")
         try:
-            before = self.db.total_changes
-            self.db.executemany(
-                "INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
+            stored = [
+                (event, stream_seq)
+                for event, stream_seq in rows
+                if self.db.execute(
+                    "INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         event["trajectory_id"],
                         event["id"],
@@ -58,11 +60,9 @@ class EventStore:
                         event["source"],
                         event["type"],
                         json.dumps(event, ensure_ascii=False),
-                    )
-                    for event, stream_seq in rows
-                ],
-            )
-            stored = self.db.total_changes - before
+                    ),
+                ).rowcount
+            ]
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -82,6 +82,14 @@ class EventStore:
             (trajectory_id, after, *(types or [])),
         ).fetchall()
         return "[" + ",".join(row[0] for row in rows) + "]"
+
+    def events(self, trajectory_id: str) -> list[tuple[dict[str, Any], int]]:
+        """The trajectory's stored events and their stream sequences, in stream order."""
+        rows = self.reader.execute(
+            "SELECT doc, stream_seq FROM events WHERE trajectory_id = ? ORDER BY stream_seq",
+            (trajectory_id,),
+        ).fetchall()
+        return [(json.loads(doc), stream_seq) for doc, stream_seq in rows]
 
     def count(self) -> int:
         return int(self.reader.execute("SELECT COUNT(*) FROM events").fetchone()[0])

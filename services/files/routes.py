@@ -17,7 +17,7 @@ CatalogDep = Annotated[Catalog, Depends(catalog)]
 
 
 async def page_context(site: SiteRequest) -> dict[str, Any]:
-    return {"catalog": catalog(site.request)}
+    return {"catalog": site.catalog}
 
 
 async def missing(site: SiteRequest, message: str, status: int = 404, **ctx: Any) -> HTMLResponse:

@@ -21,7 +21,7 @@ CatalogDep = Annotated[Catalog, Depends(catalog)]
 
 async def page_context(site: SiteRequest) -> dict[str, Any]:
     """What every hotels page shows: the form's cities and today."""
-    hotels: Catalog = catalog(site.request)
+    hotels: Catalog = site.catalog
     return {
         "catalog": hotels,
         "cities": hotels.city_options(),

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from services.hub.deps import HERE, HttpDep, PagesDep, SettingsDep
-from services.hub.proxy import forward
+from services.hub.proxy import check_path, forward
 from services.kit.contract import TRACKING_TYPES
 from services.kit.errors import FieldError
 from services.kit.site import (
@@ -104,14 +104,14 @@ async def site(
 ) -> Response:
     if domain not in DOMAINS:
         raise FieldError("domain", f"unknown domain {domain!r}", 404)
+    check_path(request.url.path)
+    trajectory = await current_trajectory(request, tid)
     upstream = hub.sites.get(domain)
     if upstream is None:
-        trajectory = await current_trajectory(request, tid)
         return site_page(pages, trajectory, "not_built.html", 404, domain)
     try:
-        return await forward(client, request, upstream)
+        return await forward(client, request, upstream, trajectory.revision)
     except httpx.TransportError:  # refused, or its name does not resolve (compose: replaced)
-        trajectory = await current_trajectory(request, tid)
         page = site_page(pages, trajectory, "unavailable.html", 503, domain)
         page.headers["Retry-After"] = str(SITE_RETRY_AFTER_S)
         return page
@@ -119,6 +119,7 @@ async def site(
 
 @router.get("/_site/{domain}/{path:path}")
 async def site_static(request: Request, domain: str, hub: SettingsDep, client: HttpDep) -> Response:
+    check_path(request.url.path)
     upstream = hub.sites.get(domain)
     if upstream is None:
         raise FieldError("domain", f"no site serves {domain!r}", 404)

@@ -21,7 +21,8 @@ router = APIRouter(prefix="/api")
 
 @router.post("/trajectories", status_code=201, dependencies=[Admin])
 async def create_trajectory(request: Request, hub: SettingsDep) -> dict[str, Any]:
-    meta = await trajectories.create(request.app.state.bus, hub, await json_object(request))
+    body = await json_object(request)
+    meta = await trajectories.create(request.app.state.trajectories, hub, body)
     return {
         key: meta[key]
         for key in ("trajectory_id", "url", "prompt", "date_shift_days", "ui_variants")
@@ -69,7 +70,7 @@ async def stateless_check(request: Request, hub: SettingsDep, client: HttpDep) -
 @router.post("/trajectories/{tid}/close", dependencies=[Admin])
 async def close_trajectory(request: Request, tid: str) -> dict[str, Any]:
     body = await json_object(request, empty_ok=True)
-    return await trajectories.close(request.app.state.bus, tid, body)
+    return await trajectories.close(request.app.state.trajectories, tid, body)
 
 
 @router.get("/status")

@@ -21,15 +21,15 @@ COOKIE = "wpb_admin"
 SESSION_S = 12 * 3600  # how long a login on the viewer lasts
 
 
-def settings(request: Request) -> HubSettings:
+async def settings(request: Request) -> HubSettings:
     return request.app.state.settings  # type: ignore[no-any-return]
 
 
-def pages(request: Request) -> Pages:
+async def pages(request: Request) -> Pages:
     return request.app.state.pages  # type: ignore[no-any-return]
 
 
-def http(request: Request) -> httpx.AsyncClient:
+async def http(request: Request) -> httpx.AsyncClient:
     return request.app.state.http  # type: ignore[no-any-return]
 
 
@@ -71,7 +71,7 @@ def is_admin(request: Request, hub: HubSettings) -> bool:
     return request.method == "GET" and bool(cookie) and valid_session(hub, cookie)
 
 
-def admin(request: Request, hub: SettingsDep) -> None:
+async def admin(request: Request, hub: SettingsDep) -> None:
     if not is_admin(request, hub):
         raise FieldError(
             "authorization", "a valid admin token is required (Authorization: Bearer <token>)", 401

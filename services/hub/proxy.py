@@ -11,11 +11,13 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.background import BackgroundTask
 
 from services.kit.errors import FieldError
+from services.kit.trajectory import REVISION_HEADER
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
-# The agent's credentials stay on the hub: a site gets the hub's own.
-AGENT_ONLY = frozenset({"authorization", "cookie"})
+# The agent's credentials stay on the hub: a site gets the hub's own; the revision header is
+# the hub's to set.
+AGENT_ONLY = frozenset({"authorization", "cookie", REVISION_HEADER})
 # Headers not passed on as they are: hop-by-hop ones, and those the hub's server sets itself.
 HOP_BY_HOP = frozenset(
     {
@@ -34,23 +36,24 @@ HOP_BY_HOP = frozenset(
 )
 
 
-async def forward(client: httpx.AsyncClient, request: Request, upstream: str) -> Response:
+async def forward(
+    client: httpx.AsyncClient, request: Request, upstream: str, revision: int = 0
+) -> Response:
     """Send the request on to `upstream` + the same path and query; stream the answer back.
 
-    A path with a dot segment (`..`, `.`, also percent-encoded) is refused before anything is
-    sent: resolved after routing it would reach the site's own routes outside the trajectory
-    (`/openapi.json`, `/metrics`). A redirect the site answers stays on the hub: its
-    `Location` loses the site's own origin. The agent's `Authorization` and `Cookie` are not
-    passed on: the client's own service credential goes instead. A GET or HEAD whose pooled
-    connection the site had closed is sent once more. Raises httpx.TransportError when the
-    site cannot be reached.
+    The caller has checked the path (`check_path`). A redirect the site answers stays on
+    the hub: its `Location` loses the site's own origin. The agent's `Authorization` and
+    `Cookie` are not passed on: the client's own service credential goes instead.
+    `revision` is the hub's revision of the path's trajectory: the site answers from one at
+    least as new (a trajectory the hub closed is closed on the site too). A GET or HEAD
+    whose pooled connection the site had closed is sent once more. Raises
+    httpx.TransportError when the site cannot be reached.
     """
-    check_path(request.url.path)
     url = httpx.URL(upstream + request.url.path, query=request.url.query.encode())
     upstream_request = client.build_request(
         request.method,
         url,
-        headers=forwarded_headers(request),
+        headers=forwarded_headers(request, revision),
         content=request.stream() if request.method not in ("GET", "HEAD") else None,
     )
     try:
@@ -74,21 +77,24 @@ async def forward(client: httpx.AsyncClient, request: Request, upstream: str) ->
     return response
 
 
-def forwarded_headers(request: Request) -> list[tuple[str, str]]:
+def forwarded_headers(request: Request, revision: int = 0) -> list[tuple[str, str]]:
     """The agent's headers as a site gets them: no hop-by-hop ones, none of the agent's
-    credentials, and the host the agent asked for."""
+    credentials, the host the agent asked for and the trajectory's revision on the hub."""
     headers = [
         (k, v)
         for k, v in request.headers.items()
         if k.lower() not in HOP_BY_HOP and k.lower() not in AGENT_ONLY
     ]
     headers.append(("x-forwarded-host", request.headers.get("host", "")))
+    if revision:
+        headers.append((REVISION_HEADER, str(revision)))
     return headers
 
 
 def check_path(path: str) -> None:
     """Refuse a path with dot segments, backslashes or control characters, however encoded
-    (404, naming it)."""
+    (404, naming it), before anything is sent: resolved after routing, `..` would reach the
+    site's own routes outside the trajectory (`/openapi.json`, `/metrics`)."""
     decoded = path
     for _ in range(3):  # %252e%252e: encoded more than once
         decoded = unquote(decoded)

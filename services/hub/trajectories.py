@@ -20,7 +20,7 @@ from services.kit.dateshift import shift_task
 from services.kit.errors import FieldError
 from services.kit.settings import HubSettings
 from services.kit.tasks import check_task, find_task, load_task
-from services.kit.trajectory import load_trajectory, new_trajectory_id
+from services.kit.trajectory import Trajectory, TrajectoryCache, new_trajectory_id
 from services.kit.variants import check_selection, resolve
 
 log = logging.getLogger("wpb.hub")
@@ -53,7 +53,7 @@ def stand_today(value: Any, default: date) -> date:
         raise FieldError("today", "expected an ISO date YYYY-MM-DD") from None
 
 
-async def create(bus: Bus, hub: HubSettings, body: dict[str, Any]) -> dict[str, Any]:
+async def create(cache: TrajectoryCache, hub: HubSettings, body: dict[str, Any]) -> dict[str, Any]:
     """A new open trajectory for the body's task; its stored meta."""
     task = task_from_body(body, hub.tasks_dir)
     test_data = task["test_data"]
@@ -88,7 +88,8 @@ async def create(bus: Bus, hub: HubSettings, body: dict[str, Any]) -> dict[str, 
             f" conditions, more than {MAX_META_BYTES}",
             413,
         )
-    await bus.put_json(TRAJECTORIES_BUCKET, tid, meta, revision=0)
+    revision = await cache.bus.put_json(TRAJECTORIES_BUCKET, tid, meta, revision=0)
+    cache.keep(Trajectory(meta, revision))
     log.info(
         "created for task %s, dates shifted %d days",
         meta["task_id"],
@@ -98,10 +99,12 @@ async def create(bus: Bus, hub: HubSettings, body: dict[str, Any]) -> dict[str, 
     return meta
 
 
-async def close(bus: Bus, tid: str, body: dict[str, Any]) -> dict[str, Any]:
-    """Close an open trajectory, keeping the agent's completion and final message."""
+async def close(cache: TrajectoryCache, tid: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Close an open trajectory, keeping the agent's completion and final message. The
+    cache holds the closed metadata before this returns: the hub refuses the trajectory's
+    writes from then on, and forwards its revision to the sites."""
     for _ in range(20):
-        trajectory = await load_trajectory(bus, tid)
+        trajectory = await cache.fetch(tid)
         if trajectory is None:
             raise FieldError("trajectory", "unknown trajectory id", 404)
         if not trajectory.is_open:
@@ -112,9 +115,10 @@ async def close(bus: Bus, tid: str, body: dict[str, Any]) -> dict[str, Any]:
         if isinstance(body.get("final_message"), str):
             meta["final_message"] = body["final_message"][:4000]
         try:
-            await bus.put_json(TRAJECTORIES_BUCKET, tid, meta, trajectory.revision)
+            revision = await cache.bus.put_json(TRAJECTORIES_BUCKET, tid, meta, trajectory.revision)
         except KeyWrongLastSequenceError:
             continue
+        cache.keep(Trajectory(meta, revision))
         log.info("closed, completion %s", meta.get("completion"), extra={"trajectory_id": tid})
         return meta
     raise FieldError("trajectory", "too many concurrent updates", 503)

@@ -193,7 +193,7 @@ def redirect_back(site: SiteRequest, target: str) -> RedirectResponse:
     return RedirectResponse(target if target.startswith(site.base + "/") else site.base + "/", 303)
 
 
-def commerce(request: Request) -> Commerce:
+async def commerce(request: Request) -> Commerce:
     return request.app.state.commerce  # type: ignore[no-any-return]
 
 

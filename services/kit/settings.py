@@ -73,6 +73,8 @@ class HubSettings(Settings):
 class EventsSettings(Settings):
     db_path: Path | None = None  # $WPB_HOME/events.sqlite3 by default
     batch_size: int = 256
+    # Events held parsed in memory for check(), over the most recently checked trajectories.
+    recent_events: int = 50_000
 
     def database(self) -> Path:
         return self.db_path or self.home / "events.sqlite3"

@@ -30,7 +30,7 @@ from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.contract import EVENT_TYPES, TRACKING_TYPES, validate_params
 from services.kit.errors import FieldError
 from services.kit.settings import SiteSettings
-from services.kit.trajectory import Trajectory, load_trajectory
+from services.kit.trajectory import REVISION_HEADER, Trajectory
 from services.kit.variants import DOMAINS
 from services.kit.web import create_service_app, read_json
 
@@ -67,7 +67,12 @@ def site_prefix(domain: str) -> str:
 
 
 async def current_trajectory(request: Request, tid: str) -> Trajectory:
-    trajectory = await load_trajectory(request.app.state.bus, tid)
+    """The path's trajectory, from the service's cache: at least as new as the revision the
+    hub forwarded (`REVISION_HEADER`)."""
+    at_least = request.headers.get(REVISION_HEADER, "0")
+    trajectory = await request.app.state.trajectories.get(
+        tid, int(at_least) if at_least.isdigit() else 0
+    )
     if trajectory is None:
         raise FieldError("trajectory", "unknown trajectory id", 404)
     return trajectory
@@ -199,7 +204,11 @@ class Pages:
         return HTMLResponse(html, status_code=status_code)
 
 
-def catalog(request: Request) -> Any:
+# Dependencies are coroutines, even those that only read app state: FastAPI runs a plain
+# function on a worker thread, a hand-off that costs more than the read.
+
+
+async def catalog(request: Request) -> Any:
     """The site's catalog, loaded once by its app (a site types it: `Annotated[Catalog,
     Depends(catalog)]`)."""
     return request.app.state.catalog
@@ -218,6 +227,11 @@ class SiteRequest:
     spec: SiteSpec
 
     @property
+    def catalog(self) -> Any:
+        """The site's catalog (for what every page shows; a handler takes the dependency)."""
+        return self.request.app.state.catalog
+
+    @property
     def base(self) -> str:
         return f"/t/{self.trajectory.id}/{self.spec.domain}"
 
@@ -231,7 +245,7 @@ class SiteRequest:
         return self.pages.render(self.trajectory, template, status_code, **common, **context)
 
 
-def _site_request(request: Request, trajectory: TrajectoryDep) -> SiteRequest:
+async def _site_request(request: Request, trajectory: TrajectoryDep) -> SiteRequest:
     spec: SiteSpec = request.app.state.spec
     bus = request.app.state.bus
     return SiteRequest(

@@ -1,14 +1,25 @@
-"""Trajectories as the sites see them: metadata in the KV bucket, addressed by the path's tid."""
+"""Trajectories as the services see them: metadata in the KV bucket, addressed by the path's
+tid, kept in each service's memory by a `TrajectoryCache`."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import logging
 import re
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
+from nats.js.api import DeliverPolicy
+
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus
+
+log = logging.getLogger("wpb.bus")
 
 TID_PATTERN = re.compile(r"^[0-9a-f]{32}$")
 
@@ -45,8 +56,100 @@ class Trajectory:
         return self.variants(domain).get(key)
 
 
-async def load_trajectory(bus: Bus, trajectory_id: str) -> Trajectory | None:
-    if not TID_PATTERN.match(trajectory_id):
-        return None
-    meta, revision = await bus.get_json(TRAJECTORIES_BUCKET, trajectory_id)
-    return Trajectory(meta, revision) if meta else None
+# The header with which the hub tells a service the lowest revision of the trajectory it may
+# answer from (the hub's own, which a close it made has already raised).
+REVISION_HEADER = "x-wpb-trajectory-revision"
+
+
+class TrajectoryCache:
+    """The trajectories' metadata as one service last read it: from the KV bucket on first
+    use, then kept fresh by a subscription to the bucket's writes, so that a request reads
+    memory instead of asking NATS.
+
+    Every write to the bucket, by any service, reaches the subscription within a NATS
+    delivery; `get(tid, at_least=revision)` reads the bucket again when the cached entry is
+    older than a revision the caller knows of (the hub passes its own with every request it
+    forwards, and updates its own entry as soon as it closes a trajectory: a closed
+    trajectory is refused at once). While NATS is away, nothing is cached; after a reconnect
+    the cache starts empty and subscribes again.
+    """
+
+    def __init__(self, bus: Bus, size: int = 1024) -> None:
+        self.bus = bus
+        self.size = size
+        self._entries: OrderedDict[str, Trajectory] = OrderedDict()
+        self._subscription: Subscription | None = None
+        self._prefix = f"$KV.{TRAJECTORIES_BUCKET}."
+
+    async def start(self) -> None:
+        self.bus.on_reconnect.append(self._resubscribe)
+        await self._subscribe()
+
+    async def stop(self) -> None:
+        if self._subscription is not None:
+            with contextlib.suppress(Exception):  # NATS may be gone already
+                await self._subscription.unsubscribe()
+            self._subscription = None
+
+    async def _subscribe(self) -> None:
+        assert self.bus.js is not None
+        self._subscription = await self.bus.js.subscribe(
+            f"{self._prefix}>",
+            stream=f"KV_{TRAJECTORIES_BUCKET}",
+            cb=self._written,
+            ordered_consumer=True,
+            deliver_policy=DeliverPolicy.NEW,
+        )
+
+    async def _resubscribe(self) -> None:
+        await self.stop()
+        self._entries.clear()
+        try:
+            await self._subscribe()
+        except Exception as exc:  # reads go to the bucket until the next reconnect
+            log.warning("trajectory cache not subscribed again (%s)", exc)
+
+    async def _written(self, msg: Msg) -> None:
+        tid = msg.subject.removeprefix(self._prefix)
+        if msg.headers and msg.headers.get("KV-Operation") in ("DEL", "PURGE"):
+            self._entries.pop(tid, None)
+            return
+        try:
+            self.keep(Trajectory(json.loads(msg.data), msg.metadata.sequence.stream))
+        except (ValueError, KeyError):
+            self._entries.pop(tid, None)
+
+    def keep(self, trajectory: Trajectory) -> None:
+        """Cache a trajectory's metadata unless a newer revision is cached already."""
+        held = self._entries.get(trajectory.id)
+        if held is not None and held.revision > trajectory.revision:
+            return
+        self._entries[trajectory.id] = trajectory
+        self._entries.move_to_end(trajectory.id)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    @property
+    def live(self) -> bool:
+        return self._subscription is not None and self.bus.connected
+
+    async def get(self, trajectory_id: str, at_least: int = 0) -> Trajectory | None:
+        """The trajectory's metadata, at revision `at_least` or newer when it has one; None
+        for an unknown id."""
+        if not TID_PATTERN.match(trajectory_id):
+            return None
+        held = self._entries.get(trajectory_id)
+        if held is not None and held.revision >= at_least and self.live:
+            self._entries.move_to_end(trajectory_id)
+            return held
+        return await self.fetch(trajectory_id)
+
+    async def fetch(self, trajectory_id: str) -> Trajectory | None:
+        """The trajectory's metadata read from the bucket (and cached)."""
+        meta, revision = await self.bus.get_json(TRAJECTORIES_BUCKET, trajectory_id)
+        if not meta:
+            return None
+        trajectory = Trajectory(meta, revision)
+        if self.live:
+            self.keep(trajectory)
+        return trajectory

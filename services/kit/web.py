@@ -25,6 +25,7 @@ from services.kit.bus import Bus
 from services.kit.errors import FieldError
 from services.kit.logs import setup_logging
 from services.kit.settings import Settings
+from services.kit.trajectory import TrajectoryCache
 
 KIT_STATIC = Path(__file__).parent / "static"
 # Seconds a client waits before it asks again when NATS is unavailable (it restarts in ~1 s).
@@ -182,7 +183,8 @@ def create_service_app(
     internal: bool = True,
     **fastapi_args: Any,
 ) -> FastAPI:
-    """A FastAPI app that owns one NATS connection for its lifetime.
+    """A FastAPI app that owns one NATS connection for its lifetime, and the trajectories'
+    metadata read through it (`app.state.trajectories`, a `TrajectoryCache`).
 
     `/alive` answers while the process runs; `/ready` answers 503 until NATS is connected
     and `ready(app)` (the service's own condition, e.g. catalog loaded) holds. `/metrics`
@@ -198,6 +200,9 @@ def create_service_app(
             await bus.connect()
             stack.push_async_callback(bus.close)
             app.state.bus = bus
+            app.state.trajectories = TrajectoryCache(bus)
+            await app.state.trajectories.start()
+            stack.push_async_callback(app.state.trajectories.stop)
             if startup:
                 await startup(app)
             if shutdown:

@@ -21,7 +21,7 @@ CatalogDep = Annotated[Catalog, Depends(catalog)]
 
 async def page_context(site: SiteRequest) -> dict[str, Any]:
     """What every rail page shows: the form's stations and today, the cart."""
-    rail: Catalog = catalog(site.request)
+    rail: Catalog = site.catalog
     cart = await site.state.get("cart")
     return {
         "catalog": rail,

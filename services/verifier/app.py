@@ -1,4 +1,5 @@
-"""The verifier: conditions × events → verdict, per trajectory or stateless."""
+"""The verifier: conditions × events → verdict, per trajectory (its conditions matched by the
+collector, on the log it holds) or stateless (events in the body)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,8 @@ from fastapi.responses import JSONResponse
 from prometheus_client import Histogram
 
 from services.kit.errors import FieldError
-from services.kit.matching import check, event_types, validate_conditions
+from services.kit.matching import check, validate_conditions
 from services.kit.settings import VerifierSettings
-from services.kit.trajectory import load_trajectory
 from services.kit.web import create_service_app, json_object, service_headers
 
 # check() from the request to the verdict: `kind` is `trajectory` (the collector's events
@@ -63,17 +63,17 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
 
 
 async def trajectory_verdict(app: FastAPI, tid: str) -> dict[str, Any]:
-    """The trajectory's conditions (from its metadata) against its events (the collector's)."""
-    trajectory = await load_trajectory(app.state.bus, tid)
+    """The trajectory's conditions (from its metadata) against its events: matched by the
+    collector, which holds the log."""
+    trajectory = await app.state.trajectories.get(tid)
     if trajectory is None:
         raise FieldError("trajectory", "unknown trajectory id", 404)
-    conditions = trajectory.meta["conditions"]
     try:
-        response = await app.state.http.get(
-            f"/trajectories/{tid}/events", params={"types": ",".join(event_types(conditions))}
+        response = await app.state.http.post(
+            f"/trajectories/{tid}/check", json={"conditions": trajectory.meta["conditions"]}
         )
     except httpx.TransportError as exc:
         raise FieldError("events", f"the collector is unreachable ({exc})", 503) from None
     if response.status_code != 200:
         raise FieldError("events", f"collector answered {response.status_code}", 503)
-    return {"trajectory_id": tid, **check(conditions, response.json()["events"])}
+    return {"trajectory_id": tid, **response.json()}

@@ -147,12 +147,14 @@ def test_the_agents_credentials_stay_on_the_hub() -> None:
         "headers": [
             (b"authorization", b"Bearer agent"),
             (b"cookie", b"wpb_admin=x"),
+            (b"x-wpb-trajectory-revision", b"1"),  # an agent's guess at a stale revision
             (b"accept", b"text/html"),
             (b"host", b"hub"),
         ],
     }
-    sent = dict(forwarded_headers(Request(scope)))
+    sent = dict(forwarded_headers(Request(scope), revision=7))
     assert "authorization" not in sent and "cookie" not in sent
+    assert sent["x-wpb-trajectory-revision"] == "7"  # the hub's, never the agent's
     assert sent["accept"] == "text/html" and sent["x-forwarded-host"] == "hub"
 
 

@@ -3,6 +3,8 @@ events, and every site's pages and assets through the proxy."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -36,12 +38,8 @@ def theme(trajectory: Trajectory) -> str:
     return trajectory.variant(first, "theme") or "light"
 
 
-def tracking_only(body: bytes) -> bool:
-    """Whether a page's `_events` body is valid JSON holding tracking events only."""
-    try:
-        payload = read_json(body)
-    except FieldError:
-        return True  # refused here with the parse error
+def tracking_only(payload: Any) -> bool:
+    """Whether a page's `_events` body holds tracking events only."""
     items = payload if isinstance(payload, list) else [payload]
     return all(
         isinstance(item, dict)
@@ -80,13 +78,13 @@ async def page_events(
     widget selections go on to the site, which checks them against its catalog."""
     if domain != "hub" and domain not in DOMAINS:
         raise FieldError("domain", f"unknown domain {domain!r}", 404)
-    body = await request.body()
-    if domain != "hub" and not tracking_only(body):
+    payload = read_json(await request.body())  # refused here when it is not JSON
+    if domain != "hub" and not tracking_only(payload):
         return await site(request, tid, domain, hub, pages, client)
     trajectory = await current_trajectory(request, tid)
     emit = Emitter(request.app.state.bus, domain, trajectory)
     grant = page_grant(request, trajectory, domain)
-    events = parse_page_events(body, SiteSpec(domain=domain, root=HERE), emit, grant)
+    events = parse_page_events(payload, SiteSpec(domain=domain, root=HERE), emit, grant)
     await emit.publish(events)
     return JSONResponse({"accepted": len(events), "ids": [event["id"] for event in events]})
 

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import nats
+import nats.errors
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType, StreamConfig
@@ -30,6 +31,8 @@ TRAJECTORIES_BUCKET = "wpb_trajectories"
 STATE_BUCKET = "wpb_site_state"
 # JetStream drops a re-published message with the same id inside this window.
 DEDUP_WINDOW_S = 600.0
+# How long a publish waits for JetStream's acknowledgement.
+PUBLISH_TIMEOUT_S = 5.0
 
 
 def event_subject(trajectory_id: str) -> str:
@@ -124,15 +127,24 @@ class Bus:
         if self.nc is not None and not self.nc.is_closed:
             await self.nc.drain()
 
-    async def publish_event(self, event: dict[str, Any]) -> int:
-        """Publish one stored-form event; returns its stream sequence once JetStream acked it."""
+    async def publish_events(self, events: list[dict[str, Any]]) -> list[int]:
+        """Publish stored-form events in their order; returns their stream sequences once
+        JetStream acked every one (NATS errors, a timeout among them, propagate). The
+        messages go out back to back and their acks are awaited together."""
         assert self.js is not None
-        ack = await self.js.publish(
-            event_subject(event["trajectory_id"]),
-            json.dumps(event, ensure_ascii=False).encode(),
-            headers={"Nats-Msg-Id": f"{event['trajectory_id']}:{event['id']}"},
-        )
-        return ack.seq
+        pending = [
+            await self.js.publish_async(
+                event_subject(event["trajectory_id"]),
+                json.dumps(event, ensure_ascii=False).encode(),
+                headers={"Nats-Msg-Id": f"{event['trajectory_id']}:{event['id']}"},
+            )
+            for event in events
+        ]
+        try:
+            acks = await asyncio.wait_for(asyncio.gather(*pending), PUBLISH_TIMEOUT_S)
+        except TimeoutError:
+            raise nats.errors.TimeoutError from None  # answered as NATS unavailable (503)
+        return [ack.seq for ack in acks]
 
     async def last_event_seq(self, trajectory_id: str) -> int:
         """Stream sequence of the trajectory's last event, 0 when it has none."""

@@ -10,7 +10,6 @@ and renders a page with `site.page(...)`.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import time
@@ -110,7 +109,7 @@ class Emitter:
     async def publish(self, events: list[dict[str, Any]]) -> None:
         if not self.trajectory.is_open:
             raise FieldError("trajectory", "closed, no more events accepted", 409)
-        await asyncio.gather(*(self.bus.publish_event(event) for event in events))
+        await self.bus.publish_events(events)
         for event in events:
             log.debug(
                 "%s %s %s",
@@ -273,11 +272,11 @@ def page_grant(request: Request, trajectory: Trajectory, domain: str) -> pagetok
 
 
 def parse_page_events(
-    body: bytes, spec: SiteSpec, emitter: Emitter, grant: pagetoken.Grant
+    payload: Any, spec: SiteSpec, emitter: Emitter, grant: pagetoken.Grant
 ) -> list[dict[str, Any]]:
-    """Events a page posted, in stored form; all-or-nothing, errors name the field. A
-    widget's event is accepted only from a page that renders its control (`grant`)."""
-    payload = read_json(body)
+    """Events a page posted (its body, parsed), in stored form; all-or-nothing, errors name
+    the field. A widget's event is accepted only from a page that renders its control
+    (`grant`)."""
     items = payload if isinstance(payload, list) else [payload]
     if not items or len(items) > MAX_BATCH:
         raise FieldError("body", f"send 1..{MAX_BATCH} events")
@@ -338,7 +337,8 @@ def create_site_app(
         if not site.trajectory.is_open:
             raise FieldError("trajectory", "closed, no more events accepted", 409)
         grant = page_grant(site.request, site.trajectory, spec.domain)
-        events = parse_page_events(await site.request.body(), spec, site.emit, grant)
+        payload = read_json(await site.request.body())
+        events = parse_page_events(payload, spec, site.emit, grant)
         await site.emit.publish(events)
         return {"accepted": len(events), "ids": [event["id"] for event in events]}
 

@@ -7,6 +7,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from services.kit.bus import event_json
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
     trajectory_id TEXT NOT NULL,
@@ -59,7 +61,7 @@ class EventStore:
                         event["site"],
                         event["source"],
                         event["type"],
-                        json.dumps(event, ensure_ascii=False),
+                        event_json(event).decode(),
                     ),
                 ).rowcount
             ]

@@ -10,6 +10,7 @@ from typing import Any
 
 import nats
 import nats.errors
+import orjson
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType, StreamConfig
@@ -37,6 +38,15 @@ PUBLISH_TIMEOUT_S = 5.0
 
 def event_subject(trajectory_id: str) -> str:
     return f"{EVENTS_SUBJECT}.{trajectory_id}"
+
+
+def event_json(event: dict[str, Any]) -> bytes:
+    """An event as UTF-8 JSON: orjson's (a tenth of the time), or the standard library's for
+    the odd whole number past 64 bits, which orjson does not write."""
+    try:
+        return orjson.dumps(event)
+    except TypeError:
+        return json.dumps(event, ensure_ascii=False).encode()
 
 
 class Bus:
@@ -135,7 +145,7 @@ class Bus:
         pending = [
             await self.js.publish_async(
                 event_subject(event["trajectory_id"]),
-                json.dumps(event, ensure_ascii=False).encode(),
+                event_json(event),
                 headers={"Nats-Msg-Id": f"{event['trajectory_id']}:{event['id']}"},
             )
             for event in events
@@ -178,4 +188,4 @@ class Bus:
         return await kv.update(key, data, last=revision)
 
 
-__all__ = ["Bus", "KeyWrongLastSequenceError", "event_subject"]
+__all__ = ["Bus", "KeyWrongLastSequenceError", "event_json", "event_subject"]

@@ -1,0 +1,354 @@
+"""Many trajectories at once: K simulated agents over plain HTTP, each replaying a trace of
+the reference solver (bench/traces/, from `python -m bench.trace record`) at a set pace and
+calling check() after every step as an RL loop would; the same K against a bare endpoint on
+the same NATS (bench/baseline.py); 100 trajectories created at once; cart operations under
+100 concurrent trajectories.
+
+    .venv/bin/python -m bench.concurrency [--agents 25,50,100,200] [--seconds 20]
+
+The load generator is this one process (asyncio, one httpx client) and it shares the
+machine's cores with the stand: every figure includes the generator's own CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from bench import trace
+from bench.common import fresh_stack, percentile, summary_ms, table
+from runner.stack import REPO, TASKS_DIR, Stack, free_port
+from services.kit import pagetoken
+from services.kit.tasks import load_task
+
+AIM = "p99 page ≤ 100 ms and no error"
+AIM_AGENTS = 100
+CART_TASK = "grocery_several_units"
+CART_PATH = "/t/{tid}/grocery/cart/g-0052"
+
+
+@dataclass
+class Load:
+    """What one level of load measured: latencies by request kind, the steps done inside the
+    steady window, and the errors by what went wrong."""
+
+    window_s: float
+    started: float = field(default_factory=time.perf_counter)
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    actions: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+
+    def open(self) -> bool:
+        return time.perf_counter() - self.started < self.window_s
+
+    @property
+    def rate(self) -> float:
+        return self.actions / self.window_s
+
+    async def timed(self, kind: str, send: Awaitable[httpx.Response]) -> httpx.Response | None:
+        """The answer to one request, its latency kept under `kind`; None (an error counted)
+        for an exception or a status other than 2xx/3xx."""
+        clock = time.perf_counter()
+        try:
+            answer = await send
+        except httpx.HTTPError as exc:
+            self.errors[f"{kind}: {type(exc).__name__}"] += 1
+            return None
+        self.latencies[kind].append(time.perf_counter() - clock)
+        if answer.status_code >= 400:
+            self.errors[f"{kind}: {answer.status_code}"] += 1
+            return None
+        return answer
+
+
+class Pace:
+    """One agent's clock: a step every `period` seconds on average, jittered by half of it
+    either way, from a random start, so that agents never fire in lockstep."""
+
+    def __init__(self, period: float) -> None:
+        self.period = period
+        self.due = time.perf_counter() + random.uniform(0, period)
+
+    async def wait(self) -> None:
+        await asyncio.sleep(max(0.0, self.due - time.perf_counter()))
+        self.due += self.period * random.uniform(0.5, 1.5)
+
+
+@dataclass
+class Trace:
+    """A recorded task: its name, the task itself (the body the runner posts), its steps."""
+
+    name: str
+    task: dict[str, Any]
+    steps: list[dict[str, Any]]
+
+
+def traces() -> list[Trace]:
+    return [
+        Trace(name, load_task(next(TASKS_DIR.glob(f"canonical/*/{name}.json"))), steps)
+        for name, steps in trace.load().items()
+    ]
+
+
+async def episode(
+    client: httpx.AsyncClient, admin: dict[str, str], load: Load, recorded: Trace, pace: Pace
+) -> None:
+    """One trajectory: create it, replay the trace with check() after each step, close it;
+    the final verdict must pass."""
+    body = {"task": recorded.task, "task_id": recorded.name}
+    created = await load.timed("create", client.post("/api/trajectories", json=body, headers=admin))
+    if created is None:
+        return
+    tid = created.json()["trajectory_id"]
+    # Where the page last loaded on each site posts its events: `_events` path -> with token.
+    events: dict[str, str] = {}
+    for step in json.loads(json.dumps(recorded.steps).replace("{tid}", tid)):
+        await pace.wait()
+        kind = step["kind"]
+        if kind == "event":
+            if step["path"] not in events:
+                load.errors["event: no page served before it"] += 1
+                continue
+            batch = [{**event, "id": uuid.uuid4().hex} for event in step["body"]]
+            sent = client.post(events[step["path"]], json=batch)
+        else:
+            headers = {"Accept": step["accept"]} if "accept" in step else None
+            sent = client.request(step["method"], step["path"], data=step["body"], headers=headers)
+        answer = await load.timed(kind, sent)
+        if kind == "page" and answer is not None and 'name="wpb-page"' in answer.text:
+            url = pagetoken.events_url(answer.text)
+            events[url.partition("?")[0]] = url
+        await load.timed("check", client.get(f"/api/trajectories/{tid}/check", headers=admin))
+        load.actions += load.open()
+    close = client.post(f"/api/trajectories/{tid}/close", json={"completion": True}, headers=admin)
+    await load.timed("close", close)
+    verdict = await load.timed("check", client.get(f"/api/trajectories/{tid}/check", headers=admin))
+    if verdict is not None and verdict.json()["ems"] != 1:
+        load.errors[f"final verdict failed: {recorded.name}"] += 1
+
+
+async def stand_level(
+    client: httpx.AsyncClient,
+    admin: dict[str, str],
+    recorded: list[Trace],
+    agents: int,
+    seconds: float,
+    pace: float,
+) -> Load:
+    """`agents` agents, each taking the traces in turn, starting trajectories until the
+    window ends and finishing the one it is in."""
+    load = Load(seconds)
+
+    async def agent(index: int) -> None:
+        clock = Pace(pace)
+        while load.open():
+            await episode(client, admin, load, recorded[index % len(recorded)], clock)
+            index += 1
+
+    await asyncio.gather(*(agent(i) for i in range(agents)))
+    return load
+
+
+async def repeat(load: Load, agents: int, action: Callable[[int], Awaitable[None]]) -> None:
+    """`agents` loops of `action` (given the agent's index) until the load's window ends."""
+
+    async def loop(index: int) -> None:
+        while load.open():
+            await action(index)
+            load.actions += load.open()
+
+    await asyncio.gather(*(loop(i) for i in range(agents)))
+
+
+async def baseline_level(
+    client: httpx.AsyncClient, url: str, key: str, agents: int, seconds: float, pace: float
+) -> Load:
+    """The same agents at the same pace against the bare endpoint, one request per step."""
+    load = Load(seconds)
+    clocks = [Pace(pace) for _ in range(agents)]
+
+    async def step(index: int) -> None:
+        await clocks[index].wait()
+        await load.timed("probe", client.post(f"{url}/probe/{key}", json={"agent": index}))
+
+    await repeat(load, agents, step)
+    return load
+
+
+async def create_many(
+    client: httpx.AsyncClient, admin: dict[str, str], n: int
+) -> tuple[Load, list[str]]:
+    """`n` trajectories of the cart task created at once: the latencies, and their ids."""
+    load = Load(0)
+    task = load_task(next(TASKS_DIR.glob(f"canonical/*/{CART_TASK}.json")))
+    body = {"task": task, "task_id": CART_TASK}
+    sends = [client.post("/api/trajectories", json=body, headers=admin) for _ in range(n)]
+    answers = await asyncio.gather(*(load.timed("create", send) for send in sends))
+    return load, [a.json()["trajectory_id"] for a in answers if a is not None]
+
+
+async def cart_level(
+    client: httpx.AsyncClient, admin: dict[str, str], agents: int, seconds: float
+) -> Load:
+    """`agents` trajectories, each adding one more of a product and taking it away again,
+    back to back."""
+    _, tids = await create_many(client, admin, agents)
+    done = [0] * len(tids)
+    load = Load(seconds)
+
+    async def toggle(index: int) -> None:
+        op = "dec" if done[index] % 2 else "inc"
+        done[index] += 1
+        cart = client.post(
+            CART_PATH.format(tid=tids[index]),
+            data={"op": op},
+            headers={"Accept": "application/json"},
+        )
+        await load.timed("cart", cart)
+
+    await repeat(load, len(tids), toggle)
+    return load
+
+
+def start_baseline(stack: Stack) -> tuple[subprocess.Popen[bytes], str]:
+    """The bare endpoint in its own uvicorn process on the stand's NATS, run with the flags
+    the stand's services have; its address."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "WPB_NATS_URL": f"nats://127.0.0.1:{stack.processes['nats'].port}",
+        "WPB_SERVICE_TOKEN": stack.service_token,
+    }
+    app = ["--factory", "bench.baseline:create_app", "--host", "127.0.0.1", "--port", str(port)]
+    flags = ["--no-access-log", "--loop", "uvloop", "--http", "httptools", "--log-level", "warning"]
+    process = subprocess.Popen([sys.executable, "-m", "uvicorn", *app, *flags], env=env, cwd=REPO)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            if httpx.get(f"{url}/ready", timeout=1).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            time.sleep(0.1)
+    process.terminate()
+    raise RuntimeError("the baseline endpoint did not start")
+
+
+async def warm_up(client: httpx.AsyncClient, admin: dict[str, str], recorded: list[Trace]) -> None:
+    """Every trace once, at full speed, before any figure: the templates and connections are
+    warm, and a trace that no longer solves its task stops the benchmark here."""
+    load = Load(0)
+    await asyncio.gather(*(episode(client, admin, load, r, Pace(0)) for r in recorded))
+    if load.errors:
+        raise RuntimeError(f"the traces do not replay cleanly: {dict(load.errors)}")
+
+
+def ms(values: list[float], q: float) -> str:
+    return f"{percentile(values, q) * 1000:.1f}" if values else "-"
+
+
+async def measure(
+    levels: list[int], seconds: float, pace: float
+) -> tuple[list[tuple[int, Load, Load]], Load, Load]:
+    """Every level against the stand and the baseline, then the creation burst and the
+    cart operations, all on one fresh stack."""
+    with fresh_stack() as stack:
+        baseline, url = start_baseline(stack)
+        admin = {"Authorization": f"Bearer {stack.token}"}
+        pool = max([*levels, AIM_AGENTS]) + 20
+        limits = httpx.Limits(max_connections=pool, max_keepalive_connections=pool)
+        try:
+            async with httpx.AsyncClient(
+                base_url=stack.hub_url, limits=limits, timeout=60
+            ) as client:
+                recorded = traces()
+                await warm_up(client, admin, recorded)
+                _, (key,) = await create_many(client, admin, 1)
+                levels_measured = []
+                for agents in levels:
+                    stand = await stand_level(client, admin, recorded, agents, seconds, pace)
+                    bare = await baseline_level(client, url, key, agents, seconds, pace)
+                    levels_measured.append((agents, stand, bare))
+                created, _ = await create_many(client, admin, AIM_AGENTS)
+                cart = await cart_level(client, admin, AIM_AGENTS, seconds)
+        finally:
+            baseline.terminate()
+            baseline.wait()
+    return levels_measured, created, cart
+
+
+def report(levels: list[tuple[int, Load, Load]], created: Load, cart: Load) -> None:
+    kinds = ("create", "page", "event", "action", "check", "close")
+    table(
+        "The stand under K agents: latency by request kind (ms)",
+        ["agents", "kind", "n", "p50", "p99", "mean"],
+        [
+            [str(agents), kind, str(len(stand.latencies[kind])), *summary_ms(stand.latencies[kind])]
+            for agents, stand, _ in levels
+            for kind in kinds
+            if stand.latencies[kind]
+        ],
+    )
+    rows = []
+    for agents, stand, bare in levels:
+        page, probe = stand.latencies["page"], bare.latencies["probe"]
+        errors = sum(stand.errors.values())
+        aim = ""
+        if agents == AIM_AGENTS:
+            met = percentile(page, 99) <= 0.1 and not errors
+            aim = f"{AIM}: {'met' if met else 'not met'}"
+        ratio = f"{percentile(page, 99) / percentile(probe, 99):.1f}" if page and probe else "-"
+        rows.append([
+            str(agents), f"{stand.rate:.1f}", str(errors), ms(page, 99), f"{bare.rate:.1f}",
+            ms(probe, 50), ms(probe, 99), ratio, aim,
+        ])  # fmt: skip
+    table(
+        "Actions/s, errors; the bare endpoint (KV read + acked publish) at the same load",
+        ["agents", "actions/s", "errors", "page p99", "bare/s", "bare p50", "bare p99",
+         "page p99 ÷ bare p99", "aim"],
+        rows,
+    )  # fmt: skip
+    creates = created.latencies["create"]
+    table(
+        "At scale",
+        ["what", "figure", "aim"],
+        [
+            [f"{AIM_AGENTS} trajectories created at once, p99 "
+             f"(errors {sum(created.errors.values())})",
+             f"{percentile(creates, 99):.3f} s" if creates else "-", "≤ 0.5 s"],
+            [f"cart operations under {AIM_AGENTS} concurrent trajectories, sustained "
+             f"(p99 {ms(cart.latencies['cart'], 99)} ms, errors {sum(cart.errors.values())})",
+             f"{cart.rate:.0f}/s", "≥ 320/s"],
+        ],
+    )  # fmt: skip
+    seen = Counter[str]()
+    for load in (*(s for _, s, _ in levels), *(b for _, _, b in levels), created, cart):
+        seen.update(load.errors)
+    for what, count in seen.most_common(10):
+        print(f"error: {what} × {count}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.concurrency", description=__doc__)
+    parser.add_argument("--agents", default="25,50,100,200", help="levels of K, comma-separated")
+    parser.add_argument("--seconds", type=float, default=20, help="steady window per level")
+    parser.add_argument("--pace", type=float, default=1.0, help="seconds between an agent's steps")
+    args = parser.parse_args(argv)
+    levels = [int(k) for k in args.agents.split(",")]
+    report(*asyncio.run(measure(levels, args.seconds, args.pace)))
+
+
+if __name__ == "__main__":
+    main()

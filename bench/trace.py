@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from dataclasses import dataclass
 from email.parser import BytesParser
 from email.policy import HTTP
 from pathlib import Path
@@ -146,9 +147,26 @@ async def record() -> None:
             await browser.close()
 
 
-def load() -> dict[str, list[dict[str, Any]]]:
-    """The committed traces: task name -> steps."""
-    return {path.stem: json.loads(path.read_text()) for path in sorted(TRACES.glob("*.json"))}
+@dataclass
+class Trace:
+    """A recorded task: its name, the task (what the runner posts to create a trajectory
+    for it) and the steps its solver's browser took."""
+
+    name: str
+    task: dict[str, Any]
+    steps: list[dict[str, Any]]
+
+
+def load() -> list[Trace]:
+    """The committed traces."""
+    return [
+        Trace(
+            path.stem,
+            load_task(next(TASKS.glob(f"*/{path.stem}.json"))),
+            json.loads(path.read_text()),
+        )
+        for path in sorted(TRACES.glob("*.json"))
+    ]
 
 
 if __name__ == "__main__":

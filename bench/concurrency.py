@@ -21,6 +21,7 @@ import uuid
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
@@ -83,6 +84,17 @@ class Level:
     bare: Load
 
 
+@dataclass
+class Hub:
+    """The generator's one client, and the trajectory API through it with the admin token."""
+
+    client: httpx.AsyncClient
+    admin: dict[str, str]
+
+    def api(self, method: str, path: str, **body: Any) -> Awaitable[httpx.Response]:
+        return self.client.request(method, f"/api/trajectories{path}", headers=self.admin, **body)
+
+
 class Pace:
     """One agent's clock: a step every `period` seconds on average, jittered by half of it
     either way, from a random start, so that agents never fire in lockstep. An agent late
@@ -98,14 +110,12 @@ class Pace:
         self.due = max(self.due, now) + self.period * random.uniform(0.5, 1.5)
 
 
-async def episode(
-    client: httpx.AsyncClient, admin: dict[str, str], load: Load, recorded: trace.Trace, pace: Pace
-) -> None:
+async def episode(hub: Hub, load: Load, recorded: trace.Trace, pace: Pace) -> None:
     """One trajectory: create it, replay the trace with check() after each step, close it;
     the final verdict must pass."""
     body = {"task": recorded.task, "task_id": recorded.name}
     await pace.wait()
-    created = await load.timed("create", client.post("/api/trajectories", json=body, headers=admin))
+    created = await load.timed("create", hub.api("POST", "", json=body))
     if created is None:
         return
     tid = created.json()["trajectory_id"]
@@ -119,30 +129,26 @@ async def episode(
                 load.errors["event: no page served before it"] += 1
                 continue
             batch = [{**event, "id": uuid.uuid4().hex} for event in step["body"]]
-            sent = client.post(events[step["path"]], json=batch)
+            sent = hub.client.post(events[step["path"]], json=batch)
         else:
             headers = {"Accept": step["accept"]} if "accept" in step else None
-            sent = client.request(step["method"], step["path"], data=step["body"], headers=headers)
+            sent = hub.client.request(
+                step["method"], step["path"], data=step["body"], headers=headers
+            )
         answer = await load.timed(kind, sent)
         if kind == "page" and answer is not None and 'name="wpb-page"' in answer.text:
             url = pagetoken.events_url(answer.text)
             events[url.partition("?")[0]] = url
-        await load.timed("check", client.get(f"/api/trajectories/{tid}/check", headers=admin))
+        await load.timed("check", hub.api("GET", f"/{tid}/check"))
         load.actions += load.open()
-    close = client.post(f"/api/trajectories/{tid}/close", json={"completion": True}, headers=admin)
-    await load.timed("close", close)
-    verdict = await load.timed("check", client.get(f"/api/trajectories/{tid}/check", headers=admin))
+    await load.timed("close", hub.api("POST", f"/{tid}/close", json={"completion": True}))
+    verdict = await load.timed("check", hub.api("GET", f"/{tid}/check"))
     if verdict is not None and verdict.json()["ems"] != 1:
         load.errors[f"final verdict failed: {recorded.name}"] += 1
 
 
 async def stand_level(
-    client: httpx.AsyncClient,
-    admin: dict[str, str],
-    recorded: list[trace.Trace],
-    agents: int,
-    seconds: float,
-    pace: float,
+    hub: Hub, recorded: list[trace.Trace], agents: int, seconds: float, pace: float
 ) -> Load:
     """`agents` agents, each taking the traces in turn, starting trajectories until the
     window ends and finishing the one it is in."""
@@ -151,7 +157,7 @@ async def stand_level(
     async def agent(index: int) -> None:
         clock = Pace(pace)
         while load.open():
-            await episode(client, admin, load, recorded[index % len(recorded)], clock)
+            await episode(hub, load, recorded[index % len(recorded)], clock)
             index += 1
 
     await asyncio.gather(*(agent(i) for i in range(agents)))
@@ -184,34 +190,28 @@ async def baseline_level(
     return load
 
 
-async def create_many(
-    client: httpx.AsyncClient, admin: dict[str, str], recorded: trace.Trace, n: int
-) -> tuple[Load, list[str]]:
+async def create_many(hub: Hub, recorded: trace.Trace, n: int) -> tuple[Load, list[str]]:
     """`n` trajectories of the recorded task created at once: the latencies, and their ids."""
     load = Load(0)
     body = {"task": recorded.task, "task_id": recorded.name}
-    sends = [client.post("/api/trajectories", json=body, headers=admin) for _ in range(n)]
-    answers = await asyncio.gather(*(load.timed("create", send) for send in sends))
+    answers = await asyncio.gather(
+        *(load.timed("create", hub.api("POST", "", json=body)) for _ in range(n))
+    )
     return load, [a.json()["trajectory_id"] for a in answers if a is not None]
 
 
-async def cart_level(
-    client: httpx.AsyncClient, admin: dict[str, str], grocery: trace.Trace, seconds: float
-) -> Load:
+async def cart_level(hub: Hub, grocery: trace.Trace, seconds: float) -> Load:
     """AIM_AGENTS trajectories, each adding one more of a product and taking it away again,
     back to back."""
-    _, tids = await create_many(client, admin, grocery, AIM_AGENTS)
+    _, tids = await create_many(hub, grocery, AIM_AGENTS)
     done = [0] * len(tids)
     load = Load(seconds)
 
     async def toggle(index: int) -> None:
-        op = "dec" if done[index] % 2 else "inc"
         done[index] += 1
-        cart = client.post(
-            CART_PATH.format(tid=tids[index]),
-            data={"op": op},
-            headers={"Accept": "application/json"},
-        )
+        op = {"op": "inc" if done[index] % 2 else "dec"}
+        json_please = {"Accept": "application/json"}
+        cart = hub.client.post(CART_PATH.format(tid=tids[index]), data=op, headers=json_please)
         await load.timed("cart", cart)
 
     await repeat(load, len(tids), toggle)
@@ -233,13 +233,11 @@ def start_baseline(stack: Stack) -> str:
     return stack.processes[name].url
 
 
-async def warm_up(
-    client: httpx.AsyncClient, admin: dict[str, str], recorded: list[trace.Trace]
-) -> None:
+async def warm_up(hub: Hub, recorded: list[trace.Trace]) -> None:
     """Every trace once, at full speed, before any figure: templates and connections are
     warm, and a trace that no longer solves its task stops the benchmark here."""
     load = Load(0)
-    await asyncio.gather(*(episode(client, admin, load, r, Pace(0)) for r in recorded))
+    await asyncio.gather(*(episode(hub, load, r, Pace(0)) for r in recorded))
     if load.errors:
         raise RuntimeError(f"the traces do not replay cleanly: {dict(load.errors)}")
 
@@ -250,20 +248,23 @@ async def measure(levels: list[int], seconds: float, pace: float) -> tuple[list[
     recorded = trace.load()
     grocery = next(r for r in recorded if r.name == CART_TASK)
     pool = max([*levels, AIM_AGENTS]) + 20
-    limits = httpx.Limits(max_connections=pool, max_keepalive_connections=pool)
+    # Idle connections are dropped before uvicorn's keep-alive timeout (5 s) can close one
+    # under a request about to be sent on it (an error of the generator, not of the stand).
+    limits = httpx.Limits(max_connections=pool, max_keepalive_connections=pool, keepalive_expiry=2)
     with fresh_stack() as stack:
         bare_url = start_baseline(stack)
         admin = {"Authorization": f"Bearer {stack.token}"}
         async with httpx.AsyncClient(base_url=stack.hub_url, limits=limits, timeout=60) as client:
-            await warm_up(client, admin, recorded)
-            _, (key,) = await create_many(client, admin, grocery, 1)
+            hub = Hub(client, admin)
+            await warm_up(hub, recorded)
+            _, (key,) = await create_many(hub, grocery, 1)
             measured = []
             for agents in levels:
-                stand = await stand_level(client, admin, recorded, agents, seconds, pace)
+                stand = await stand_level(hub, recorded, agents, seconds, pace)
                 bare = await baseline_level(client, bare_url, key, agents, seconds, pace)
                 measured.append(Level(agents, stand, bare))
-            created, _ = await create_many(client, admin, grocery, AIM_AGENTS)
-            cart = await cart_level(client, admin, grocery, seconds)
+            created, _ = await create_many(hub, grocery, AIM_AGENTS)
+            cart = await cart_level(hub, grocery, seconds)
     return measured, created, cart
 
 

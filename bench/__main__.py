@@ -2,9 +2,10 @@
 
 import asyncio
 
-from bench import agents, page_weight, platform, suite
+from bench import agents, concurrency, page_weight, platform, suite
 
 asyncio.run(platform.main())
 page_weight.main()
 suite.main()
 agents.main()
+concurrency.main([])

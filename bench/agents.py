@@ -126,7 +126,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     home = RunnerSettings().home.resolve()
-    rows = []
+    rows: list[list[str]] = []
     with background() as base_url:
         wall = measure(args, home, base_url, rows)
     table(

@@ -1,0 +1,61 @@
+"""The floor `bench.concurrency` measures the stand against: a bare FastAPI endpoint that
+does one KV read of the trajectories bucket and one acknowledged JetStream publish to the
+events stream, on the stand's own NATS, under uvicorn with the flags the stand's services
+run with. It is started by the benchmark, in a process of its own:
+
+    WPB_NATS_URL=... WPB_SERVICE_TOKEN=... uvicorn --factory bench.baseline:create_app
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+
+from services.kit.bus import TRAJECTORIES_BUCKET, Bus
+from services.kit.settings import Settings
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    # Its events go to a trajectory of their own, so they never mix with a real one's.
+    own_trajectory = uuid.uuid4().hex
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.bus = Bus(settings.nats_url, "bench-baseline", settings.service_token)
+        await app.state.bus.connect()
+        yield
+        await app.state.bus.close()
+
+    app = FastAPI(lifespan=lifespan)
+
+    @app.post("/probe/{key}")
+    async def probe(key: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Read trajectory `key`'s metadata, publish one event, answer the stream sequence."""
+        bus: Bus = app.state.bus
+        meta, revision = await bus.get_json(TRAJECTORIES_BUCKET, key)
+        event = {
+            "id": uuid.uuid4().hex,
+            "trajectory_id": own_trajectory,
+            "ts": time.time(),
+            "site": "bench",
+            "source": "page",
+            "type": "click",
+            "params": body,
+        }
+        return {
+            "found": meta is not None,
+            "revision": revision,
+            "seq": await bus.publish_event(event),
+        }
+
+    @app.get("/ready")
+    async def ready() -> dict[str, str]:
+        return {"status": "ready"}
+
+    return app

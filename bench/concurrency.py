@@ -1,0 +1,335 @@
+"""Many trajectories at once: K simulated agents over plain HTTP, each replaying a trace of
+the reference solver (bench/traces/, from `python -m bench.trace record`) at a set pace and
+calling check() after every step as an RL loop would; the same K against a bare endpoint on
+the same NATS (bench/baseline.py); 100 trajectories created at once; cart operations under
+100 concurrent trajectories.
+
+    .venv/bin/python -m bench.concurrency [--agents 25,50,100,200] [--seconds 20]
+
+The load generator is this one process (asyncio, one httpx client) and it shares the
+machine's cores with the stand: every figure includes the generator's own CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import time
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from bench import trace
+from bench.common import fresh_stack, percentile, summary_ms, table
+from runner.stack import Stack, free_port
+from services.kit import pagetoken
+
+AIM = "p99 page ≤ 100 ms and no error"
+AIM_AGENTS = 100
+KINDS = ("create", "page", "event", "action", "check", "close")
+CART_TASK = "grocery_several_units"
+CART_PATH = "/t/{tid}/grocery/cart/g-0052"
+
+
+@dataclass
+class Load:
+    """What one load measured: latencies by request kind, the steps (actions) done inside
+    its window, and the errors by what went wrong."""
+
+    window_s: float
+    started: float = field(default_factory=time.perf_counter)
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    actions: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+
+    def open(self) -> bool:
+        return time.perf_counter() - self.started < self.window_s
+
+    @property
+    def rate(self) -> float:
+        return self.actions / self.window_s
+
+    @property
+    def failed(self) -> int:
+        return sum(self.errors.values())
+
+    async def timed(self, kind: str, send: Awaitable[httpx.Response]) -> httpx.Response | None:
+        """The answer to one request, its latency kept under `kind`; None (an error counted)
+        for an exception or a status other than 2xx/3xx."""
+        clock = time.perf_counter()
+        try:
+            answer = await send
+        except httpx.HTTPError as exc:
+            self.errors[f"{kind}: {type(exc).__name__}"] += 1
+            return None
+        self.latencies[kind].append(time.perf_counter() - clock)
+        if answer.status_code >= 400:
+            self.errors[f"{kind}: {answer.status_code}"] += 1
+            return None
+        return answer
+
+
+@dataclass
+class Level:
+    """K agents on the stand, and the same K on the bare endpoint."""
+
+    agents: int
+    stand: Load
+    bare: Load
+
+
+@dataclass
+class Hub:
+    """The generator's one client, and the trajectory API through it with the admin token."""
+
+    client: httpx.AsyncClient
+    admin: dict[str, str]
+
+    def api(self, method: str, path: str, **body: Any) -> Awaitable[httpx.Response]:
+        return self.client.request(method, f"/api/trajectories{path}", headers=self.admin, **body)
+
+
+class Pace:
+    """One agent's clock: a step every `period` seconds on average, jittered by half of it
+    either way, from a random start, so that agents never fire in lockstep. An agent late
+    for a step (its last answer was slow) does not hurry through the next ones."""
+
+    def __init__(self, period: float) -> None:
+        self.period = period
+        self.due = time.perf_counter() + random.uniform(0, period)
+
+    async def wait(self) -> None:
+        now = time.perf_counter()
+        await asyncio.sleep(max(0.0, self.due - now))
+        self.due = max(self.due, now) + self.period * random.uniform(0.5, 1.5)
+
+
+async def episode(hub: Hub, load: Load, recorded: trace.Trace, pace: Pace) -> None:
+    """One trajectory: create it, replay the trace with check() after each step, close it;
+    the final verdict must pass."""
+    body = {"task": recorded.task, "task_id": recorded.name}
+    await pace.wait()
+    created = await load.timed("create", hub.api("POST", "", json=body))
+    if created is None:
+        return
+    tid = created.json()["trajectory_id"]
+    # Where the page last loaded on each site posts its events: `_events` path -> with token.
+    events: dict[str, str] = {}
+    for step in json.loads(json.dumps(recorded.steps).replace("{tid}", tid)):
+        await pace.wait()
+        kind = step["kind"]
+        if kind == "event":
+            if step["path"] not in events:
+                load.errors["event: no page served before it"] += 1
+                continue
+            batch = [{**event, "id": uuid.uuid4().hex} for event in step["body"]]
+            sent = hub.client.post(events[step["path"]], json=batch)
+        else:
+            headers = {"Accept": step["accept"]} if "accept" in step else None
+            sent = hub.client.request(
+                step["method"], step["path"], data=step["body"], headers=headers
+            )
+        answer = await load.timed(kind, sent)
+        if kind == "page" and answer is not None and 'name="wpb-page"' in answer.text:
+            url = pagetoken.events_url(answer.text)
+            events[url.partition("?")[0]] = url
+        await load.timed("check", hub.api("GET", f"/{tid}/check"))
+        load.actions += load.open()
+    await load.timed("close", hub.api("POST", f"/{tid}/close", json={"completion": True}))
+    verdict = await load.timed("check", hub.api("GET", f"/{tid}/check"))
+    if verdict is not None and verdict.json()["ems"] != 1:
+        load.errors[f"final verdict failed: {recorded.name}"] += 1
+
+
+async def stand_level(
+    hub: Hub, recorded: list[trace.Trace], agents: int, seconds: float, pace: float
+) -> Load:
+    """`agents` agents, each taking the traces in turn, starting trajectories until the
+    window ends and finishing the one it is in."""
+    load = Load(seconds)
+
+    async def agent(index: int) -> None:
+        clock = Pace(pace)
+        while load.open():
+            await episode(hub, load, recorded[index % len(recorded)], clock)
+            index += 1
+
+    await asyncio.gather(*(agent(i) for i in range(agents)))
+    return load
+
+
+async def repeat(load: Load, agents: int, action: Callable[[int], Awaitable[None]]) -> None:
+    """`agents` loops of `action` (given the agent's index) until the load's window ends."""
+
+    async def loop(index: int) -> None:
+        while load.open():
+            await action(index)
+            load.actions += load.open()
+
+    await asyncio.gather(*(loop(i) for i in range(agents)))
+
+
+async def baseline_level(
+    client: httpx.AsyncClient, url: str, key: str, agents: int, seconds: float, pace: float
+) -> Load:
+    """The same agents at the same pace against the bare endpoint, one request per step."""
+    load = Load(seconds)
+    clocks = [Pace(pace) for _ in range(agents)]
+
+    async def step(index: int) -> None:
+        await clocks[index].wait()
+        await load.timed("probe", client.post(f"{url}/probe/{key}", json={"agent": index}))
+
+    await repeat(load, agents, step)
+    return load
+
+
+async def create_many(hub: Hub, recorded: trace.Trace, n: int) -> tuple[Load, list[str]]:
+    """`n` trajectories of the recorded task created at once: the latencies, and their ids."""
+    load = Load(0)
+    body = {"task": recorded.task, "task_id": recorded.name}
+    answers = await asyncio.gather(
+        *(load.timed("create", hub.api("POST", "", json=body)) for _ in range(n))
+    )
+    return load, [a.json()["trajectory_id"] for a in answers if a is not None]
+
+
+async def cart_level(hub: Hub, grocery: trace.Trace, seconds: float) -> Load:
+    """AIM_AGENTS trajectories, each adding one more of a product and taking it away again,
+    back to back."""
+    _, tids = await create_many(hub, grocery, AIM_AGENTS)
+    done = [0] * len(tids)
+    load = Load(seconds)
+
+    async def toggle(index: int) -> None:
+        done[index] += 1
+        op = {"op": "inc" if done[index] % 2 else "dec"}
+        json_please = {"Accept": "application/json"}
+        cart = hub.client.post(CART_PATH.format(tid=tids[index]), data=op, headers=json_please)
+        await load.timed("cart", cart)
+
+    await repeat(load, len(tids), toggle)
+    return load
+
+
+def start_baseline(stack: Stack) -> str:
+    """Start the bare endpoint as one more process of the stack, so that it runs as the
+    services do (their uvicorn flags, their NATS and credential, a log beside theirs) and
+    stops with them; its address."""
+    name = "bench-baseline"
+    env = {
+        "WPB_NATS_URL": f"nats://127.0.0.1:{stack.processes['nats'].port}",
+        "WPB_SERVICE_TOKEN": stack.service_token,
+    }
+    stack.processes[name] = Stack._service(name, "bench.baseline", free_port(), env)
+    stack.spawn(name)
+    stack.wait_ready(names=[name])
+    return stack.processes[name].url
+
+
+async def warm_up(hub: Hub, recorded: list[trace.Trace]) -> None:
+    """Every trace once, at full speed, before any figure: templates and connections are
+    warm, and a trace that no longer solves its task stops the benchmark here."""
+    load = Load(0)
+    await asyncio.gather(*(episode(hub, load, r, Pace(0)) for r in recorded))
+    if load.errors:
+        raise RuntimeError(f"the traces do not replay cleanly: {dict(load.errors)}")
+
+
+async def measure(levels: list[int], seconds: float, pace: float) -> tuple[list[Level], Load, Load]:
+    """Every level against the stand and the bare endpoint, then the creation burst and the
+    cart operations, all on one fresh stack."""
+    recorded = trace.load()
+    grocery = next(r for r in recorded if r.name == CART_TASK)
+    pool = max([*levels, AIM_AGENTS]) + 20
+    # Idle connections are dropped before uvicorn's keep-alive timeout (5 s) can close one
+    # under a request about to be sent on it (an error of the generator, not of the stand).
+    limits = httpx.Limits(max_connections=pool, max_keepalive_connections=pool, keepalive_expiry=2)
+    with fresh_stack() as stack:
+        bare_url = start_baseline(stack)
+        admin = {"Authorization": f"Bearer {stack.token}"}
+        async with httpx.AsyncClient(base_url=stack.hub_url, limits=limits, timeout=60) as client:
+            hub = Hub(client, admin)
+            await warm_up(hub, recorded)
+            _, (key,) = await create_many(hub, grocery, 1)
+            measured = []
+            for agents in levels:
+                stand = await stand_level(hub, recorded, agents, seconds, pace)
+                bare = await baseline_level(client, bare_url, key, agents, seconds, pace)
+                measured.append(Level(agents, stand, bare))
+            created, _ = await create_many(hub, grocery, AIM_AGENTS)
+            cart = await cart_level(hub, grocery, seconds)
+    return measured, created, cart
+
+
+def ms(values: list[float], q: float) -> str:
+    return f"{percentile(values, q) * 1000:.1f}" if values else "-"
+
+
+def aim(level: Level) -> str:
+    if level.agents != AIM_AGENTS:
+        return ""
+    met = percentile(level.stand.latencies["page"], 99) <= 0.1 and not level.stand.failed
+    return f"{AIM}: {'met' if met else 'not met'}"
+
+
+def report(levels: list[Level], created: Load, cart: Load) -> None:
+    table(
+        "The stand under K agents: latency by request kind (ms)",
+        ["agents", "kind", "n", "p50", "p99", "mean"],
+        [
+            [str(level.agents), kind, str(len(times)), *summary_ms(times)]
+            for level in levels
+            for kind in KINDS
+            if (times := level.stand.latencies[kind])
+        ],
+    )
+    table(
+        "Actions/s and errors; the bare endpoint (KV read + acked publish) at the same load",
+        ["agents", "actions/s", "errors", "page p99", "bare/s", "bare p50", "bare p99",
+         "page p99 ÷ bare p99", "aim"],
+        [
+            [str(level.agents), f"{level.stand.rate:.1f}", str(level.stand.failed),
+             ms(page, 99), f"{level.bare.rate:.1f}", ms(probe, 50), ms(probe, 99),
+             f"{percentile(page, 99) / percentile(probe, 99):.1f}" if page and probe else "-",
+             aim(level)]
+            for level in levels
+            for page, probe in [(level.stand.latencies["page"], level.bare.latencies["probe"])]
+        ],
+    )  # fmt: skip
+    table(
+        "At scale",
+        ["what", "figure", "aim"],
+        [
+            [f"{AIM_AGENTS} trajectories created at once, p99 (errors {created.failed})",
+             f"{ms(created.latencies['create'], 99)} ms", "≤ 500 ms"],
+            [f"cart operations under {AIM_AGENTS} concurrent trajectories, sustained "
+             f"(p99 {ms(cart.latencies['cart'], 99)} ms, errors {cart.failed})",
+             f"{cart.rate:.0f}/s", "≥ 320/s"],
+        ],
+    )  # fmt: skip
+    errors = Counter[str]()
+    for load in (*(x for level in levels for x in (level.stand, level.bare)), created, cart):
+        errors.update(load.errors)
+    for what, count in errors.most_common(10):
+        print(f"error: {what} × {count}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.concurrency", description=__doc__)
+    parser.add_argument("--agents", default="25,50,100,200", help="levels of K, comma-separated")
+    parser.add_argument("--seconds", type=float, default=20, help="steady window per level")
+    parser.add_argument("--pace", type=float, default=1.0, help="seconds between an agent's steps")
+    args = parser.parse_args(argv)
+    levels = [int(k) for k in args.agents.split(",")]
+    report(*asyncio.run(measure(levels, args.seconds, args.pace)))
+
+
+if __name__ == "__main__":
+    main()

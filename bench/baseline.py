@@ -51,7 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {
             "found": meta is not None,
             "revision": revision,
-            "seq": await bus.publish_event(event),
+            "seq": (await bus.publish_events([event]))[0],
         }
 
     @app.get("/ready")

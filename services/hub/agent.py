@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
@@ -24,7 +23,7 @@ from services.kit.site import (
 )
 from services.kit.trajectory import Trajectory
 from services.kit.variants import DOMAINS
-from services.kit.web import read_json
+from services.kit.web import UPSTREAM_ERRORS, read_json
 
 router = APIRouter()
 
@@ -109,7 +108,7 @@ async def site(
         return site_page(pages, trajectory, "not_built.html", 404, domain)
     try:
         return await forward(client, request, upstream, trajectory.revision)
-    except httpx.TransportError:  # refused, or its name does not resolve (compose: replaced)
+    except UPSTREAM_ERRORS:  # refused, or its name does not resolve (compose: replaced)
         page = site_page(pages, trajectory, "unavailable.html", 503, domain)
         page.headers["Retry-After"] = str(SITE_RETRY_AFTER_S)
         return page
@@ -123,5 +122,5 @@ async def site_static(request: Request, domain: str, hub: SettingsDep, client: H
         raise FieldError("domain", f"no site serves {domain!r}", 404)
     try:
         return await forward(client, request, upstream)
-    except httpx.TransportError:
+    except UPSTREAM_ERRORS:
         raise FieldError("domain", f"site {domain} unreachable", 503) from None

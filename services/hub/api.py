@@ -6,17 +6,24 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-import httpx
+import aiohttp
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from services.hub import trajectories
-from services.hub.deps import Admin, HttpDep, SettingsDep, is_admin, upstream_json
+from services.hub.deps import (
+    Admin,
+    HttpDep,
+    SettingsDep,
+    is_admin,
+    upstream_json,
+)
 from services.hub.faults import restarts
 from services.kit.site import TrajectoryDep
-from services.kit.web import json_object
+from services.kit.web import UPSTREAM_ERRORS, json_object
 
 router = APIRouter(prefix="/api")
+PROBE_TIMEOUT = aiohttp.ClientTimeout(total=2)  # a service's /ready, for /api/status
 
 
 @router.post("/trajectories", status_code=201, dependencies=[Admin])
@@ -84,8 +91,9 @@ async def status(request: Request, hub: SettingsDep, client: HttpDep) -> JSONRes
 
     async def probe(url: str) -> bool:
         try:
-            return (await client.get(f"{url}/ready", timeout=2)).status_code == 200
-        except httpx.TransportError:
+            async with client.get(f"{url}/ready", timeout=PROBE_TIMEOUT) as answer:
+                return answer.status == 200
+        except UPSTREAM_ERRORS:
             return False
 
     results = await asyncio.gather(*(probe(u) for u in services.values()))

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import httpx
 from fastapi import FastAPI
 
 from services.hub import agent, api, viewer
@@ -13,24 +12,20 @@ from services.hub.faults import FaultLog, RecordFaults, expose_restarts
 from services.hub.trajectories import OpenTrajectories
 from services.kit.settings import HubSettings
 from services.kit.site import Pages
-from services.kit.web import create_service_app, service_headers
+from services.kit.web import create_service_app, upstream_client
 
 
 def create_app(settings: HubSettings | None = None) -> FastAPI:
     settings = settings or HubSettings()
 
     async def startup(app: FastAPI) -> None:
-        limits = httpx.Limits(max_connections=200, max_keepalive_connections=50)
-        # Every request of the hub to a service (the proxy's included) carries the credential.
-        app.state.http = httpx.AsyncClient(
-            timeout=60, limits=limits, headers=service_headers(settings.service_token)
-        )
+        app.state.http = upstream_client(settings.service_token, limit=200)
         app.state.open_trajectories = OpenTrajectories()
         await app.state.open_trajectories.start(app.state.bus)
 
     async def shutdown(app: FastAPI) -> None:
         await app.state.open_trajectories.stop()
-        await app.state.http.aclose()
+        await app.state.http.close()
 
     app = create_service_app("hub", settings, startup=startup, shutdown=shutdown, internal=False)
     app.state.pages = Pages(HERE / "templates", "hub", settings.service_token)

@@ -8,13 +8,14 @@ import time
 from pathlib import Path
 from typing import Annotated, Any
 
-import httpx
+import aiohttp
 from fastapi import Depends, Request
 from fastapi.responses import Response
 
 from services.kit.errors import FieldError
 from services.kit.settings import HubSettings
 from services.kit.site import Pages
+from services.kit.web import UPSTREAM_ERRORS
 
 HERE = Path(__file__).parent
 COOKIE = "wpb_admin"
@@ -29,13 +30,13 @@ async def pages(request: Request) -> Pages:
     return request.app.state.pages  # type: ignore[no-any-return]
 
 
-async def http(request: Request) -> httpx.AsyncClient:
+async def http(request: Request) -> aiohttp.ClientSession:
     return request.app.state.http  # type: ignore[no-any-return]
 
 
 SettingsDep = Annotated[HubSettings, Depends(settings)]
 PagesDep = Annotated[Pages, Depends(pages)]
-HttpDep = Annotated[httpx.AsyncClient, Depends(http)]
+HttpDep = Annotated[aiohttp.ClientSession, Depends(http)]
 
 
 def same_secret(given: str, expected: str) -> bool:
@@ -82,11 +83,12 @@ Admin = Depends(admin)
 
 
 async def upstream_json(
-    client: httpx.AsyncClient, method: str, url: str, **kwargs: Any
+    client: aiohttp.ClientSession, method: str, url: str, **kwargs: Any
 ) -> Response:
     """The JSON answer of the events or verifier service, passed through as it is."""
     try:
-        answer = await client.request(method, url, **kwargs)
-    except httpx.TransportError as exc:
-        raise FieldError("upstream", f"{url} unreachable ({exc})", 503) from None
-    return Response(answer.content, answer.status_code, media_type="application/json")
+        async with client.request(method, url, **kwargs) as answer:
+            body = await answer.read()
+    except UPSTREAM_ERRORS as exc:
+        raise FieldError("upstream", f"{url} unreachable ({exc!r})", 503) from None
+    return Response(body, answer.status, media_type="application/json")

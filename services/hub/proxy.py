@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
-import httpx
+import aiohttp
+import yarl
 from fastapi import Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.background import BackgroundTask
@@ -37,7 +38,7 @@ HOP_BY_HOP = frozenset(
 
 
 async def forward(
-    client: httpx.AsyncClient, request: Request, upstream: str, revision: int = 0
+    client: aiohttp.ClientSession, request: Request, upstream: str, revision: int = 0
 ) -> Response:
     """Send the request on to `upstream` + the same path and query; stream the answer back.
 
@@ -46,33 +47,28 @@ async def forward(
     `Cookie` are not passed on: the client's own service credential goes instead.
     `revision` is the hub's revision of the path's trajectory: the site answers from one at
     least as new (a trajectory the hub closed is closed on the site too). A GET or HEAD
-    whose pooled connection the site had closed is sent once more. Raises
-    httpx.TransportError when the site cannot be reached.
+    whose pooled connection the site had closed is sent once more (aiohttp does it). Raises
+    one of `UPSTREAM_ERRORS` when the site cannot be reached.
     """
-    url = httpx.URL(upstream + request.url.path, query=request.url.query.encode())
-    upstream_request = client.build_request(
+    # The path as the agent encoded it (its decoded form is what `check_path` read).
+    path = request.scope.get("raw_path", b"").decode("latin-1") or request.url.path
+    query = f"?{request.url.query}" if request.url.query else ""
+    answer = await client.request(
         request.method,
-        url,
+        yarl.URL(upstream + path + query, encoded=True),
         headers=forwarded_headers(request, revision),
-        content=request.stream() if request.method not in ("GET", "HEAD") else None,
+        data=await request.body() if request.method not in ("GET", "HEAD") else None,
+        allow_redirects=False,
     )
-    try:
-        answer = await client.send(upstream_request, stream=True)
-    except (httpx.RemoteProtocolError, httpx.ReadError):
-        # uvicorn closes a connection after an error it answered 500; the pool may hand it
-        # to the next request, which is not that one's fault.
-        if request.method not in ("GET", "HEAD"):
-            raise
-        answer = await client.send(upstream_request, stream=True)
     response = StreamingResponse(
-        answer.aiter_raw(),
-        status_code=answer.status_code,
-        background=BackgroundTask(answer.aclose),
+        answer.content.iter_any(),
+        status_code=answer.status,
+        background=BackgroundTask(answer.release),
     )
     response.raw_headers = [
-        (k.encode("latin-1"), on_hub(k, v, upstream).encode("latin-1"))
-        for k, v in answer.headers.multi_items()
-        if k.lower() not in HOP_BY_HOP
+        (k, on_hub(k.decode("latin-1"), v.decode("latin-1"), upstream).encode("latin-1"))
+        for k, v in answer.raw_headers
+        if k.decode("latin-1").lower() not in HOP_BY_HOP
     ]
     return response
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from prometheus_client import Histogram
@@ -13,7 +12,7 @@ from prometheus_client import Histogram
 from services.kit.errors import FieldError
 from services.kit.matching import check, validate_conditions
 from services.kit.settings import VerifierSettings
-from services.kit.web import create_service_app, json_object, service_headers
+from services.kit.web import UPSTREAM_ERRORS, create_service_app, json_object, upstream_client
 
 # check() from the request to the verdict: `kind` is `trajectory` (the collector's events
 # fetched first) or `stateless` (events in the body).
@@ -24,14 +23,10 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
     settings = settings or VerifierSettings()
 
     async def startup(app: FastAPI) -> None:
-        app.state.http = httpx.AsyncClient(
-            base_url=settings.events_url,
-            timeout=40,
-            headers=service_headers(settings.service_token),
-        )
+        app.state.http = upstream_client(settings.service_token)
 
     async def shutdown(app: FastAPI) -> None:
-        await app.state.http.aclose()
+        await app.state.http.close()
 
     app = create_service_app("verifier", settings, startup=startup, shutdown=shutdown)
 
@@ -68,12 +63,14 @@ async def trajectory_verdict(app: FastAPI, tid: str) -> dict[str, Any]:
     trajectory = await app.state.trajectories.get(tid)
     if trajectory is None:
         raise FieldError("trajectory", "unknown trajectory id", 404)
+    url = f"{app.state.settings.events_url}/trajectories/{tid}/check"
     try:
-        response = await app.state.http.post(
-            f"/trajectories/{tid}/check", json={"conditions": trajectory.meta["conditions"]}
-        )
-    except httpx.TransportError as exc:
-        raise FieldError("events", f"the collector is unreachable ({exc})", 503) from None
-    if response.status_code != 200:
-        raise FieldError("events", f"collector answered {response.status_code}", 503)
-    return {"trajectory_id": tid, **response.json()}
+        async with app.state.http.post(
+            url, json={"conditions": trajectory.meta["conditions"]}
+        ) as response:
+            if response.status != 200:
+                raise FieldError("events", f"collector answered {response.status}", 503)
+            verdict = await response.json()
+    except UPSTREAM_ERRORS as exc:
+        raise FieldError("events", f"the collector is unreachable ({exc!r})", 503) from None
+    return {"trajectory_id": tid, **verdict}

@@ -4,6 +4,7 @@ pictures the sites draw as local SVG (served by `svg_response`)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -50,9 +51,11 @@ def _distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def word_matches(query: str, word: str) -> bool:
     """A query word matches a text word by prefix, by a shared stem (a case ending differs),
-    or with a typo or two."""
+    or with a typo or two. Remembered: a catalog repeats its words across items, and
+    searches repeat (as typed, letter by letter, and across agents on one task)."""
     if word.startswith(query):
         return True
     if len(query) < 5:

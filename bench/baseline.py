@@ -16,6 +16,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from runner.stack import Stack, free_port
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus
 from services.kit.settings import Settings
 
@@ -59,3 +60,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ready"}
 
     return app
+
+
+def start(stack: Stack) -> str:
+    """Start the bare endpoint as one more process of the stack, so that it runs as the
+    services do (their uvicorn flags, their NATS and credential, a log beside theirs) and
+    stops with them; its address."""
+    name = "bench-baseline"
+    env = {
+        "WPB_NATS_URL": f"nats://127.0.0.1:{stack.processes['nats'].port}",
+        "WPB_SERVICE_TOKEN": stack.service_token,
+    }
+    stack.processes[name] = Stack.service_process(name, "bench.baseline", free_port(), env)
+    stack.spawn(name)
+    stack.wait_ready(names=[name])
+    return stack.processes[name].url

@@ -1,13 +1,18 @@
-"""What the benchmarks share: a fresh embedded stack and percentile helpers."""
+"""What the benchmarks share: a fresh embedded stack, one HTTP session on its hub, and
+percentile helpers."""
 
 from __future__ import annotations
 
+import json
 import statistics
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import aiohttp
 from rich.console import Console
 from rich.table import Table
 
@@ -30,6 +35,59 @@ def fresh_stack(sites: str | None = None) -> Iterator[Stack]:
             yield stack
         finally:
             stack.stop()
+
+
+@dataclass
+class Answer:
+    """A response read whole: its status and its body."""
+
+    status: int
+    body: bytes
+
+    @property
+    def text(self) -> str:
+        return self.body.decode(errors="replace")
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    def raise_for_status(self) -> None:
+        if self.status >= 400:
+            raise RuntimeError(f"answered {self.status}: {self.text[:300]}")
+
+
+@dataclass
+class Hub:
+    """The generator's one session (paths are the hub's), and the trajectory API through it
+    with the admin token."""
+
+    session: aiohttp.ClientSession
+    admin: dict[str, str]
+
+    async def send(self, method: str, url: str, **options: Any) -> Answer:
+        """One request, its body read whole. A redirect is not followed: a form post's 303
+        is its answer, as the browser's next page is a step of its own in the trace."""
+        request = self.session.request(method, url, allow_redirects=False, **options)
+        async with request as response:
+            return Answer(response.status, await response.read())
+
+    def api(self, method: str, path: str, **body: Any) -> Awaitable[Answer]:
+        return self.send(method, f"/api/trajectories{path}", headers=self.admin, **body)
+
+
+@asynccontextmanager
+async def hub_session(stack: Stack, connections: int = 20) -> AsyncIterator[Hub]:
+    """One aiohttp session on the stack's hub (httpx's pool costs milliseconds of CPU a
+    request under concurrency: the benchmarks share the stand's cores). Idle connections are
+    dropped before uvicorn's keep-alive timeout (5 s) can close one under a request about to
+    be sent on it; no cookie jar (the stand sets cookies only for the results viewer)."""
+    async with aiohttp.ClientSession(
+        base_url=stack.hub_url,
+        connector=aiohttp.TCPConnector(limit=connections, keepalive_timeout=2),
+        timeout=aiohttp.ClientTimeout(total=60),
+        cookie_jar=aiohttp.DummyCookieJar(),
+    ) as session:
+        yield Hub(session, {"Authorization": f"Bearer {stack.token}"})
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -22,13 +22,11 @@ import uuid
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import aiohttp
 
-from bench import trace
-from bench.common import fresh_stack, percentile, summary_ms, table
-from runner.stack import Stack, free_port
+from bench import baseline, trace
+from bench.common import Answer, Hub, fresh_stack, hub_session, percentile, summary_ms, table
 from services.kit import pagetoken
 
 AIM = "p99 page ≤ 100 ms and no error"
@@ -36,21 +34,6 @@ AIM_AGENTS = 100
 KINDS = ("create", "page", "event", "action", "check", "close")
 CART_TASK = "grocery_several_units"
 CART_PATH = "/t/{tid}/grocery/cart/g-0052"
-
-
-@dataclass
-class Answer:
-    """A response read whole: its status and its body."""
-
-    status: int
-    body: bytes
-
-    @property
-    def text(self) -> str:
-        return self.body.decode(errors="replace")
-
-    def json(self) -> Any:
-        return json.loads(self.body)
 
 
 @dataclass
@@ -98,25 +81,6 @@ class Level:
     agents: int
     stand: Load
     bare: Load
-
-
-@dataclass
-class Hub:
-    """The generator's one session (paths are the hub's), and the trajectory API through it
-    with the admin token."""
-
-    session: aiohttp.ClientSession
-    admin: dict[str, str]
-
-    async def send(self, method: str, url: str, **options: Any) -> Answer:
-        """One request, its body read whole. A redirect is not followed: a form post's 303
-        is its answer, as the browser's next page is a step of its own in the trace."""
-        request = self.session.request(method, url, allow_redirects=False, **options)
-        async with request as response:
-            return Answer(response.status, await response.read())
-
-    def api(self, method: str, path: str, **body: Any) -> Awaitable[Answer]:
-        return self.send(method, f"/api/trajectories{path}", headers=self.admin, **body)
 
 
 class Pace:
@@ -240,21 +204,6 @@ async def cart_level(hub: Hub, grocery: trace.Trace, seconds: float) -> Load:
     return load
 
 
-def start_baseline(stack: Stack) -> str:
-    """Start the bare endpoint as one more process of the stack, so that it runs as the
-    services do (their uvicorn flags, their NATS and credential, a log beside theirs) and
-    stops with them; its address."""
-    name = "bench-baseline"
-    env = {
-        "WPB_NATS_URL": f"nats://127.0.0.1:{stack.processes['nats'].port}",
-        "WPB_SERVICE_TOKEN": stack.service_token,
-    }
-    stack.processes[name] = Stack._service(name, "bench.baseline", free_port(), env)
-    stack.spawn(name)
-    stack.wait_ready(names=[name])
-    return stack.processes[name].url
-
-
 async def warm_up(hub: Hub, recorded: list[trace.Trace]) -> None:
     """Every trace once, at full speed, before any figure: templates and connections are
     warm, and a trace that no longer solves its task stops the benchmark here."""
@@ -270,19 +219,8 @@ async def measure(levels: list[int], seconds: float, pace: float) -> tuple[list[
     recorded = trace.load()
     grocery = next(r for r in recorded if r.name == CART_TASK)
     with fresh_stack() as stack:
-        bare_url = start_baseline(stack)
-        admin = {"Authorization": f"Bearer {stack.token}"}
-        # Idle connections are dropped before uvicorn's keep-alive timeout (5 s) can close one
-        # under a request about to be sent on it (an error of the generator, not of the stand).
-        # No cookie jar: the stand sets cookies only for the results viewer.
-        pool = aiohttp.TCPConnector(limit=max([*levels, AIM_AGENTS]) + 20, keepalive_timeout=2)
-        async with aiohttp.ClientSession(
-            base_url=stack.hub_url,
-            connector=pool,
-            timeout=aiohttp.ClientTimeout(total=60),
-            cookie_jar=aiohttp.DummyCookieJar(),
-        ) as session:
-            hub = Hub(session, admin)
+        bare_url = baseline.start(stack)
+        async with hub_session(stack, max([*levels, AIM_AGENTS]) + 20) as hub:
             await warm_up(hub, recorded)
             _, (key,) = await create_many(hub, grocery, 1)
             measured = []

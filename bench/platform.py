@@ -1,5 +1,7 @@
-"""The platform's figures: trajectory creation, event ingest against raw JetStream publish
-(same run, same NATS), check() at 1,000 events, page time-to-first-byte, idle memory.
+"""The platform's figures, each beside the aim it is held to: trajectory creation, event
+ingest against raw JetStream publish (same run, same NATS) and against a bare FastAPI
+endpoint that publishes (the floor of any HTTP path), check() at 1,000 events, page
+time-to-first-byte, and the whole stack's cold start and idle memory.
 
     .venv/bin/python -m bench.platform
 """
@@ -10,12 +12,13 @@ import asyncio
 import json
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import nats
 
-from bench.common import fresh_stack, percentile, summary_ms, table
+from bench import baseline
+from bench.common import Hub, fresh_stack, hub_session, percentile, summary_ms, table
 from runner.stack import Stack
 from services.kit import pagetoken
 from services.kit.bus import NATS_USER, event_subject
@@ -32,18 +35,24 @@ TASK = {
 }
 
 
-async def creation(hub: httpx.AsyncClient, n: int = 200) -> list[float]:
+async def new_trajectory(hub: Hub) -> str:
+    answer = await hub.api("POST", "", json={"task": TASK})
+    answer.raise_for_status()
+    return str(answer.json()["trajectory_id"])
+
+
+async def creation(hub: Hub, n: int = 200) -> list[float]:
     times = []
     for _ in range(n):
         started = time.perf_counter()
-        (await hub.post("/api/trajectories", json={"task": TASK})).raise_for_status()
+        await new_trajectory(hub)
         times.append(time.perf_counter() - started)
     return times
 
 
-async def events_url(agent: httpx.AsyncClient, tid: str) -> str:
+async def events_url(hub: Hub, tid: str) -> str:
     """The `_events` address of the trajectory's Продукты page, with its page token."""
-    page = await agent.get(f"/t/{tid}/grocery/")
+    page = await hub.send("GET", f"/t/{tid}/grocery/")
     page.raise_for_status()
     return pagetoken.events_url(page.text)
 
@@ -52,18 +61,17 @@ def click(i: int) -> dict:
     return {"id": uuid.uuid4().hex, "type": "click", "params": {"x": i, "y": i, "target": "a"}}
 
 
-async def ingest(
-    stack: Stack, hub: httpx.AsyncClient, agent: httpx.AsyncClient, batch: int, total: int
-) -> tuple[float, float]:
-    """Events per second through the hub's `_events` and through raw JetStream publish."""
-    tid = (await hub.post("/api/trajectories", json={"task": TASK})).json()["trajectory_id"]
-    url = await events_url(agent, tid)
+async def post_events(hub: Hub, url: str, batch: int, total: int) -> float:
+    """Events per second posted to `url`, `batch` a request, one request at a time."""
     started = time.perf_counter()
     for start in range(0, total, batch):
-        body = [click(i) for i in range(start, start + batch)]
-        (await agent.post(url, json=body)).raise_for_status()
-    via_hub = total / (time.perf_counter() - started)
+        answer = await hub.send("POST", url, json=[click(i) for i in range(start, start + batch)])
+        answer.raise_for_status()
+    return total / (time.perf_counter() - started)
 
+
+async def raw_publish(stack: Stack, batch: int, total: int) -> float:
+    """Events per second published straight to JetStream, `batch` awaited together."""
     nc = await nats.connect(
         f"nats://127.0.0.1:{stack.processes['nats'].port}",
         user=NATS_USER,
@@ -74,13 +82,7 @@ async def ingest(
     started = time.perf_counter()
     for start in range(0, total, batch):
         events = [
-            {
-                **click(i),
-                "trajectory_id": raw_tid,
-                "ts": time.time(),
-                "site": "bench",
-                "source": "page",
-            }
+            {**click(i), "trajectory_id": raw_tid, "ts": time.time(), "site": "b", "source": "page"}
             for i in range(start, start + batch)
         ]
         await asyncio.gather(
@@ -93,108 +95,196 @@ async def ingest(
                 for e in events
             )
         )
-    raw = total / (time.perf_counter() - started)
+    rate = total / (time.perf_counter() - started)
     await nc.close()
-    return via_hub, raw
+    return rate
 
 
-async def check_latency(
-    hub: httpx.AsyncClient,
-    agent: httpx.AsyncClient,
-    semantic: bool,
-    events: int = 1000,
-    n: int = 100,
-) -> list[float]:
+async def bare_endpoint(hub: Hub, url: str, key: str, total: int) -> float:
+    """Requests per second to the bare endpoint (one KV read, one acknowledged publish), one
+    at a time: what any HTTP path in Python on this machine can do at best."""
+    started = time.perf_counter()
+    for i in range(total):
+        (await hub.send("POST", f"{url}/probe/{key}", json={"agent": i})).raise_for_status()
+    return total / (time.perf_counter() - started)
+
+
+async def check_latency(hub: Hub, semantic: bool, events: int = 1000, n: int = 100) -> list[float]:
     """check() over a log of 1,000 events: cart events of the conditions' own family (which
-    the verifier must read, the worst case), or tracking events (which it skips)."""
-    tid = (await hub.post("/api/trajectories", json={"task": TASK})).json()["trajectory_id"]
+    the verifier must read, the worst case), or tracking events."""
+    tid = await new_trajectory(hub)
     if semantic:
         for i in range(events):
-            op = "inc" if i % 2 == 0 else "dec"
-            answer = await agent.post(
+            answer = await hub.send(
+                "POST",
                 f"/t/{tid}/grocery/cart/g-0052",
-                data={"op": op},
+                data={"op": "inc" if i % 2 == 0 else "dec"},
                 headers={"Accept": "application/json"},
             )
             answer.raise_for_status()
     else:
-        url = await events_url(agent, tid)
-        for start in range(0, events, 100):
-            body = [click(i) for i in range(start, start + 100)]
-            (await agent.post(url, json=body)).raise_for_status()
+        await post_events(hub, await events_url(hub, tid), 100, events)
     times = []
     for _ in range(n):
         started = time.perf_counter()
-        verdict = (await hub.get(f"/api/trajectories/{tid}/check")).json()
+        verdict = (await hub.api("GET", f"/{tid}/check")).json()
         times.append(time.perf_counter() - started)
     assert verdict["total"] == 2
     return times
 
 
-async def ttfb(
-    hub: httpx.AsyncClient, agent: httpx.AsyncClient, path: str, n: int = 100
-) -> list[float]:
-    tid = (await hub.post("/api/trajectories", json={"task": TASK})).json()["trajectory_id"]
+async def ttfb(hub: Hub, path: str, n: int = 100) -> list[float]:
+    tid = await new_trajectory(hub)
     times = []
     for _ in range(n):
-        request = agent.build_request("GET", f"/t/{tid}/grocery{path}")
+        request = hub.session.get(f"/t/{tid}/grocery{path}", allow_redirects=False)
         started = time.perf_counter()
-        response = await agent.send(request, stream=True)
-        times.append(time.perf_counter() - started)
-        await response.aread()
-        await response.aclose()
+        async with request as response:
+            times.append(time.perf_counter() - started)
+            await response.read()
     return times
 
 
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+def memory_mib(pid: int) -> tuple[float, float]:
+    """A process's resident memory (RSS) and its proportional share (PSS: a page it shares
+    with other processes, such as the Python runtime's libraries, counted by its share)."""
+    rss = int(_field(Path(f"/proc/{pid}/status"), "VmRSS:"))
+    pss = int(_field(Path(f"/proc/{pid}/smaps_rollup"), "Pss:"))
+    return rss / 1024, pss / 1024
+
+
+def _field(path: Path, name: str) -> str:
+    return next(line.split()[1] for line in path.read_text().splitlines() if line.startswith(name))
+
+
+def whole_stack() -> tuple[float, dict[str, tuple[float, float]]]:
+    """The embedded stack with every site (ten processes): seconds from a cold start to
+    ready, and each process's memory (RSS, PSS) once idle."""
+    started = time.perf_counter()
+    with fresh_stack() as stack:
+        ready = time.perf_counter() - started
+        time.sleep(2)
+        return ready, {name: memory_mib(p.pid) for name, p in stack.processes.items() if p.pid}
+
+
+@dataclass
+class Figures:
+    created: list[float]
+    single: float  # events/s via _events, one a request
+    single_raw: float  # events/s published straight, one at a time
+    single_bare: float  # requests/s to the bare endpoint, one at a time
+    batched: float
+    batched_raw: float
+    checks: list[float]
+    checks_tracking: list[float]
+    pages: dict[str, list[float]]
+
+
+async def measure() -> Figures:
+    with fresh_stack("grocery") as stack:
+        bare_url = baseline.start(stack)
+        async with hub_session(stack) as hub:
+            key = await new_trajectory(hub)
+            return Figures(
+                created=await creation(hub),
+                single=await post_events(hub, await events_url(hub, key), 1, 1000),
+                single_raw=await raw_publish(stack, 1, 1000),
+                single_bare=await bare_endpoint(hub, bare_url, key, 1000),
+                batched=await post_events(hub, await events_url(hub, key), 100, 10_000),
+                batched_raw=await raw_publish(stack, 100, 10_000),
+                checks=await check_latency(hub, semantic=True),
+                checks_tracking=await check_latency(hub, semantic=False),
+                pages={path: await ttfb(hub, path) for path in ("/", "/c/dairy", "/cart")},
+            )
+
+
+def ms(values: list[float], q: float) -> float:
+    return percentile(values, q) * 1000
+
+
+def aim_row(figure: str, now: str, aim: str, met: bool) -> list[str]:
+    return [figure, now, aim, "met" if met else "not met"]
 
 
 async def main() -> None:
-    with fresh_stack("grocery") as stack:
-        headers = {"Authorization": f"Bearer {stack.token}"}
-        async with (
-            httpx.AsyncClient(base_url=stack.hub_url, headers=headers, timeout=60) as hub,
-            httpx.AsyncClient(base_url=stack.hub_url, timeout=60) as agent,
-        ):
-            await asyncio.sleep(2)
-            memory = {name: rss_mib(p.pid) for name, p in stack.processes.items() if p.pid}
-            created = await creation(hub)
-            single = await ingest(stack, hub, agent, batch=1, total=1000)
-            batched = await ingest(stack, hub, agent, batch=100, total=10_000)
-            checks = await check_latency(hub, agent, semantic=True)
-            checks_tracking = await check_latency(hub, agent, semantic=False)
-            pages = {path: await ttfb(hub, agent, path) for path in ("/", "/c/dairy", "/cart")}
+    ready, memory = whole_stack()
+    f = await measure()
+    single, batched = f.single / f.single_raw, f.batched / f.batched_raw
     table(
         "Latency (ms)",
         ["what", "p50", "p99", "mean"],
         [
-            ["create trajectory (n=200)", *summary_ms(created)],
-            ["check() at 1,000 cart events (n=100)", *summary_ms(checks)],
-            ["check() at 1,000 tracking events (n=100)", *summary_ms(checks_tracking)],
-            *[[f"TTFB grocery{path} via hub (n=100)", *summary_ms(v)] for path, v in pages.items()],
+            ["create trajectory (n=200)", *summary_ms(f.created)],
+            ["check() at 1,000 cart events (n=100)", *summary_ms(f.checks)],
+            ["check() at 1,000 tracking events (n=100)", *summary_ms(f.checks_tracking)],
+            *[
+                [f"TTFB grocery{path} via hub (n=100)", *summary_ms(v)]
+                for path, v in f.pages.items()
+            ],
         ],
     )
     table(
-        "Event ingest (events/s)",
-        ["mode", "via _events", "raw JetStream", "ratio"],
+        "Event ingest (events/s); the bare endpoint: one KV read and one publish a request",
+        ["mode", "via _events", "raw JetStream", "ratio", "bare endpoint", "its ratio"],
         [
-            [label, f"{hub_rate:,.0f}", f"{raw:,.0f}", f"{hub_rate / raw:.2f}"]
-            for label, (hub_rate, raw) in (("single events", single), ("batches of 100", batched))
+            [
+                "single events",
+                f"{f.single:,.0f}",
+                f"{f.single_raw:,.0f}",
+                f"{single:.2f}",
+                f"{f.single_bare:,.0f}",
+                f"{f.single_bare / f.single_raw:.2f}",
+            ],
+            ["batches of 100", f"{f.batched:,.0f}", f"{f.batched_raw:,.0f}", f"{batched:.2f}"],
         ],
     )
+    rss, pss = (sum(mib[i] for mib in memory.values()) for i in (0, 1))
     table(
-        "Idle memory (RSS, MiB)",
-        ["process", "MiB"],
-        [[name, f"{mib:.0f}"] for name, mib in memory.items()]
-        + [["whole stack", f"{sum(memory.values()):.0f}"]],
+        "The whole embedded stack (ten processes): idle memory (MiB)",
+        ["process", "RSS", "PSS"],
+        [[name, f"{r:.0f}", f"{p:.0f}"] for name, (r, p) in memory.items()]
+        + [["whole stack", f"{rss:.0f}", f"{pss:.0f}"]],
     )
-    print(
-        f"check p50 {percentile([c * 1000 for c in checks], 50):.2f} ms (aim < 10); "
-        f"TTFB p50 {percentile([t * 1000 for t in pages['/']], 50):.2f} ms (aim < 20)"
+    created, checks, tracking = f.created, f.checks, f.checks_tracking
+    table(
+        "Against the aims (issue 14)",
+        ["figure", "now", "aim", ""],
+        [
+            aim_row(
+                "single events via _events ÷ raw publish", f"{single:.2f}", "≥ 0.33", single >= 0.33
+            ),
+            aim_row(
+                "batches of 100 via _events ÷ raw publish",
+                f"{batched:.2f}",
+                "≥ 0.8",
+                batched >= 0.8,
+            ),
+            aim_row(
+                "check() at 1,000 cart events, p50",
+                f"{ms(checks, 50):.1f} ms",
+                "≤ 5 ms",
+                ms(checks, 50) <= 5,
+            ),
+            aim_row(
+                "check() at 1,000 tracking events, p50",
+                f"{ms(tracking, 50):.1f} ms",
+                "≤ 5 ms",
+                ms(tracking, 50) <= 5,
+            ),
+            aim_row(
+                "trajectory creation, p50 / p99",
+                f"{ms(created, 50):.1f} / {ms(created, 99):.1f} ms",
+                "≤ 5 / 10 ms",
+                ms(created, 50) <= 5 and ms(created, 99) <= 10,
+            ),
+            aim_row(
+                "whole stack idle memory (PSS; RSS counts shared libraries ten times)",
+                f"{pss:.0f} MiB (RSS {rss:.0f})",
+                "≤ 600 MiB",
+                pss <= 600,
+            ),
+            aim_row("whole stack cold start to ready", f"{ready:.1f} s", "≤ 5 s", ready <= 5),
+        ],
     )
 
 

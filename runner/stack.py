@@ -215,11 +215,11 @@ class Stack:
         if self.today:
             common["WPB_TODAY"] = self.today
         for name, module in {**CORE, **{f"site-{d}": m for d, m in self.sites.items()}}.items():
-            self.processes[name] = self._service(name, module, free_port(), common)
+            self.processes[name] = self.service_process(name, module, free_port(), common)
         events, verifier = self.processes["events"], self.processes["verifier"]
         self.processes["verifier"].env["WPB_EVENTS_URL"] = events.url
         public = self.public_url or f"http://127.0.0.1:{self.hub_port}"
-        self.processes["hub"] = self._service(
+        self.processes["hub"] = self.service_process(
             "hub",
             "services.hub.app",
             self.hub_port,
@@ -235,7 +235,8 @@ class Stack:
         )
 
     @staticmethod
-    def _service(name: str, module: str, port: int, env: dict[str, str]) -> Process:
+    def service_process(name: str, module: str, port: int, env: dict[str, str]) -> Process:
+        """A service's process as the stack runs it: `module:create_app` under uvicorn."""
         argv = [
             sys.executable,
             "-m",

@@ -20,7 +20,8 @@ from services.hub.deps import (
 )
 from services.hub.faults import restarts
 from services.kit.site import TrajectoryDep
-from services.kit.web import UPSTREAM_ERRORS, json_object
+from services.kit.upstream import UPSTREAM_ERRORS
+from services.kit.web import json_object
 
 router = APIRouter(prefix="/api")
 PROBE_TIMEOUT = aiohttp.ClientTimeout(total=2)  # a service's /ready, for /api/status

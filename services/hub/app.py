@@ -12,7 +12,8 @@ from services.hub.faults import FaultLog, RecordFaults, expose_restarts
 from services.hub.trajectories import OpenTrajectories
 from services.kit.settings import HubSettings
 from services.kit.site import Pages
-from services.kit.web import create_service_app, upstream_client
+from services.kit.upstream import upstream_client
+from services.kit.web import create_service_app
 
 
 def create_app(settings: HubSettings | None = None) -> FastAPI:

@@ -15,7 +15,7 @@ from fastapi.responses import Response
 from services.kit.errors import FieldError
 from services.kit.settings import HubSettings
 from services.kit.site import Pages
-from services.kit.web import UPSTREAM_ERRORS
+from services.kit.upstream import UPSTREAM_ERRORS
 
 HERE = Path(__file__).parent
 COOKIE = "wpb_admin"

@@ -11,7 +11,6 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import nats.errors
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
@@ -46,25 +45,6 @@ Hook = Callable[[FastAPI], Awaitable[None]]
 # any recursive code (the verifier's matching, json.dumps, deepcopy) sees them.
 MAX_JSON_DEPTH = 32
 SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-# What a request to a service raises when the service cannot be reached or does not answer.
-UPSTREAM_ERRORS = (aiohttp.ClientError, TimeoutError)
-
-
-def upstream_client(service_token: str, limit: int = 100) -> aiohttp.ClientSession:
-    """The client of a service's requests to the others: pooled connections (aiohttp's pool
-    stays cheap under a hundred concurrent requests, where httpx's spent milliseconds of CPU
-    on each), the service credential on every request, no cookie kept between requests (a
-    site's cookie for one trajectory must never reach another's request), bodies passed on
-    as they came."""
-    return aiohttp.ClientSession(
-        headers=service_headers(service_token),
-        timeout=aiohttp.ClientTimeout(total=60),
-        connector=aiohttp.TCPConnector(limit=limit, keepalive_timeout=4),
-        cookie_jar=aiohttp.DummyCookieJar(),
-        auto_decompress=False,
-    )
 
 
 def error_response(exc: FieldError) -> JSONResponse:

@@ -12,7 +12,8 @@ from prometheus_client import Histogram
 from services.kit.errors import FieldError
 from services.kit.matching import check, validate_conditions
 from services.kit.settings import VerifierSettings
-from services.kit.web import UPSTREAM_ERRORS, create_service_app, json_object, upstream_client
+from services.kit.upstream import UPSTREAM_ERRORS, upstream_client
+from services.kit.web import create_service_app, json_object
 
 # check() from the request to the verdict: `kind` is `trajectory` (the collector's events
 # fetched first) or `stateless` (events in the body).

@@ -14,7 +14,7 @@ from fastapi.responses import Response
 from helpers import run_async
 
 from services.hub.proxy import forward
-from services.kit.web import UPSTREAM_ERRORS, upstream_client
+from services.kit.upstream import UPSTREAM_ERRORS, upstream_client
 
 
 @pytest.fixture

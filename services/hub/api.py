@@ -11,13 +11,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from services.hub import trajectories
-from services.hub.deps import (
-    Admin,
-    HttpDep,
-    SettingsDep,
-    is_admin,
-    upstream_json,
-)
+from services.hub.deps import Admin, HttpDep, SettingsDep, is_admin, upstream_json
 from services.hub.faults import restarts
 from services.kit.site import TrajectoryDep
 from services.kit.upstream import UPSTREAM_ERRORS

@@ -61,6 +61,7 @@ class Bus:
         self._kv: dict[str, KeyValue] = {}
         # Awaited after each reconnect (a cache fed by a subscription starts again).
         self.on_reconnect: list[Callable[[], Awaitable[None]]] = []
+        self.reconnects = 0
 
     @property
     def connected(self) -> bool:
@@ -72,6 +73,7 @@ class Bus:
 
         async def on_reconnect() -> None:
             log.info("NATS reconnected")
+            self.reconnects += 1
             for hook in self.on_reconnect:
                 await hook()
 

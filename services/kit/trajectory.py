@@ -79,6 +79,7 @@ class TrajectoryCache:
         self.size = size
         self._entries: OrderedDict[str, Trajectory] = OrderedDict()
         self._subscription: Subscription | None = None
+        self._subscribed_at = -1  # the bus's reconnect count when the subscription was made
         self._prefix = f"$KV.{TRAJECTORIES_BUCKET}."
 
     async def start(self) -> None:
@@ -100,6 +101,7 @@ class TrajectoryCache:
             ordered_consumer=True,
             deliver_policy=DeliverPolicy.NEW,
         )
+        self._subscribed_at = self.bus.reconnects
 
     async def _resubscribe(self) -> None:
         await self.stop()
@@ -131,7 +133,12 @@ class TrajectoryCache:
 
     @property
     def live(self) -> bool:
-        return self._subscription is not None and self.bus.connected
+        """Whether the subscription delivers every write: made on the current connection."""
+        return (
+            self._subscription is not None
+            and self.bus.connected
+            and self._subscribed_at == self.bus.reconnects
+        )
 
     async def get(self, trajectory_id: str, at_least: int = 0) -> Trajectory | None:
         """The trajectory's metadata, at revision `at_least` or newer when it has one; None

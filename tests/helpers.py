@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import nats
 import pytest
 
 from runner.stack import REPO, TASKS_DIR, Stack, free_port
 from services.kit import pagetoken
+from services.kit.bus import NATS_USER, TRAJECTORIES_BUCKET
 
 # The stand's frozen today in the test stack.
 TODAY = "2026-11-29"
@@ -392,3 +394,28 @@ def wait_scraping(api: httpx.Client, job: str = "services", timeout: float = 30)
             return
         assert time.monotonic() < deadline, f"Prometheus has not scraped {job}: {mine}"
         time.sleep(0.2)
+
+
+async def _close_in_the_bucket(nats_url: str, password: str, tid: str) -> None:
+    client = await nats.connect(nats_url, user=NATS_USER, password=password)
+    bucket = await client.jetstream().key_value(TRAJECTORIES_BUCKET)
+    entry = await bucket.get(tid)
+    assert entry.value is not None
+    meta = {**json.loads(entry.value), "status": "closed"}
+    await bucket.update(tid, json.dumps(meta).encode(), last=entry.revision)
+    await client.close()
+
+
+def close_behind_the_hub(stack: Stack, tid: str) -> None:
+    """Close a trajectory by writing its metadata straight to the bucket, as another hub
+    replica would: the services learn of it only through their subscriptions."""
+    nats_url = f"nats://127.0.0.1:{stack.processes['nats'].port}"
+    run_async(_close_in_the_bucket(nats_url, stack.service_token, tid))
+
+
+def refused_soon(write: Callable[[], httpx.Response], timeout: float = 2) -> None:
+    """Fails unless `write` answers 409 (its trajectory closed) within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while (status := write().status_code) != 409:
+        assert time.monotonic() < deadline, f"still answered {status} for a closed trajectory"
+        time.sleep(0.01)

@@ -3,16 +3,11 @@
 
 from __future__ import annotations
 
-import json
-import time
-
 import httpx
-import nats
 import pytest
-from helpers import create, events_url, run_async, wait_events
+from helpers import close_behind_the_hub, create, events_url, refused_soon, wait_events
 
 from services.events.recent import RecentLogs
-from services.kit.bus import NATS_USER, TRAJECTORIES_BUCKET
 
 pytestmark = pytest.mark.slow
 
@@ -40,29 +35,13 @@ def test_a_closed_trajectory_is_refused_at_once(hub: httpx.Client, agent: httpx.
         assert len(wait_events(hub, tid, "basket_add")) == stored
 
 
-async def close_behind_the_hub(nats_url: str, password: str, tid: str) -> None:
-    """Close a trajectory by writing its metadata straight to the bucket, as another hub
-    replica would: no service is told but through the bucket."""
-    client = await nats.connect(nats_url, user=NATS_USER, password=password)
-    bucket = await client.jetstream().key_value(TRAJECTORIES_BUCKET)
-    entry = await bucket.get(tid)
-    assert entry.value is not None
-    meta = {**json.loads(entry.value), "status": "closed"}
-    await bucket.update(tid, json.dumps(meta).encode(), last=entry.revision)
-    await client.close()
-
-
 def test_a_write_by_another_service_reaches_every_cache(
     stack, hub: httpx.Client, agent: httpx.Client
 ) -> None:
     tid = create(hub)["trajectory_id"]
     assert cart(agent, tid).status_code == 200  # the hub and the site have it cached, open
-    nats_url = f"nats://127.0.0.1:{stack.processes['nats'].port}"
-    run_async(close_behind_the_hub(nats_url, stack.service_token, tid))
-    deadline = time.monotonic() + 2
-    while cart(agent, tid).status_code != 409:
-        assert time.monotonic() < deadline, "the site still takes writes for a closed trajectory"
-        time.sleep(0.01)
+    close_behind_the_hub(stack, tid)
+    refused_soon(lambda: cart(agent, tid))
     assert hub.get(f"/api/trajectories/{tid}").json()["status"] == "closed"
 
 

@@ -9,7 +9,7 @@ import time
 
 import httpx
 import pytest
-from helpers import create, events_url
+from helpers import close_behind_the_hub, create, events_url, refused_soon
 
 from runner.stack import Stack
 
@@ -76,6 +76,11 @@ def test_nats_down_answers_503_with_retry_after_in_seconds(
     wait_ready(own_hub)
     again = own_hub.post(url, json={"type": "scroll", "params": {"y": 1}})
     assert again.status_code == 200, again.text
+    # After the restart the services' trajectory caches still see a close written behind the
+    # hub (their new subscriptions, or the bucket until they are made).
+    close_behind_the_hub(own_stack, tid)
+    refused_soon(lambda: own_hub.post(url, json={"type": "scroll", "params": {"y": 1}}))
+    refused_soon(lambda: own_hub.post(f"/t/{tid}/grocery/cart/g-0052", data={"op": "inc"}))
 
 
 def test_restarts_on_metrics_and_status(own_hub: httpx.Client, own_stack: Stack) -> None:

@@ -117,9 +117,11 @@ class _Quiet(WSGIRequestHandler):
 
 @contextmanager
 def serving(port: int, host: str) -> Iterator[None]:
-    """The process's metrics at http://host:port/metrics while the block runs; then until
-    Prometheus has read the final values (at most LINGER_S: with no Prometheus, the run
-    ends that much later)."""
+    """The process's metrics at http://host:port/metrics while the block runs. The block
+    starts once Prometheus has read the starting values and the run ends once it has read
+    the final ones, so that every rate() has a sample on each side of the run, however
+    short (each wait at most LINGER_S: with no Prometheus, the run takes that much longer
+    at each end)."""
     scrapes = Scrapes()
     try:
         server = make_server(host, port, scrapes, ThreadingWSGIServer, handler_class=_Quiet)
@@ -127,6 +129,7 @@ def serving(port: int, host: str) -> Iterator[None]:
         raise StackError(f"--metrics-port {port}: {exc}") from None
     thread = threading.Thread(target=server.serve_forever, name="wpb-metrics", daemon=True)
     thread.start()
+    scrapes.wait_next(LINGER_S)
     try:
         yield
     finally:

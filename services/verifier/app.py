@@ -15,8 +15,8 @@ from services.kit.settings import VerifierSettings
 from services.kit.upstream import UPSTREAM_ERRORS, upstream_client
 from services.kit.web import create_service_app, json_object
 
-# check() from the request to the verdict: `kind` is `trajectory` (the collector's events
-# fetched first) or `stateless` (events in the body).
+# check() from the request to the verdict: `kind` is `trajectory` (its conditions matched by
+# the collector) or `stateless` (events in the body).
 CHECK_SECONDS = Histogram("wpb_check_seconds", "check() latency", ["kind"])
 for kind in ("trajectory", "stateless"):  # at zero from the start: a rate() sees the first
     CHECK_SECONDS.labels(kind)

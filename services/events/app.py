@@ -188,6 +188,7 @@ def create_app(settings: EventsSettings | None = None) -> FastAPI:
         shutdown=shutdown,
         ready=lambda a: bool(getattr(a.state, "collector", None) and a.state.collector.running),
         on_scrape=lambda a: a.state.collector.measure_lag(),
+        trajectories=False,
     )
 
     @app.get("/trajectories/{tid}/events")

@@ -181,10 +181,12 @@ def create_service_app(
     ready: Callable[[FastAPI], bool] | None = None,
     on_scrape: Hook | None = None,
     internal: bool = True,
+    trajectories: bool = True,
     **fastapi_args: Any,
 ) -> FastAPI:
-    """A FastAPI app that owns one NATS connection for its lifetime, and the trajectories'
-    metadata read through it (`app.state.trajectories`, a `TrajectoryCache`).
+    """A FastAPI app that owns one NATS connection for its lifetime and, with
+    `trajectories`, the trajectories' metadata read through it (`app.state.trajectories`, a
+    `TrajectoryCache`; the collector, which never reads it, goes without).
 
     `/alive` answers while the process runs; `/ready` answers 503 until NATS is connected
     and `ready(app)` (the service's own condition, e.g. catalog loaded) holds. `/metrics`
@@ -200,9 +202,10 @@ def create_service_app(
             await bus.connect()
             stack.push_async_callback(bus.close)
             app.state.bus = bus
-            app.state.trajectories = TrajectoryCache(bus)
-            await app.state.trajectories.start()
-            stack.push_async_callback(app.state.trajectories.stop)
+            if trajectories:
+                app.state.trajectories = TrajectoryCache(bus)
+                await app.state.trajectories.start()
+                stack.push_async_callback(app.state.trajectories.stop)
             if startup:
                 await startup(app)
             if shutdown:

@@ -29,7 +29,7 @@ from runner import containers
 from runner.agents.gui_families import FAMILIES as GUI_FAMILIES
 from runner.containers import DockerBackend
 from runner.environments import ENVIRONMENTS, HarnessEnvError
-from runner.evaluate import TaskRef, evaluate, select_tasks
+from runner.evaluate import StandNotReady, TaskRef, evaluate, select_tasks
 from runner.harness import AgentConfig, Harness, available, get_harness
 from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
 from runner.metrics import (
@@ -195,7 +195,8 @@ def status() -> None:
     for name, item in answer["services"].items():
         mark = "[green]ready[/green]" if item["ready"] else "[red]not ready[/red]"
         count = restarts.get(name.replace(":", "-"), 0)
-        console.print(f"{name:16} {mark}  {item['url']}  restarts {count}")
+        why = f"  [red]{item['error']}[/red]" if item.get("error") else ""
+        console.print(f"{name:16} {mark}  {item['url']}  restarts {count}{why}")
     if state.get("supervisor") is None:
         console.print("[yellow]no supervisor[/yellow]: a service that dies stays down")
     if answer["status"] != "ready":
@@ -424,7 +425,7 @@ def run_on_stack(
                 )
             )
         after = then(hub_url, token, result) if then else None
-    except StackError as exc:
+    except (StackError, StandNotReady) as exc:
         fail(str(exc))
     finally:
         if stack is not None:

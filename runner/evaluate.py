@@ -26,6 +26,11 @@ from services.kit.results.stats import repeats
 from services.kit.tasks import load_task, task_files
 from services.kit.variants import defaults, resolve
 
+
+class StandNotReady(RuntimeError):
+    """The stand an evaluation was to run on is not ready: nothing was run."""
+
+
 RETRIES = 2  # extra attempts after an infrastructure failure
 READY_WAIT_S = 120  # how long an attempt waits for the stand to be ready before it starts
 UNSCORED = ("infra_error", "task_error")  # neither is the agent's failure
@@ -97,6 +102,16 @@ def task_set_hash(refs: list[TaskRef]) -> str:
     return digest.hexdigest()[:16]
 
 
+@dataclass(frozen=True)
+class StandState:
+    """What `/api/status` says of the stand: ready or not, the supervisor's restart counts,
+    and each service that is not ready with why."""
+
+    ready: bool
+    restarts: dict[str, int]
+    down: dict[str, str]
+
+
 class Hub:
     """The runner's side of the trajectory API."""
 
@@ -116,24 +131,32 @@ class Hub:
             raise ValueError(f"hub {method} {path}: {answer.status_code} {answer.text[:500]}")
         return answer.json()
 
-    async def stand(self) -> tuple[bool, dict[str, int]]:
-        """Whether every service is ready, and the restarts the stack's supervisor counted."""
+    async def stand(self) -> StandState:
+        """Whether every service is ready (which are not, and why), and the restarts the
+        stack's supervisor counted."""
         try:
             answer = await self.client.get("/api/status", timeout=10)
             body = answer.json()
-        except (httpx.TransportError, ValueError):
-            return False, {}
-        return answer.status_code == 200, dict(body.get("restarts") or {})
+        except (httpx.TransportError, ValueError) as exc:
+            return StandState(False, {}, {"hub": f"unreachable ({type(exc).__name__})"})
+        down = {
+            name: str(item.get("error") or "not ready")
+            for name, item in (body.get("services") or {}).items()
+            if not item.get("ready")
+        }
+        return StandState(answer.status_code == 200, dict(body.get("restarts") or {}), down)
 
     async def ready(self, timeout: float = READY_WAIT_S) -> dict[str, int]:
-        """Wait until the stand is ready; its restart counts then. InfraError past `timeout`."""
+        """Wait until the stand is ready; its restart counts then. InfraError past `timeout`,
+        naming each service that is not ready and why."""
         deadline = time.monotonic() + timeout
         while True:
-            ready, restarts = await self.stand()
-            if ready:
-                return restarts
+            stand = await self.stand()
+            if stand.ready:
+                return stand.restarts
             if time.monotonic() > deadline:
-                raise InfraError(f"the stand was not ready within {timeout:.0f}s")
+                down = "; ".join(f"{name}: {why}" for name, why in stand.down.items())
+                raise InfraError(f"the stand was not ready within {timeout:.0f}s ({down})")
             await asyncio.sleep(0.5)
 
     async def fault(self, tid: str, restarts_before: dict[str, int]) -> str | None:
@@ -143,11 +166,11 @@ class Hub:
         if faults:
             seen = ", ".join(f"{f['status']} for {f['domain']}" for f in faults[:5])
             return f"the hub answered the agent {seen}"
-        ready, restarts = await self.stand()
-        restarted = sorted(n for n, c in restarts.items() if c != restarts_before.get(n, 0))
+        stand = await self.stand()
+        restarted = sorted(n for n, c in stand.restarts.items() if c != restarts_before.get(n, 0))
         if restarted:
             return f"restarted during the task: {', '.join(restarted)}"
-        return None if ready else "the stand was not ready after the task"
+        return None if stand.ready else "the stand was not ready after the task"
 
     async def close(self) -> None:
         await self.client.aclose()
@@ -410,8 +433,14 @@ async def evaluate(
     prices: dict[str, Price] | None = None,
     repeat: int = 1,
 ) -> dict[str, Any]:
-    """Each of `refs` `repeat` times (records keep the attempt number as `repeat`)."""
+    """Each of `refs` `repeat` times (records keep the attempt number as `repeat`). Refuses
+    (StandNotReady) a stand that is not ready within READY_WAIT_S, before any attempt."""
     hub = Hub(hub_url, token)
+    try:
+        await hub.ready()
+    except InfraError as exc:
+        await hub.close()
+        raise StandNotReady(f"{exc}; see runner status") from None
     agent = agent or AgentConfig()
     out_dir.mkdir(parents=True, exist_ok=True)
     records: list[dict[str, Any]] = []

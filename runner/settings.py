@@ -24,6 +24,9 @@ class RunnerSettings(BaseSettings):
     # look for it at 9108) and the address they listen on.
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
+    # Liveness apart from readiness: the supervisor restarts a running service whose /ready
+    # has failed for this many seconds while NATS answers (it is up, but cut off).
+    ready_grace_s: float = 30.0
 
     def today_date(self) -> date:
         return date.fromisoformat(self.today) if self.today else date.today()

@@ -34,6 +34,11 @@ BACKOFF_FIRST_S = 0.5
 BACKOFF_LONGEST_S = 10.0
 HEALTHY_S = 60.0
 WATCH_EVERY_S = 0.2
+# How often the supervisor asks each running service's /ready, and how long it waits.
+PROBE_EVERY_S = 1.0
+PROBE_TIMEOUT_S = 2.0
+# How long a service asked to stop (not ready for too long) has before it is killed.
+STOP_WAIT_S = 10.0
 
 CORE: dict[str, str] = {
     "events": "services.events.app",
@@ -52,12 +57,30 @@ def free_port() -> int:
 
 
 def port_is_free(port: int) -> bool:
+    """Whether a server could listen on the port now: nothing listens there. Bound as a
+    server binds (uvicorn too), with SO_REUSEADDR, so that the connections of a run that
+    just ended, left in TIME_WAIT for a minute, do not count."""
     with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(("127.0.0.1", port))
         except OSError:
             return False
         return True
+
+
+def _answers_tcp(port: int) -> bool:
+    """Whether something accepts a connection on 127.0.0.1:`port`."""
+    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+        return True
+    return False
+
+
+def probe_ready(url: str, timeout: float = PROBE_TIMEOUT_S) -> bool:
+    """Whether the service at `url` answers its /ready with 200."""
+    with contextlib.suppress(httpx.HTTPError):
+        return httpx.get(f"{url}/ready", timeout=timeout).status_code == 200
+    return False
 
 
 def nats_server_binary() -> str:
@@ -129,6 +152,9 @@ class Process:
     started_at: float = 0.0
     backoff: float = BACKOFF_FIRST_S
     due: float | None = None
+    # Liveness: since when its /ready has failed (None while ready), when it was told to stop.
+    unready_since: float | None = None
+    stopping_since: float | None = None
 
     @property
     def url(self) -> str:
@@ -152,6 +178,7 @@ class Stack:
         self.today = today or settings.today
         self.public_url = settings.public_url
         self.sites = built_sites(settings.stack_sites) if sites is None else sites
+        self.ready_grace = settings.ready_grace_s
         self.tasks_dir = tasks_dir
         self.processes: dict[str, Process] = {}
         self.token = admin_token(self.home)
@@ -181,7 +208,10 @@ class Stack:
 
     def plan(self) -> None:
         if not port_is_free(self.hub_port):
-            raise StackError(f"port {self.hub_port} is busy: stop what uses it or set WPB_HUB_PORT")
+            raise StackError(
+                f"port {self.hub_port} is busy: something listens on 127.0.0.1:{self.hub_port};"
+                " stop it or set WPB_HUB_PORT"
+            )
         nats_port = free_port()
         data = self.home / "nats"
         data.mkdir(parents=True, exist_ok=True)
@@ -283,12 +313,57 @@ class Stack:
         self.save()
 
     def supervise(self, until: threading.Event | None = None) -> None:
-        """Watch the processes until `stop()` (or `until` is set): restart a dead one."""
+        """Watch the processes until `stop()` (or `until` is set): restart a dead one, and
+        one that has not been ready for `ready_grace` seconds while NATS answers."""
         self.supervisor_pid = os.getpid()
         self.save()
+        liveness = threading.Thread(
+            target=self.liveness, args=(until,), name="wpb-liveness", daemon=True
+        )
+        liveness.start()
         while not self._stopping.is_set() and not (until and until.is_set()):
             self.watch()
             self._stopping.wait(WATCH_EVERY_S)
+
+    def liveness(self, until: threading.Event | None = None) -> None:
+        """Ask every running service's /ready once a second (`check_liveness`)."""
+        while not self._stopping.wait(PROBE_EVERY_S) and not (until and until.is_set()):
+            self.check_liveness()
+
+    def check_liveness(self) -> None:
+        """A service that runs but has not been ready for `ready_grace` seconds while NATS
+        answers (cut off from it, or hung) is told to stop, and killed if it has not within
+        STOP_WAIT_S; `watch` then counts it and starts it again like any dead service.
+        While NATS itself is down nobody is restarted: they reconnect when it is back."""
+        nats_up = _answers_tcp(self.processes["nats"].port)
+        for name, process in list(self.processes.items()):
+            popen = process.popen
+            if name == "nats" or popen is None or popen.poll() is not None:
+                continue
+            now = time.monotonic()
+            if process.stopping_since is not None:
+                if now - process.stopping_since > STOP_WAIT_S:
+                    self._signal(process, popen, signal.SIGKILL)
+                continue
+            if probe_ready(process.url):
+                process.unready_since = None
+                continue
+            since = process.unready_since = process.unready_since or now
+            if nats_up and now - since > self.ready_grace:
+                print(
+                    f"{name} has not been ready for {now - since:.0f}s while NATS answers;"
+                    " stopping it to start it again",
+                    flush=True,
+                )
+                process.stopping_since = now
+                self._signal(process, popen, signal.SIGTERM)
+
+    def _signal(self, process: Process, popen: subprocess.Popen[bytes], sig: int) -> None:
+        """Signal the process `popen` still is (not one started since in its place)."""
+        with self._lock:
+            if process.popen is popen and not self._stopping.is_set():
+                with contextlib.suppress(ProcessLookupError):
+                    popen.send_signal(sig)
 
     def watch(self) -> None:
         """One look at every process: a dead one is counted at once and started again when
@@ -338,12 +413,13 @@ class Stack:
         log.close()
         process.pid = process.popen.pid
         process.started_at = time.monotonic()
+        process.unready_since = process.stopping_since = None
 
     def _wait_nats(self, timeout: float) -> None:
         port = self.processes["nats"].port
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            if _answers_tcp(port):
                 return
             self._check_alive("nats")
             time.sleep(0.05)
@@ -355,9 +431,8 @@ class Stack:
         while pending:
             for name in list(pending):
                 self._check_alive(name)
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(f"{self.processes[name].url}/ready", timeout=1).status_code == 200:
-                        pending.remove(name)
+                if probe_ready(self.processes[name].url, timeout=1):
+                    pending.remove(name)
             if pending and time.monotonic() > deadline:
                 raise StackError(f"not ready after {timeout:.0f}s: {pending}; see {self.home}/logs")
             if pending:
@@ -487,12 +562,8 @@ def restart_recorded(home: Path, name: str, timeout: float = 60) -> tuple[int, i
 def _answers(port: int, name: str) -> bool:
     """Whether the service on `port` is ready (NATS: accepts connections)."""
     if name == "nats":
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            return True
-        return False
-    with contextlib.suppress(httpx.HTTPError):
-        return httpx.get(f"http://127.0.0.1:{port}/ready", timeout=1).status_code == 200
-    return False
+        return _answers_tcp(port)
+    return probe_ready(f"http://127.0.0.1:{port}", timeout=1)
 
 
 def _wait_gone(pids: list[int], deadline: float) -> None:

@@ -29,11 +29,11 @@ from prometheus_client import Counter, Gauge
 
 from services.events.recent import RecentLogs
 from services.events.store import EventStore
+from services.kit import keys
 from services.kit.bus import EVENTS_STREAM, EVENTS_SUBJECT, Bus
 from services.kit.errors import FieldError
 from services.kit.matching import check, event_types, validate_conditions
 from services.kit.settings import EventsSettings
-from services.kit.trajectory import TID_PATTERN
 from services.kit.web import create_service_app, json_object
 
 log = logging.getLogger("wpb.events")
@@ -201,8 +201,7 @@ def create_app(settings: EventsSettings | None = None) -> FastAPI:
         wait: float = Query(10.0, ge=0, le=30, description="seconds to wait for the collector"),
         types: str | None = Query(None, description="only these types (comma-separated)"),
     ) -> Response:
-        if not TID_PATTERN.match(tid):
-            raise FieldError("trajectory", "unknown trajectory id", 404)
+        keys.trajectory_id(tid)
         wanted = [t for t in types.split(",") if t] if types else None
         events = await request.app.state.collector.query(tid, after, wait, wanted)
         body = f'{{"trajectory_id":"{tid}","events":{events}}}'
@@ -211,8 +210,7 @@ def create_app(settings: EventsSettings | None = None) -> FastAPI:
     @app.post("/trajectories/{tid}/check")
     async def trajectory_check(request: Request, tid: str) -> JSONResponse:
         """check() of the body's `conditions` on the trajectory's log (the verifier's)."""
-        if not TID_PATTERN.match(tid):
-            raise FieldError("trajectory", "unknown trajectory id", 404)
+        keys.trajectory_id(tid)
         conditions = validate_conditions((await json_object(request)).get("conditions"))
         verdict = await request.app.state.collector.check(tid, conditions, CHECK_WAIT_S)
         return JSONResponse(verdict)

@@ -15,7 +15,7 @@ from services.hub.deps import Admin, HttpDep, SettingsDep, is_admin, upstream_js
 from services.hub.faults import restarts
 from services.kit.site import TrajectoryDep
 from services.kit.upstream import UPSTREAM_ERRORS
-from services.kit.web import json_object
+from services.kit.web import json_object, readiness
 
 router = APIRouter(prefix="/api")
 PROBE_TIMEOUT = aiohttp.ClientTimeout(total=2)  # a service's /ready, for /api/status
@@ -75,29 +75,41 @@ async def close_trajectory(request: Request, tid: str) -> dict[str, Any]:
     return await trajectories.close(request.app.state.trajectories, tid, body)
 
 
+async def probe(client: aiohttp.ClientSession, url: str) -> dict[str, Any]:
+    """`{"ready": true}`, or `{"ready": false, "error": why}` from the service's `/ready`."""
+    try:
+        async with client.get(f"{url}/ready", timeout=PROBE_TIMEOUT) as answer:
+            if answer.status == 200:
+                return {"ready": True}
+            body = await answer.json(content_type=None)
+    except UPSTREAM_ERRORS as exc:
+        return {"ready": False, "error": f"unreachable ({type(exc).__name__})"}
+    except ValueError:
+        body = {}
+    why = body.get("error") or body.get("status") if isinstance(body, dict) else None
+    return {"ready": False, "error": str(why or f"answered {answer.status}")}
+
+
 @router.get("/status")
 async def status(request: Request, hub: SettingsDep, client: HttpDep) -> JSONResponse:
-    """Whether the stand is ready; with the admin token, each service and its address."""
+    """Whether the stand is ready; with the admin token, each service, its address and, for
+    one that is not ready, why (unreachable, starting, or up without NATS and its error)."""
     services = {
         "events": hub.events_url,
         "verifier": hub.verifier_url,
         **{f"site:{d}": u for d, u in hub.sites.items()},
     }
-
-    async def probe(url: str) -> bool:
-        try:
-            async with client.get(f"{url}/ready", timeout=PROBE_TIMEOUT) as answer:
-                return answer.status == 200
-        except UPSTREAM_ERRORS:
-            return False
-
-    results = await asyncio.gather(*(probe(u) for u in services.values()))
+    results = await asyncio.gather(*(probe(client, u) for u in services.values()))
     report = {
-        name: {"url": url, "ready": ok}
-        for (name, url), ok in zip(services.items(), results, strict=True)
+        name: {"url": url, **result}
+        for (name, url), result in zip(services.items(), results, strict=True)
     }
+    own = readiness(request.app, None)
     report["hub"] = {"url": hub.public_url, "ready": True}
-    report["nats"] = {"url": hub.nats_url, "ready": request.app.state.bus.connected}
+    report["nats"] = {"url": hub.nats_url, "ready": own["status"] == "ready"}
+    if "error" in own:
+        report["hub"] = {**report["hub"], "ready": False, "error": own["error"]}
+        report["nats"]["error"] = own["error"]
     ready = all(item["ready"] for item in report.values())
     answer: dict[str, Any] = {"status": "ready" if ready else "degraded"}
     if is_admin(request, hub):

@@ -22,6 +22,8 @@ from nats.js.errors import (
 )
 from nats.js.kv import KeyValue
 
+from services.kit import keys
+
 log = logging.getLogger("wpb.bus")
 
 # The one NATS user of a stand; its password is the service credential.
@@ -34,10 +36,21 @@ STATE_BUCKET = "wpb_site_state"
 DEDUP_WINDOW_S = 600.0
 # How long a publish waits for JetStream's acknowledgement.
 PUBLISH_TIMEOUT_S = 5.0
+# A connection that answers no ping for PING_EVERY_S × MAX_PINGS_OUT seconds is dropped and
+# made again (a half-open TCP connection is found in seconds, not minutes).
+PING_EVERY_S = 5
+MAX_PINGS_OUT = 3
+RECONNECT_WAIT_S = 0.25
 
 
 def event_subject(trajectory_id: str) -> str:
-    return f"{EVENTS_SUBJECT}.{trajectory_id}"
+    """The subject of a trajectory's events (a malformed id is refused, never sent)."""
+    return f"{EVENTS_SUBJECT}.{keys.trajectory_id(trajectory_id, 'trajectory_id')}"
+
+
+def message_id(event: dict[str, Any]) -> str:
+    """The header by which JetStream drops a re-published event: its trajectory and id."""
+    return f"{event['trajectory_id']}:{keys.event_id(event['id'], 'id')}"
 
 
 def event_json(event: dict[str, Any]) -> bytes:
@@ -50,7 +63,11 @@ def event_json(event: dict[str, Any]) -> bytes:
 
 
 class Bus:
-    """One NATS connection with reconnect, shared by a service's handlers."""
+    """One NATS connection, shared by a service's handlers. It reconnects after any outage,
+    however long (no limit on attempts); a connection that reaches the closed state anyway
+    (nats-py closes it for good on any protocol error the server sends) is reported to
+    `on_closed`, which a service answers by exiting, so that its supervisor starts it again.
+    """
 
     def __init__(self, url: str, name: str, password: str) -> None:
         self.url = url
@@ -61,21 +78,47 @@ class Bus:
         self._kv: dict[str, KeyValue] = {}
         # Awaited after each reconnect (a cache fed by a subscription starts again).
         self.on_reconnect: list[Callable[[], Awaitable[None]]] = []
+        # Awaited once, with the last error, when the connection is closed by anything but
+        # `close()`.
+        self.on_closed: Callable[[str], Awaitable[None]] | None = None
         self.reconnects = 0
+        # What went wrong last (the server's error, a refused connection), for /ready.
+        self.last_error: str | None = None
+        self._closing = False
 
     @property
     def connected(self) -> bool:
         return self.nc is not None and self.nc.is_connected
 
+    @property
+    def state(self) -> str:
+        """`connected`, `reconnecting` (or not yet connected) or `closed`."""
+        if self.connected:
+            return "connected"
+        return "closed" if self.nc is not None and self.nc.is_closed else "reconnecting"
+
     async def connect(self, attempts: int = 60) -> None:
         async def on_disconnect() -> None:
-            log.warning("NATS disconnected")
+            log.warning("NATS disconnected (%s)", self.last_error or "connection lost")
 
         async def on_reconnect() -> None:
             log.info("NATS reconnected")
             self.reconnects += 1
             for hook in self.on_reconnect:
                 await hook()
+
+        async def on_error(error: Exception) -> None:
+            described = f"{type(error).__name__}: {error}".rstrip(": ")
+            if described != self.last_error:  # once, not at every attempt of an outage
+                log.warning("NATS: %s", described)
+            self.last_error = described
+
+        async def on_closed() -> None:
+            if self._closing or self.js is None:  # closed by us, or never connected yet
+                return
+            log.error("NATS connection closed for good (%s)", self.last_error)
+            if self.on_closed is not None:
+                await self.on_closed(self.last_error or "closed")
 
         for attempt in range(attempts):
             try:
@@ -85,9 +128,13 @@ class Bus:
                     user=NATS_USER,
                     password=self.password,
                     max_reconnect_attempts=-1,
-                    reconnect_time_wait=0.25,
+                    reconnect_time_wait=RECONNECT_WAIT_S,
+                    ping_interval=PING_EVERY_S,
+                    max_outstanding_pings=MAX_PINGS_OUT,
                     disconnected_cb=on_disconnect,
                     reconnected_cb=on_reconnect,
+                    error_cb=on_error,
+                    closed_cb=on_closed,
                     connect_timeout=2,
                     drain_timeout=5,
                 )
@@ -136,6 +183,7 @@ class Bus:
         return self._kv[bucket]
 
     async def close(self) -> None:
+        self._closing = True
         if self.nc is not None and not self.nc.is_closed:
             await self.nc.drain()
 
@@ -148,7 +196,7 @@ class Bus:
             await self.js.publish_async(
                 event_subject(event["trajectory_id"]),
                 event_json(event),
-                headers={"Nats-Msg-Id": f"{event['trajectory_id']}:{event['id']}"},
+                headers={"Nats-Msg-Id": message_id(event)},
             )
             for event in events
         ]
@@ -172,7 +220,7 @@ class Bus:
     async def get_json(self, bucket: str, key: str) -> tuple[dict[str, Any] | None, int]:
         """A JSON value and its revision; (None, 0) when absent."""
         try:
-            entry = await self.kv(bucket).get(key)
+            entry = await self.kv(bucket).get(keys.kv_key(key))
         except KeyNotFoundError:
             return None, 0
         if entry.value is None:
@@ -183,6 +231,7 @@ class Bus:
         """Write a JSON value; with `revision`, only if nobody wrote since (0 means create)."""
         data = json.dumps(value, ensure_ascii=False).encode()
         kv = self.kv(bucket)
+        keys.kv_key(key)
         if revision is None:
             return await kv.put(key, data)
         if revision == 0:

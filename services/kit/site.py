@@ -11,7 +11,6 @@ and renders a page with `site.page(...)`.
 from __future__ import annotations
 
 import logging
-import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -24,7 +23,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from services.kit import pagetoken
+from services.kit import keys, pagetoken
 from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.contract import EVENT_TYPES, TRACKING_TYPES, validate_params
 from services.kit.errors import FieldError
@@ -35,7 +34,6 @@ from services.kit.web import create_service_app, read_json
 
 KIT_TEMPLATES = Path(__file__).parent / "templates"
 log = logging.getLogger("wpb.events")
-EVENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 MAX_BATCH = 200
 
 T = TypeVar("T")
@@ -68,10 +66,8 @@ def site_prefix(domain: str) -> str:
 async def current_trajectory(request: Request, tid: str) -> Trajectory:
     """The path's trajectory, from the service's cache: at least as new as the revision the
     hub forwarded (`REVISION_HEADER`)."""
-    at_least = request.headers.get(REVISION_HEADER, "0")
-    trajectory = await request.app.state.trajectories.get(
-        tid, int(at_least) if at_least.isdigit() else 0
-    )
+    at_least = keys.revision(request.headers.get(REVISION_HEADER))
+    trajectory = await request.app.state.trajectories.get(tid, at_least)
     if trajectory is None:
         raise FieldError("trajectory", "unknown trajectory id", 404)
     return trajectory
@@ -290,8 +286,8 @@ def parse_page_events(
         if not isinstance(event_type, str):
             raise FieldError(f"{where}.type", "missing")
         event_id = item.get("id")
-        if event_id is not None and (not isinstance(event_id, str) or not EVENT_ID.match(event_id)):
-            raise FieldError(f"{where}.id", "8..64 characters of [A-Za-z0-9_-]")
+        if event_id is not None:
+            keys.event_id(event_id, f"{where}.id")
         if event_type not in allowed and event_type in EVENT_TYPES:
             raise FieldError(
                 f"{where}.type", f"{event_type!r} is written by the server, not by a page"

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 from services.kit.contract import EVENT_TYPES
 from services.kit.errors import FieldError
+from services.kit.keys import TASK_NAME
 from services.kit.matching import validate_conditions
 from services.kit.variants import DOMAINS, check_selection
-
-TASK_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}")
 
 
 def check_task(task: Any, field: str = "task") -> dict[str, Any]:

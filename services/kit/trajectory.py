@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import re
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -18,10 +17,9 @@ from nats.aio.subscription import Subscription
 from nats.js.api import DeliverPolicy
 
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus
+from services.kit.keys import TRAJECTORY_ID
 
 log = logging.getLogger("wpb.bus")
-
-TID_PATTERN = re.compile(r"^[0-9a-f]{32}$")
 
 
 def new_trajectory_id() -> str:
@@ -143,7 +141,7 @@ class TrajectoryCache:
     async def get(self, trajectory_id: str, at_least: int = 0) -> Trajectory | None:
         """The trajectory's metadata, at revision `at_least` or newer when it has one; None
         for an unknown id."""
-        if not TID_PATTERN.match(trajectory_id):
+        if not TRAJECTORY_ID.fullmatch(trajectory_id):
             return None
         held = self._entries.get(trajectory_id)
         if held is not None and held.revision >= at_least and self.live:
@@ -152,7 +150,10 @@ class TrajectoryCache:
         return await self.fetch(trajectory_id)
 
     async def fetch(self, trajectory_id: str) -> Trajectory | None:
-        """The trajectory's metadata read from the bucket (and cached)."""
+        """The trajectory's metadata read from the bucket (and cached); None for an unknown
+        id, a malformed one too (never sent to NATS)."""
+        if not TRAJECTORY_ID.fullmatch(trajectory_id):
+            return None
         meta, revision = await self.bus.get_json(TRAJECTORIES_BUCKET, trajectory_id)
         if not meta:
             return None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import os
 import re
 import secrets
 import time
@@ -30,6 +32,9 @@ from services.kit.trajectory import TrajectoryCache
 KIT_STATIC = Path(__file__).parent / "static"
 # Seconds a client waits before it asks again when NATS is unavailable (it restarts in ~1 s).
 NATS_RETRY_AFTER_S = 2
+# The exit status of a service whose NATS connection was closed for good (EX_TEMPFAIL): the
+# embedded stack's supervisor, or compose's restart policy, starts it again.
+EXIT_NATS_CLOSED = 75
 
 # `route` is the template a request matched (`/t/{tid}/grocery/cart/{item_id}`), never the
 # raw path, so its values are as few as the routes; a request no route took is UNMATCHED.
@@ -199,6 +204,7 @@ def create_service_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with AsyncExitStack() as stack:
             bus = Bus(settings.nats_url, service, settings.service_token)
+            bus.on_closed = exit_for_restart
             await bus.connect()
             stack.push_async_callback(bus.close)
             app.state.bus = bus
@@ -255,12 +261,8 @@ def create_service_app(
 
     @app.get("/ready", include_in_schema=False)
     async def is_ready() -> JSONResponse:
-        bus: Bus | None = getattr(app.state, "bus", None)
-        ok = bool(bus and bus.connected) and (ready is None or ready(app))
-        return JSONResponse(
-            {"status": "ready" if ok else "starting", "service": service},
-            status_code=200 if ok else 503,
-        )
+        body = readiness(app, ready)
+        return JSONResponse(body, status_code=200 if body["status"] == "ready" else 503)
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> PlainTextResponse:
@@ -270,6 +272,35 @@ def create_service_app(
 
     app.mount("/_kit", StaticFiles(directory=KIT_STATIC), name="kit-static")
     return app
+
+
+def readiness(app: FastAPI, ready: Callable[[FastAPI], bool] | None) -> dict[str, Any]:
+    """What `/ready` answers: `ready`; or why not: `starting` (not connected yet, or the
+    service's own condition does not hold) or `disconnected` (NATS lost since, reconnecting),
+    then with the last NATS error."""
+    bus: Bus | None = getattr(app.state, "bus", None)
+    connected = bool(bus and bus.connected)
+    ok = connected and (ready is None or ready(app))
+    body: dict[str, Any] = {"status": "ready" if ok else "starting", "service": app.state.service}
+    if bus is not None and bus.js is not None:  # it had connected
+        body["nats"] = {"state": bus.state, "reconnects": bus.reconnects}
+        if not connected:
+            body["status"] = "disconnected"
+            body["error"] = f"NATS {bus.state} ({bus.last_error or 'connection lost'})"
+    return body
+
+
+async def exit_for_restart(error: str) -> None:
+    """The service's NATS connection is closed for good: exit at once, non-zero, so that it
+    is started again with a new one (nothing is lost: what NATS acked is stored, what it did
+    not was answered 503)."""
+    logging.getLogger("wpb.bus").critical(
+        "exiting with %d to be started again: NATS closed the connection (%s)",
+        EXIT_NATS_CLOSED,
+        error,
+    )
+    logging.shutdown()
+    os._exit(EXIT_NATS_CLOSED)
 
 
 def _location(loc: tuple[Any, ...] | list[Any]) -> str:

@@ -22,6 +22,7 @@ from typing import Annotated, Any, NoReturn
 import httpx
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -81,7 +82,8 @@ def home() -> Path:
 
 
 def fail(message: str) -> NoReturn:
-    console.print(f"[red]error:[/red] {message}")
+    """The message as it is (no markup, no `:emoji:` codes: `site:books:` stays text)."""
+    console.print(f"[red]error:[/red] {escape(message)}", emoji=False)
     raise typer.Exit(2)
 
 
@@ -195,7 +197,7 @@ def status() -> None:
     for name, item in answer["services"].items():
         mark = "[green]ready[/green]" if item["ready"] else "[red]not ready[/red]"
         count = restarts.get(name.replace(":", "-"), 0)
-        why = f"  [red]{item['error']}[/red]" if item.get("error") else ""
+        why = f"  [red]{escape(item['error'])}[/red]" if item.get("error") else ""
         console.print(f"{name:16} {mark}  {item['url']}  restarts {count}{why}")
     if state.get("supervisor") is None:
         console.print("[yellow]no supervisor[/yellow]: a service that dies stays down")

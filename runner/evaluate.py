@@ -22,6 +22,7 @@ from runner import browser as chromium
 from runner.harness import AgentConfig, Episode, Harness, InfraError
 from runner.prices import Price
 from runner.prices import cost as prices_cost
+from runner.settings import RunnerSettings
 from services.kit.results.stats import repeats
 from services.kit.tasks import load_task, task_files
 from services.kit.variants import defaults, resolve
@@ -32,7 +33,6 @@ class StandNotReady(RuntimeError):
 
 
 RETRIES = 2  # extra attempts after an infrastructure failure
-READY_WAIT_S = 120  # how long an attempt waits for the stand to be ready before it starts
 UNSCORED = ("infra_error", "task_error")  # neither is the agent's failure
 GRACE_S = 15  # past the time limit, for a harness to stop and say so itself
 
@@ -119,6 +119,8 @@ class Hub:
         self.client = httpx.AsyncClient(
             base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=60
         )
+        # How long the run, and then each attempt, waits for the stand to be ready.
+        self.ready_wait = RunnerSettings().ready_wait_s
 
     async def call(self, method: str, path: str, **kwargs: Any) -> Any:
         try:
@@ -146,9 +148,10 @@ class Hub:
         }
         return StandState(answer.status_code == 200, dict(body.get("restarts") or {}), down)
 
-    async def ready(self, timeout: float = READY_WAIT_S) -> dict[str, int]:
-        """Wait until the stand is ready; its restart counts then. InfraError past `timeout`,
-        naming each service that is not ready and why."""
+    async def ready(self) -> dict[str, int]:
+        """Wait until the stand is ready; its restart counts then. InfraError past
+        `ready_wait`, naming each service that is not ready and why."""
+        timeout = self.ready_wait
         deadline = time.monotonic() + timeout
         while True:
             stand = await self.stand()
@@ -434,7 +437,7 @@ async def evaluate(
     repeat: int = 1,
 ) -> dict[str, Any]:
     """Each of `refs` `repeat` times (records keep the attempt number as `repeat`). Refuses
-    (StandNotReady) a stand that is not ready within READY_WAIT_S, before any attempt."""
+    (StandNotReady) a stand that is not ready within WPB_READY_WAIT_S, before any attempt."""
     hub = Hub(hub_url, token)
     try:
         await hub.ready()

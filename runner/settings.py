@@ -27,6 +27,9 @@ class RunnerSettings(BaseSettings):
     # Liveness apart from readiness: the supervisor restarts a running service whose /ready
     # has failed for this many seconds while NATS answers (it is up, but cut off).
     ready_grace_s: float = 30.0
+    # How long `runner eval` waits for a stand that is not ready, before the run and before
+    # each attempt (then it refuses the run, or counts the attempt as infra_error).
+    ready_wait_s: float = 120.0
 
     def today_date(self) -> date:
         return date.fromisoformat(self.today) if self.today else date.today()

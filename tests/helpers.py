@@ -31,12 +31,15 @@ TODAY = "2026-11-29"
 
 @contextlib.contextmanager
 def running_stack(
-    home: Path, sites: dict[str, str] | None = None, supervise: bool = False
+    home: Path,
+    sites: dict[str, str] | None = None,
+    supervise: bool = False,
+    hub_port: int | None = None,
 ) -> Iterator[Stack]:
     """A real stack (nats-server and every built site, or only `sites`) under `home`, on
-    free ports, with the stand's today frozen (and, with `supervise`, a dead service started
-    again); stopped on the way out."""
-    started = Stack(home, hub_port=free_port(), today=TODAY, sites=sites)
+    free ports (the hub on `hub_port` when given), with the stand's today frozen (and, with
+    `supervise`, a dead service started again); stopped on the way out."""
+    started = Stack(home, hub_port=hub_port or free_port(), today=TODAY, sites=sites)
     started.start(supervise=supervise)
     try:
         yield started
@@ -404,6 +407,33 @@ async def _close_in_the_bucket(nats_url: str, password: str, tid: str) -> None:
     meta = {**json.loads(entry.value), "status": "closed"}
     await bucket.update(tid, json.dumps(meta).encode(), last=entry.revision)
     await client.close()
+
+
+def serves_a_trajectory(stack: Stack) -> None:
+    """Every service ready, and a new trajectory created, each site's first page served
+    through the hub, a page event taken and its check answered."""
+    with admin_client(stack) as hub:
+        status = hub.get("/api/status")
+        assert status.status_code == 200, status.text
+        task = {
+            "test_data": {
+                "bench_first_domain": "grocery",
+                "task": "На %HOST% открой «Продукты».",
+                "conditions": [{"event_name": "state_changed"}],
+            }
+        }
+        created = hub.post("/api/trajectories", json={"task": task})
+        assert created.status_code == 201, created.text
+        tid = created.json()["trajectory_id"]
+        for domain in stack.sites:
+            page = hub.get(f"/t/{tid}/{domain}/")
+            assert page.status_code == 200, (domain, page.status_code)
+        posted = hub.post(
+            events_url(hub, f"/t/{tid}/grocery/"), json={"type": "click", "params": {}}
+        )
+        assert posted.status_code == 200, posted.text
+        check = hub.get(f"/api/trajectories/{tid}/check")
+        assert check.status_code == 200 and check.json()["ems"] == 1, check.text
 
 
 def close_behind_the_hub(stack: Stack, tid: str) -> None:

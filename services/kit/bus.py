@@ -116,6 +116,8 @@ class Bus:
         async def on_closed() -> None:
             if self._closing or self.js is None:  # closed by us, or never connected yet
                 return
+            if self.nc is not None and self.nc.last_error is not None:  # the server's -ERR
+                await on_error(self.nc.last_error)
             log.error("NATS connection closed for good (%s)", self.last_error)
             if self.on_closed is not None:
                 await self.on_closed(self.last_error or "closed")

@@ -24,7 +24,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
-from helpers import admin_client, events_url, running_stack
+from helpers import admin_client, running_stack, serves_a_trajectory
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from starlette.routing import Mount
@@ -232,33 +232,6 @@ def ways_in(stack: Stack, route: Route) -> list[tuple[str, dict[str, str]]]:
     if route.service.startswith("site-"):
         return [(stack.hub_url, {}), (direct, service)]
     return [(direct, service)]
-
-
-def serves_a_trajectory(stack: Stack) -> None:
-    """Every service ready, and a new trajectory created, its pages served, an event taken
-    and its check answered."""
-    with admin_client(stack) as hub:
-        status = hub.get("/api/status")
-        assert status.status_code == 200, status.text
-        task = {
-            "test_data": {
-                "bench_first_domain": "grocery",
-                "task": "На %HOST% открой «Продукты».",
-                "conditions": [{"event_name": "state_changed"}],
-            }
-        }
-        created = hub.post("/api/trajectories", json={"task": task})
-        assert created.status_code == 201, created.text
-        tid = created.json()["trajectory_id"]
-        for domain in stack.sites:
-            page = hub.get(f"/t/{tid}/{domain}/")
-            assert page.status_code == 200, (domain, page.status_code)
-        posted = hub.post(
-            events_url(hub, f"/t/{tid}/grocery/"), json={"type": "click", "params": {}}
-        )
-        assert posted.status_code == 200, posted.text
-        check = hub.get(f"/api/trajectories/{tid}/check")
-        assert check.status_code == 200 and check.json()["ems"] == 1, check.text
 
 
 @pytest.fixture(scope="module")

@@ -2,10 +2,11 @@
 
 import asyncio
 
-from bench import agents, concurrency, page_weight, platform, suite
+from bench import agents, concurrency, page_weight, platform, recovery, suite
 
 asyncio.run(platform.main())
 page_weight.main()
 suite.main()
 agents.main()
 concurrency.main([])
+recovery.main()

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import nats
 import pytest
+from hypothesis import HealthCheck, Phase, settings
 
 from runner.stack import REPO, TASKS_DIR, Stack, free_port
 from services.kit import pagetoken
@@ -71,6 +72,19 @@ def admin_requests(tid: str) -> list[tuple[str, str]]:
         ("GET", "/view/runs/some-run"),
         ("GET", f"/view/trajectories/{tid}"),
     ]
+
+
+def fixed_budget(examples: int) -> settings:
+    """Hypothesis settings for a property test over a running stand: the same `examples`
+    examples on every run (derandomized, no database), no deadline, no shrinking."""
+    return settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
 
 
 def load(name: str) -> dict[str, Any]:

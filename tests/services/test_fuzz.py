@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 import schemathesis
-from helpers import create, make_task
-from hypothesis import HealthCheck, Phase, given, settings
+from helpers import create, fixed_budget, make_task
+from hypothesis import given
 
 from runner.stack import Stack
 from services.kit.web import service_headers
@@ -79,14 +79,7 @@ def fuzz(operation: Any, base: str, headers: dict[str, str], errors: list[str]) 
     """Send the operation's generated examples to `base`; every 5xx goes into `errors`
     (collected, not raised: no time spent shrinking)."""
 
-    @settings(
-        max_examples=EXAMPLES,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=[Phase.explicit, Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
+    @fixed_budget(EXAMPLES)
     @given(case=operation.as_strategy())
     def send(case: schemathesis.Case) -> None:
         answer = case.call(base_url=base, headers=headers, timeout=30)

@@ -24,8 +24,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
-from helpers import admin_client, running_stack, serves_a_trajectory
-from hypothesis import HealthCheck, Phase, given, settings
+from helpers import admin_client, fixed_budget, running_stack, serves_a_trajectory
+from hypothesis import given
 from hypothesis import strategies as st
 from starlette.routing import Mount
 
@@ -36,7 +36,6 @@ from services.kit.web import service_headers
 
 pytestmark = pytest.mark.slow
 
-SENT: list[int] = []
 EXAMPLES = 12  # per route and way in; about 150 routes × ways in all
 
 # The fields of every JSON body a route reads by hand (json_object / read_json): the trajectory
@@ -192,26 +191,22 @@ def request_for(draw: Callable[..., Any], route: Route, tid: str) -> dict[str, A
     return request
 
 
-def send_all(route: Route, base: str, headers: dict[str, str], tid: str, errors: list[str]) -> None:
-    """`EXAMPLES` generated requests to `route` at `base`; every 5xx goes into `errors`."""
+def send_all(route: Route, base: str, headers: dict[str, str], tid: str, errors: list[str]) -> int:
+    """`EXAMPLES` generated requests to `route` at `base`; every 5xx goes into `errors`.
+    Returns how many were sent (httpx refuses some as no HTTP at all)."""
+    sent = 0
     with httpx.Client(base_url=base, headers=headers, timeout=30) as client:
 
-        @settings(
-            max_examples=EXAMPLES,
-            derandomize=True,
-            database=None,
-            deadline=None,
-            phases=[Phase.explicit, Phase.generate],
-            suppress_health_check=list(HealthCheck),
-        )
+        @fixed_budget(EXAMPLES)
         @given(request=request_for(route, tid), revision=ARBITRARY)
         def send(request: dict[str, Any], revision: str) -> None:
+            nonlocal sent
             extra = {REVISION_HEADER: revision} if "Authorization" in headers else {}
             try:
                 answer = client.request(**request, headers=extra or None)
             except (httpx.InvalidURL, UnicodeEncodeError, httpx.LocalProtocolError):
                 return  # not sendable as HTTP at all (httpx refuses it)
-            SENT.append(1)
+            sent += 1
             if answer.status_code >= 500:
                 errors.append(
                     f"{route.service} {request['method']} {request['url'][:120]} "
@@ -219,6 +214,7 @@ def send_all(route: Route, base: str, headers: dict[str, str], tid: str, errors:
                 )
 
         send()
+    return sent
 
 
 def ways_in(stack: Stack, route: Route) -> list[tuple[str, dict[str, str]]]:
@@ -267,14 +263,13 @@ def test_no_route_answers_arbitrary_strings_with_a_5xx(stand: Stack) -> None:
             },
         ).json()["trajectory_id"]
     errors: list[str] = []
-    for route in routes:
-        if route.path.endswith("/close"):
-            continue  # sent last: the trajectory must stay open for the others
-        for base, headers in ways_in(stand, route):
-            send_all(route, base, headers, tid, errors)
-    for route in (r for r in routes if r.path.endswith("/close")):
-        for base, headers in ways_in(stand, route):
-            send_all(route, base, headers, tid, errors)
-    print(f"{len(SENT)} requests to {len(routes)} routes")
+    # The closes last: the trajectory stays open for the others.
+    ordered = sorted(routes, key=lambda route: route.path.endswith("/close"))
+    sent = sum(
+        send_all(route, base, headers, tid, errors)
+        for route in ordered
+        for base, headers in ways_in(stand, route)
+    )
+    print(f"{sent} requests to {len(routes)} routes")
     assert not errors, "\n".join(errors[:40])
     serves_a_trajectory(stand)

@@ -141,8 +141,6 @@ class TrajectoryCache:
     async def get(self, trajectory_id: str, at_least: int = 0) -> Trajectory | None:
         """The trajectory's metadata, at revision `at_least` or newer when it has one; None
         for an unknown id."""
-        if not TRAJECTORY_ID.fullmatch(trajectory_id):
-            return None
         held = self._entries.get(trajectory_id)
         if held is not None and held.revision >= at_least and self.live:
             self._entries.move_to_end(trajectory_id)

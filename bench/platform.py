@@ -9,6 +9,7 @@ time-to-first-byte, and the whole stack's cold start and idle memory.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import statistics
 import time
@@ -21,10 +22,13 @@ import nats
 from bench import baseline
 from bench.common import Hub, fresh_stack, hub_session, percentile, summary_ms, table
 from runner.stack import Stack
+from runner.wait import WaitTimeout, until
 from services.kit import pagetoken
 from services.kit.bus import NATS_USER, event_subject
 
 ROUNDS = 5  # of the ingest rates
+IDLE_MIB = 0.5  # a process is idle when its memory moves less than this in half a second
+IDLE_WAIT_S = 10.0
 
 TASK = {
     "test_data": {
@@ -162,12 +166,30 @@ def _field(path: Path, name: str) -> str:
 
 def whole_stack() -> tuple[float, dict[str, tuple[float, float]]]:
     """The embedded stack with every site (ten processes): seconds from a cold start to
-    ready, and each process's memory (RSS, PSS) once idle."""
+    ready, and each process's memory (RSS, PSS) once idle: no process's changed by more
+    than IDLE_MIB in half a second (or as it is after IDLE_WAIT_S)."""
     started = time.perf_counter()
     with fresh_stack() as stack:
         ready = time.perf_counter() - started
-        time.sleep(2)
-        return ready, {name: memory_mib(p.pid) for name, p in stack.processes.items() if p.pid}
+        readings = [memory(stack)]
+
+        def idle() -> bool:
+            readings.append(memory(stack))
+            before, now = readings[-2:]
+            return all(
+                abs(a - b) <= IDLE_MIB
+                for name in now
+                for a, b in zip(before.get(name, (0, 0)), now[name], strict=True)
+            )
+
+        with contextlib.suppress(WaitTimeout):
+            until(idle, IDLE_WAIT_S, "the stack's memory settled", every=0.5)
+        return ready, readings[-1]
+
+
+def memory(stack: Stack) -> dict[str, tuple[float, float]]:
+    """Each process's (RSS, PSS) in MiB."""
+    return {name: memory_mib(p.pid) for name, p in stack.processes.items() if p.pid}
 
 
 @dataclass

@@ -15,6 +15,7 @@ import httpx
 from rich.table import Table
 
 from bench.common import console, fresh_stack
+from runner.wait import until
 
 OUTAGES_S = (1, 5, 20)
 
@@ -22,8 +23,7 @@ OUTAGES_S = (1, 5, 20)
 def ready(client: httpx.Client) -> float:
     """Seconds until `/api/status` answers 200."""
     started = time.monotonic()
-    while client.get("/api/status").status_code != 200:
-        time.sleep(0.02)
+    until(lambda: client.get("/api/status").status_code == 200, 60, "the stand ready", 0.02)
     return time.monotonic() - started
 
 
@@ -36,9 +36,12 @@ def served(client: httpx.Client) -> None:
             "conditions": [{"event_name": "state_changed"}],
         }
     }
-    while (created := client.post("/api/trajectories", json={"task": task})).status_code != 201:
-        time.sleep(0.02)
-    tid = created.json()["trajectory_id"]
+
+    def create() -> httpx.Response | None:
+        answer = client.post("/api/trajectories", json={"task": task})
+        return answer if answer.status_code == 201 else None
+
+    tid = until(create, 60, "a trajectory created", 0.02).json()["trajectory_id"]
     assert client.get(f"/t/{tid}/grocery/").status_code == 200
 
 
@@ -55,7 +58,9 @@ def main() -> None:
             stack.restart("site-grocery")
             ready(client)
             baseline = time.monotonic() - started
-            rows = [("a site restarted (baseline)", baseline, None)]
+            rows: list[tuple[str, float, float | None]] = [
+                ("a site restarted (baseline)", baseline, None)
+            ]
             for outage in OUTAGES_S:
                 stack.kill("nats")
                 time.sleep(outage)

@@ -41,7 +41,6 @@ from services.kit.matching import (
 
 ALTERNATIVES = 3  # look-alike values tried per parameter
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-HUB_STATES = frozenset({"bench_hub_main"})
 
 Event = dict[str, Any]
 Condition = dict[str, Any]

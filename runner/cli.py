@@ -57,6 +57,7 @@ from runner.stack import (
 )
 from runner.tasks import build as build_variants
 from runner.tasks import counts, shown_prompt, validate_paths
+from runner.wait import WaitTimeout, until
 from services.kit.errors import FieldError
 from services.kit.tasks import find_task, task_files
 
@@ -134,13 +135,19 @@ def start_detached(today: str | None, timeout: float = 120) -> str:
             stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
-    deadline = time.monotonic() + timeout
-    while (state := running_stack(home())) is None or state.get("supervisor") is None:
-        if supervisor.poll() is not None or time.monotonic() > deadline:
-            supervisor.kill()
-            tail = (logs / "runner.log").read_text(errors="replace")[-2000:]
-            fail(f"the stack did not start; logs/runner.log ends:\n{tail}")
-        time.sleep(0.2)
+
+    def supervised() -> dict[str, Any] | None:
+        if supervisor.poll() is not None:
+            raise WaitTimeout("the supervisor exited", timeout)
+        state = running_stack(home())
+        return state if state is not None and state.get("supervisor") is not None else None
+
+    try:
+        state = until(supervised, timeout, "the detached stack ready", every=0.2)
+    except WaitTimeout:
+        supervisor.kill()
+        tail = (logs / "runner.log").read_text(errors="replace")[-2000:]
+        fail(f"the stack did not start; logs/runner.log ends:\n{tail}")
     return str(state["hub_url"])
 
 

@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import json
 import os
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +38,7 @@ from runner.harnesses.agents import (
     chromium_flags,
     chromium_preferences,
 )
+from runner.wait import WaitTimeout, until_async
 
 BROWSER_IMAGE = "wpb-browser"
 CDP_PORT = 9222
@@ -239,15 +239,19 @@ def container_exited(container: Container) -> Callable[[], Awaitable[bool]]:
 
 async def devtools_ready(container: Container) -> None:
     """Wait until Chromium in `container` says its DevTools port listens."""
-    deadline = time.monotonic() + CHROMIUM_START_S
-    while time.monotonic() < deadline:
+
+    async def listening() -> bool:
         await asyncio.to_thread(container.reload)
         if container.status not in ("created", "running"):
             raise InfraError(f"chromium's container stopped at start ({container.status})")
-        if DEVTOOLS_READY in await asyncio.to_thread(container.logs):
-            return
-        await asyncio.sleep(0.1)
-    raise InfraError(f"chromium did not open its DevTools port in {CHROMIUM_START_S}s")
+        return DEVTOOLS_READY in await asyncio.to_thread(container.logs)
+
+    try:
+        await until_async(listening, CHROMIUM_START_S, "chromium's DevTools port")
+    except WaitTimeout:
+        raise InfraError(
+            f"chromium did not open its DevTools port in {CHROMIUM_START_S}s"
+        ) from None
 
 
 def remove(container: Container, log: Path) -> None:

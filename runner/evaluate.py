@@ -23,6 +23,7 @@ from runner.harness import AgentConfig, Episode, Harness, InfraError
 from runner.prices import Price
 from runner.prices import cost as prices_cost
 from runner.settings import RunnerSettings
+from runner.wait import WaitTimeout, until_async
 from services.kit.results.stats import repeats
 from services.kit.tasks import load_task, task_files
 from services.kit.variants import defaults, resolve
@@ -151,16 +152,20 @@ class Hub:
     async def ready(self) -> dict[str, int]:
         """Wait until the stand is ready; its restart counts then. InfraError past
         `ready_wait`, naming each service that is not ready and why."""
-        timeout = self.ready_wait
-        deadline = time.monotonic() + timeout
-        while True:
-            stand = await self.stand()
-            if stand.ready:
-                return stand.restarts
-            if time.monotonic() > deadline:
-                down = "; ".join(f"{name}: {why}" for name, why in stand.down.items())
-                raise InfraError(f"the stand was not ready within {timeout:.0f}s ({down})")
-            await asyncio.sleep(0.5)
+        last = StandState(False, {}, {})
+
+        async def ready() -> StandState | None:
+            nonlocal last
+            last = await self.stand()
+            return last if last.ready else None
+
+        try:
+            return (await until_async(ready, self.ready_wait, "the stand ready", 0.5)).restarts
+        except WaitTimeout:
+            down = "; ".join(f"{name}: {why}" for name, why in last.down.items())
+            raise InfraError(
+                f"the stand was not ready within {self.ready_wait:.0f}s ({down})"
+            ) from None
 
     async def fault(self, tid: str, restarts_before: dict[str, int]) -> str | None:
         """Why the stand, not the agent, may have failed this trajectory: a 5xx the hub

@@ -15,11 +15,13 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import httpx
 
 from runner.settings import RunnerSettings
+from runner.wait import WaitTimeout, until
 from services.kit.variants import SITE_PACKAGES
 
 REPO = Path(__file__).resolve().parent.parent
@@ -417,26 +419,32 @@ class Stack:
 
     def _wait_nats(self, timeout: float) -> None:
         port = self.processes["nats"].port
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if _answers_tcp(port):
-                return
+
+        def accepts() -> bool:
             self._check_alive("nats")
-            time.sleep(0.05)
-        raise StackError("nats-server did not start; see logs/nats.log")
+            return _answers_tcp(port)
+
+        try:
+            until(accepts, timeout, "nats-server accepting connections", every=0.05)
+        except WaitTimeout:
+            raise StackError("nats-server did not start; see logs/nats.log") from None
 
     def wait_ready(self, timeout: float = 60, names: list[str] | None = None) -> None:
-        deadline = time.monotonic() + timeout
         pending = [n for n in (names or self.processes) if n != "nats"]
-        while pending:
+
+        def all_ready() -> bool:
             for name in list(pending):
                 self._check_alive(name)
                 if probe_ready(self.processes[name].url, timeout=1):
                     pending.remove(name)
-            if pending and time.monotonic() > deadline:
-                raise StackError(f"not ready after {timeout:.0f}s: {pending}; see {self.home}/logs")
-            if pending:
-                time.sleep(0.1)
+            return not pending
+
+        try:
+            until(all_ready, timeout, "every service ready")
+        except WaitTimeout:
+            raise StackError(
+                f"not ready after {timeout:.0f}s: {pending}; see {self.home}/logs"
+            ) from None
 
     def _check_alive(self, name: str) -> None:
         popen = self.processes[name].popen
@@ -524,11 +532,11 @@ def stop_recorded(home: Path, timeout: float = 15) -> int:
     if supervisor and _alive(supervisor):
         with contextlib.suppress(ProcessLookupError):
             os.kill(supervisor, signal.SIGTERM)
-        _wait_gone([supervisor], time.monotonic() + timeout + 5)
+        _wait_gone([supervisor], timeout + 5)
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
-    _wait_gone(pids, time.monotonic() + timeout)
+    _wait_gone(pids, timeout)
     with contextlib.suppress(FileNotFoundError):
         path.unlink()
     return running
@@ -549,14 +557,20 @@ def restart_recorded(home: Path, name: str, timeout: float = 60) -> tuple[int, i
     if old:
         with contextlib.suppress(ProcessLookupError):
             os.kill(old, signal.SIGTERM)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def back() -> tuple[int, int] | None:
         with contextlib.suppress(FileNotFoundError, ValueError):
             now = json.loads(path.read_text())["processes"][name]
             if now["pid"] and now["pid"] != old and _answers(now["port"], name):
                 return int(now["pid"]), int(now["restarts"])
-        time.sleep(0.1)
-    raise StackError(f"{name} did not come back within {timeout:.0f}s; see {home}/logs")
+        return None
+
+    try:
+        return until(back, timeout, f"{name} started again")
+    except WaitTimeout:
+        raise StackError(
+            f"{name} did not come back within {timeout:.0f}s; see {home}/logs"
+        ) from None
 
 
 def _answers(port: int, name: str) -> bool:
@@ -566,14 +580,20 @@ def _answers(port: int, name: str) -> bool:
     return probe_ready(f"http://127.0.0.1:{port}", timeout=1)
 
 
-def _wait_gone(pids: list[int], deadline: float) -> None:
-    """Until each pid has exited, or the deadline: then it is killed."""
+def _wait_gone(pids: list[int], timeout: float) -> None:
+    """Until each pid has exited, within `timeout` seconds for them all; those that have not
+    are killed."""
+    deadline = time.monotonic() + timeout
     for pid in pids:
-        while time.monotonic() < deadline and _alive(pid):
-            time.sleep(0.05)
+        with contextlib.suppress(WaitTimeout):
+            until(partial(_gone, pid), deadline - time.monotonic(), f"pid {pid} exited", 0.05)
         if _alive(pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def _gone(pid: int) -> bool:
+    return not _alive(pid)
 
 
 def _alive(pid: int) -> bool:

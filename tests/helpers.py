@@ -9,11 +9,13 @@ import copy
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from runner.stack import REPO, TASKS_DIR, Stack, free_port
+from runner.wait import WaitTimeout, until
 from services.kit import pagetoken
 from services.kit.bus import NATS_USER, TRAJECTORIES_BUCKET
 
@@ -245,21 +248,24 @@ def wait_events(
     if at_least < 1:
         raise ValueError("at_least must be 1 or more: waiting for nothing proves nothing")
     wanted = (lambda event: event["type"] == match) if isinstance(match, str) else match
-    deadline = time.monotonic() + timeout
-    while True:
+    events: list[dict[str, Any]] = []
+
+    def enough() -> list[dict[str, Any]] | None:
         answer = hub.get(f"/api/trajectories/{tid}/events")
         answer.raise_for_status()
-        events = answer.json()["events"]
+        events[:] = answer.json()["events"]
         found = [event for event in events if wanted(event)]
-        if len(found) >= at_least:
-            return found
-        if time.monotonic() > deadline:
-            what = match if isinstance(match, str) else getattr(match, "__name__", "match")
-            pytest.fail(
-                f"trajectory {tid}: {len(found)} event(s) {what!r} after {timeout} s, "
-                f"wanted at least {at_least}. The log:\n{_format_log(events)}"
-            )
-        time.sleep(0.1)
+        return found if len(found) >= at_least else None
+
+    what = match if isinstance(match, str) else getattr(match, "__name__", "match")
+    try:
+        return until(enough, timeout, f"{at_least} event(s) {what!r}")
+    except WaitTimeout:
+        found = [event for event in events if wanted(event)]
+        pytest.fail(
+            f"trajectory {tid}: {len(found)} event(s) {what!r} after {timeout} s, "
+            f"wanted at least {at_least}. The log:\n{_format_log(events)}"
+        )
 
 
 def _format_log(events: list[dict[str, Any]], last: int = 200) -> str:
@@ -403,14 +409,37 @@ def compose_stand(home: Path, profiles: tuple[str, ...] = ()) -> Iterator[Stand]
 def wait_scraping(api: httpx.Client, job: str = "services", timeout: float = 30) -> None:
     """Until Prometheus has scraped every target of `job` once (its scrape loops start some
     seconds after it is ready; an evaluation shorter than that would leave no series)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        targets = api.get("/api/v1/targets").json()["data"]["activeTargets"]
-        mine = [t for t in targets if t["labels"]["job"] == job]
-        if mine and all(t["health"] == "up" for t in mine):
-            return
-        assert time.monotonic() < deadline, f"Prometheus has not scraped {job}: {mine}"
-        time.sleep(0.2)
+
+    def all_up() -> bool:
+        mine = targets_of(api, job)
+        return bool(mine) and all(t["health"] == "up" for t in mine)
+
+    until(all_up, timeout, f"Prometheus scraping every target of {job}", every=0.2)
+
+
+def targets_of(api: httpx.Client, job: str) -> list[dict[str, Any]]:
+    """Prometheus's active targets of `job`."""
+    targets = api.get("/api/v1/targets").json()["data"]["activeTargets"]
+    return [t for t in targets if t["labels"]["job"] == job]
+
+
+def wait_scrapes(api: httpx.Client, job: str = "services", count: int = 1) -> None:
+    """Until Prometheus has scraped every target of `job` `count` more times from now (what
+    was served until now is in its series then)."""
+    for _ in range(count):
+        since = time.time()
+
+        def scraped(since: float = since) -> bool:
+            mine = targets_of(api, job)
+            return bool(mine) and all(scraped_at(t) > since for t in mine)
+
+        until(scraped, 60, f"one more scrape of every target of {job}", every=0.2)
+
+
+def scraped_at(target: dict[str, Any]) -> float:
+    """A target's `lastScrape` (RFC 3339, nanoseconds) in Unix seconds."""
+    stamp = re.sub(r"(\.\d{6})\d*", r"\1", target["lastScrape"]).replace("Z", "+00:00")
+    return datetime.fromisoformat(stamp).timestamp()
 
 
 async def _close_in_the_bucket(nats_url: str, password: str, tid: str) -> None:
@@ -459,7 +488,9 @@ def close_behind_the_hub(stack: Stack, tid: str) -> None:
 
 def refused_soon(write: Callable[[], httpx.Response], timeout: float = 2) -> None:
     """Fails unless `write` answers 409 (its trajectory closed) within `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while (status := write().status_code) != 409:
-        assert time.monotonic() < deadline, f"still answered {status} for a closed trajectory"
-        time.sleep(0.01)
+    until(lambda: write().status_code == 409, timeout, "a closed trajectory refused", 0.01)
+
+
+def stand_ready(hub: httpx.Client, timeout: float = 60) -> None:
+    """Until the stand at `hub` says every service is ready."""
+    until(lambda: hub.get("/api/status").status_code == 200, timeout, "the stand ready", 0.2)

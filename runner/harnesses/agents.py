@@ -31,6 +31,7 @@ from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError
 from runner.harness import Episode, InfraError, Outcome, register
 from runner.settings import RunnerSettings
 from runner.stack import REPO
+from runner.wait import WaitTimeout, until_async
 
 PROTOCOL = 1
 # How often the runner looks at a running agent.
@@ -99,8 +100,8 @@ async def episode_chromium(executable: str, folder: Path) -> AsyncIterator[str]:
 
 async def _devtools_url(process: asyncio.subprocess.Process, profile: Path) -> str:
     marker = profile / "DevToolsActivePort"
-    deadline = time.monotonic() + CHROMIUM_START_S
-    while time.monotonic() < deadline:
+
+    async def answering() -> str | None:
         if process.returncode is not None:
             raise InfraError(f"chromium exited at start ({process.returncode})")
         if marker.exists() and marker.read_text().strip():
@@ -109,8 +110,14 @@ async def _devtools_url(process: asyncio.subprocess.Process, profile: Path) -> s
                 with contextlib.suppress(httpx.HTTPError):
                     (await client.get(f"{url}/json/version")).raise_for_status()
                     return url
-        await asyncio.sleep(0.1)
-    raise InfraError(f"chromium did not open its DevTools port in {CHROMIUM_START_S}s")
+        return None
+
+    try:
+        return await until_async(answering, CHROMIUM_START_S, "chromium's DevTools port")
+    except WaitTimeout:
+        raise InfraError(
+            f"chromium did not open its DevTools port in {CHROMIUM_START_S}s"
+        ) from None
 
 
 def _kill_group(process: asyncio.subprocess.Process) -> None:

@@ -26,6 +26,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 
 from runner.testmodel.dialects import Dialect, Element, all_dialects, text_of
+from runner.wait import until
 
 SCRIPTS_DIR = Path(__file__).parent / "scripts"
 START_URL = re.compile(r"https?://[0-9.:\[\]a-z]+/t/([A-Za-z0-9_-]{16,})/")
@@ -230,15 +231,14 @@ def background(port: int | None = None) -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     base_url = f"http://127.0.0.1:{port}/v1"
+
+    def answers() -> bool:
+        with contextlib.suppress(httpx.HTTPError):
+            return httpx.get(f"{base_url}/models", timeout=1).status_code == 200
+        return False
+
     try:
-        for _ in range(150):
-            try:
-                httpx.get(f"{base_url}/models", timeout=1).raise_for_status()
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError(f"the test model did not answer at {base_url}")
+        until(answers, 15, f"the test model answering at {base_url}")
         yield base_url
     finally:
         server.terminate()

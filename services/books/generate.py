@@ -231,7 +231,7 @@ SERIES_HEADS = ["Хроники", "Тайны", "Легенды", "Истори�
 GENRES = ["Детектив", "Фантастика", "Роман", "Приключения", "Исторический роман", "Фэнтези"]
 LANGUAGES = {"ru": "Русский", "en": "Английский", "fr": "Французский"}
 FORMATS = {"text": "Электронная книга", "audio": "Аудиокнига"}
-FIRST_AUTHOR = ("Вера", "Руднева", "female")  # the example of DESIGN §6
+FIRST_AUTHOR = ("Вера", "Руднева", "female")  # declined in prompts: «книгу Веры Рудневой»
 ITEM_KEYS = ("id", "work_id", "title", "author_id", "series_id", "series_index", "format",
              "language", "genre", "year", "price", "rating", "reviews", "pages", "duration",
              "narrator", "color")  # fmt: skip

@@ -1,8 +1,8 @@
 """The event contract: every event type, its parameters, and how an incoming event is checked.
 
-Names are fixed by DESIGN §3; other tools and task files depend on them. A type's schema
-forbids unknown parameters, except `widget` (the implementation that wrote the event),
-which any event may carry.
+Names are fixed by the event contract (docs/events.md); other tools and task files depend
+on them. A type's schema forbids unknown parameters, except `widget` (the implementation
+that wrote the event), which any event may carry.
 """
 
 from __future__ import annotations

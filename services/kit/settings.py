@@ -55,7 +55,6 @@ class SiteSettings(Settings):
 
 class HubSettings(Settings):
     admin_token: str = ""
-    hub_port: int = 8000
     # The address agents use; `%HOST%` in a prompt becomes `{public_url}/t/{tid}/`.
     public_url: str = "http://127.0.0.1:8000"
     events_url: str = "http://127.0.0.1:8001"

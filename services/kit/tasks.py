@@ -1,4 +1,4 @@
-"""The task file format (DESIGN §4): loading and the structural checks every reader shares."""
+"""The task file format (docs/tasks.md): loading and the structural checks every reader shares."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Sites, their tabs, and the UI-variant keys of DESIGN §5 with their implementations."""
+"""Sites, their tabs, and the UI-variant keys with their implementations (docs/tasks.md,
+"Variants")."""
 
 from __future__ import annotations
 

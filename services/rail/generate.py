@@ -44,7 +44,6 @@ CITIES: dict[str, list[str]] = {
     "Екатеринбург": ["Уральский вокзал"],
 }
 
-SITTING = ["Эконом", "Эконом+", "Бизнес", "Первый класс"]
 # tariff -> (car kind, seats in the car, price factor)
 TARIFFS: dict[str, tuple[str, int, float]] = {
     "Эконом": ("sitting", 24, 1.0),

@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 import yaml
-from helpers import Stand, docker, empty_panels, runner, wait_scraping
+from helpers import Stand, docker, empty_panels, runner, wait_scrapes, wait_scraping
 
 from runner.stack import REPO
 
@@ -153,7 +153,7 @@ def test_every_panel_query_returns_data_from_the_metrics_profile(stand: Stand) -
             env=metrics,
         )
         assert evaluation.returncode == 0, evaluation.stdout + evaluation.stderr
-        time.sleep(scrape_s + 1)  # one more scrape of the services
+        wait_scrapes(api)  # what the run left is in the series
         window = {"start": started, "end": time.time(), "step": "1"}
         empty = empty_panels(api, window, f"{4 * scrape_s}s")
     assert not empty, "panels without data:\n" + "\n".join(empty)

@@ -7,6 +7,7 @@ dashboards folder."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -19,9 +20,10 @@ import time
 import httpx
 import pytest
 import yaml
-from helpers import DASHBOARDS, empty_panels, query_range, wait_scraping
+from helpers import DASHBOARDS, empty_panels, query_range, wait_scrapes, wait_scraping
 
 from runner.stack import REPO, Stack, free_port
+from runner.wait import until
 
 GRAFANA = REPO / "deploy" / "grafana"
 # Grafana's own variable; with a 1 s scrape interval a rate needs a few seconds of samples.
@@ -89,7 +91,7 @@ def test_every_panel_query_returns_data(stack: Stack) -> None:
         )
         assert evaluation.returncode == 0, evaluation.stdout + evaluation.stderr
         assert "EMS 1.000" in evaluation.stdout, evaluation.stdout
-        time.sleep(2)  # two more scrapes of the services
+        wait_scrapes(api, count=2)  # what the run left is in the series
         window = {"start": started, "end": time.time(), "step": "1"}
 
         empty = empty_panels(api, window, RATE_INTERVAL)
@@ -112,13 +114,10 @@ def test_every_panel_query_returns_data(stack: Stack) -> None:
 
 
 def wait_ready(api: httpx.Client, server: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
+    def answers() -> bool:
         assert server.poll() is None, server.communicate()[0]
-        try:
-            if api.get("/-/ready").status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        assert time.monotonic() < deadline, "Prometheus did not get ready"
-        time.sleep(0.2)
+        with contextlib.suppress(httpx.HTTPError):
+            return api.get("/-/ready").status_code == 200
+        return False
+
+    until(answers, timeout, "Prometheus ready", every=0.2)

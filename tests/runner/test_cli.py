@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
+import subprocess
 from pathlib import Path
 
 import httpx
@@ -13,6 +13,7 @@ import pytest
 from helpers import runner
 
 from runner.stack import free_port
+from runner.wait import until
 
 pytestmark = pytest.mark.slow
 
@@ -71,14 +72,13 @@ def test_detached_stack_is_supervised(tmp_path: Path) -> None:
     try:
         killed = state["processes"]["site-grocery"]["pid"]
         os.kill(killed, signal.SIGKILL)
-        deadline = time.monotonic() + 30
-        while True:
+
+        def started_again() -> tuple[dict, subprocess.CompletedProcess[str]] | None:
             now = json.loads(state_file.read_text())["processes"]["site-grocery"]
             status = runner(tmp_path, "status", port=port)
-            if now["pid"] != killed and status.returncode == 0:
-                break
-            assert time.monotonic() < deadline, status.stdout
-            time.sleep(0.5)
+            return (now, status) if now["pid"] != killed and status.returncode == 0 else None
+
+        now, status = until(started_again, 30, "site-grocery started again", every=0.5)
         assert now["restarts"] == 1
         line = next(x for x in status.stdout.splitlines() if x.startswith("site:grocery"))
         assert "ready" in line and "restarts 1" in line

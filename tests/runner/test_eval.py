@@ -1,5 +1,5 @@
 """`runner eval` end to end: the oracle solves every grocery task through Chromium; noop
-declares done and passes none. The run directory holds what DESIGN §7 lists."""
+declares done and passes none. The run directory holds what docs/harnesses.md lists."""
 
 from __future__ import annotations
 

@@ -15,11 +15,12 @@ from typing import Any
 
 import httpx
 import pytest
-from helpers import admin_client, run_async, running_stack
+from helpers import admin_client, run_async, running_stack, stand_ready
 
 from runner.evaluate import evaluate, select_tasks
 from runner.harness import Episode, Outcome, get_harness
 from runner.stack import TASKS_DIR, Stack
+from runner.wait import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -85,9 +86,8 @@ class Killer(threading.Thread):
     def run(self) -> None:
         try:
             for after, victim in enumerate(("site", "events", "nats"), start=1):
-                while len(self.done) < after:
-                    time.sleep(0.1)
-                ready(self.hub)
+                until(lambda n=after: len(self.done) >= n, 600, f"{after} task(s) done")
+                stand_ready(self.hub)
                 for record in list(self.done):
                     tid = record["trajectory_id"]
                     self.before[tid] = events_of(self.hub, tid)
@@ -101,20 +101,14 @@ class Killer(threading.Thread):
     def under_way(self) -> str | None:
         """The site of a task's first attempt that has been running for a moment, once there
         is one: a kill meets each task once at most (one task runs at a time)."""
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
+
+        def first_attempt_running() -> tuple[str | None] | None:
             for since, site, first in list(self.harness.running.values()):
                 if first and time.monotonic() - since > 0.3:
-                    return site
-            time.sleep(0.02)
-        raise AssertionError("no episode under way")
+                    return (site,)
+            return None
 
-
-def ready(hub: httpx.Client) -> None:
-    deadline = time.monotonic() + 60
-    while hub.get("/api/status").status_code != 200:
-        assert time.monotonic() < deadline, "the stand did not come back"
-        time.sleep(0.2)
+        return until(first_attempt_running, 60, "an episode under way", every=0.02)[0]
 
 
 def test_kills_during_eval_are_infrastructure(
@@ -141,7 +135,7 @@ def test_kills_during_eval_are_infrastructure(
     killer.join(60)
     assert not killer.failed, killer.failed
     assert [victim for victim, _ in killer.kills][1:] == ["events", "nats"]
-    ready(hub)
+    stand_ready(hub)
 
     # The final summary is a clean run's: every task scored and passed.
     records = result["records"]

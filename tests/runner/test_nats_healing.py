@@ -26,6 +26,7 @@ import pytest
 from helpers import admin_client, runner, running_stack, serves_a_trajectory
 
 from runner.stack import Stack, probe_ready
+from runner.wait import until
 from services.kit.web import EXIT_NATS_CLOSED
 
 pytestmark = pytest.mark.slow
@@ -94,13 +95,6 @@ def pid(stack: Stack, name: str) -> int | None:
     return stack.processes[name].pid
 
 
-def wait_until(test: object, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not test():  # type: ignore[operator]
-        assert time.monotonic() < deadline, f"not within {timeout:.0f}s: {what}"
-        time.sleep(0.2)
-
-
 def status(stack: Stack) -> dict:
     with admin_client(stack) as hub:
         return hub.get("/api/status").json()  # type: ignore[no-any-return]
@@ -117,7 +111,7 @@ def test_every_service_serves_again_after_a_long_nats_outage(tmp_path: Path) -> 
             return all(not item["ready"] for item in down.values())
 
         lost = time.monotonic()
-        wait_until(all_disconnected, 30, "every service reports NATS lost")
+        until(all_disconnected, 30, "every service reports NATS lost")
         # Each names what it lost, the hub for itself too; so does `runner status`, and
         # `runner eval` refuses to start, naming them.
         assert "NATS" in down["site:grocery"]["error"], down
@@ -140,7 +134,7 @@ def test_every_service_serves_again_after_a_long_nats_outage(tmp_path: Path) -> 
         assert not (stack.home / "runs").exists()
         time.sleep(max(0.0, OUTAGE_S - (time.monotonic() - lost)))
         stack.spawn("nats")
-        wait_until(lambda: status(stack)["status"] == "ready", 60, "the stand ready again")
+        until(lambda: status(stack)["status"] == "ready", 60, "the stand ready again")
         assert {name: pid(stack, name) for name in before} == before  # nobody restarted
         serves_a_trajectory(stack)
 
@@ -174,7 +168,7 @@ def test_a_dropped_connection_reconnects(relayed: tuple[Stack, Relay]) -> None:
     stack, relay = relayed
     before, restarts = pid(stack, SERVICE), stack.processes[SERVICE].restarts
     assert relay.end_all() >= 1
-    wait_until(lambda: service_ready(stack), 30, f"{SERVICE} reconnected")
+    until(lambda: service_ready(stack), 30, f"{SERVICE} reconnected")
     assert pid(stack, SERVICE) == before
     assert stack.processes[SERVICE].restarts == restarts
     serves_a_trajectory(stack)
@@ -186,8 +180,8 @@ def test_a_connection_closed_for_good_exits_and_is_started_again(
     stack, relay = relayed
     before, restarts = pid(stack, SERVICE), stack.processes[SERVICE].restarts
     relay.end_all(b"-ERR 'maximum control line exceeded'\r\n")
-    wait_until(lambda: pid(stack, SERVICE) not in (before, None), 30, f"{SERVICE} started again")
-    wait_until(lambda: service_ready(stack), 30, f"{SERVICE} ready again")
+    until(lambda: pid(stack, SERVICE) not in (before, None), 30, f"{SERVICE} started again")
+    until(lambda: service_ready(stack), 30, f"{SERVICE} ready again")
     assert stack.processes[SERVICE].restarts == restarts + 1
     log = log_of(stack, SERVICE)
     assert f"exiting with {EXIT_NATS_CLOSED}" in log and "maximum control line" in log
@@ -201,8 +195,8 @@ def test_a_service_cut_off_from_nats_is_restarted_past_the_grace(
     before, restarts = pid(stack, SERVICE), stack.processes[SERVICE].restarts
     relay.swallow.set()  # nothing arrives: pings go unanswered, reconnects time out
     try:
-        wait_until(lambda: not service_ready(stack), 40, f"{SERVICE} notices")
-        wait_until(
+        until(lambda: not service_ready(stack), 40, f"{SERVICE} notices")
+        until(
             lambda: stack.processes[SERVICE].restarts > restarts,
             GRACE_S + 20,
             f"{SERVICE} restarted by the supervisor",
@@ -212,7 +206,7 @@ def test_a_service_cut_off_from_nats_is_restarted_past_the_grace(
         assert not item["ready"] and item["error"], item
     finally:
         relay.swallow.clear()
-    wait_until(lambda: service_ready(stack), 60, f"{SERVICE} ready again")
+    until(lambda: service_ready(stack), 60, f"{SERVICE} ready again")
     assert pid(stack, SERVICE) != before
     assert "has not been ready" in capfd.readouterr().out
     with httpx.Client(base_url=stack.hub_url) as agent:

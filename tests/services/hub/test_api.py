@@ -1,4 +1,4 @@
-"""The trajectory API of DESIGN §2 against the real stack: contract shape and bad input."""
+"""The trajectory API of docs/api.md against the real stack: contract shape and bad input."""
 
 from __future__ import annotations
 

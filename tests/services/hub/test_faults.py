@@ -9,18 +9,11 @@ import time
 
 import httpx
 import pytest
-from helpers import close_behind_the_hub, create, events_url, refused_soon
+from helpers import close_behind_the_hub, create, events_url, refused_soon, stand_ready
 
 from runner.stack import Stack
 
 pytestmark = pytest.mark.slow
-
-
-def wait_ready(hub: httpx.Client, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while hub.get("/api/status").status_code != 200:
-        assert time.monotonic() < deadline, hub.get("/api/status").text
-        time.sleep(0.2)
 
 
 def test_a_dead_site_is_an_infra_fault_of_the_trajectory(
@@ -73,7 +66,7 @@ def test_nats_down_answers_503_with_retry_after_in_seconds(
     assert answer.status_code == 503, answer.text
     assert answer.headers["Retry-After"] == "2" and answer.json()["field"] == "nats"
     assert seconds < 11
-    wait_ready(own_hub)
+    stand_ready(own_hub, 30)
     again = own_hub.post(url, json={"type": "scroll", "params": {"y": 1}})
     assert again.status_code == 200, again.text
     # After the restart the services' trajectory caches still see a close written behind the

@@ -1,4 +1,4 @@
-"""The event contract: every DESIGN §3 type exists, validates, and is documented."""
+"""The event contract: every type of docs/events.md exists, validates, and is documented."""
 
 from __future__ import annotations
 

@@ -73,7 +73,6 @@ def _at_least(params: dict[str, Any], name: str, floor: float) -> bool:
 CITY_PARAMS = frozenset({"cityId", "city_from", "city_to", "from_city", "to_city"})
 DATE_PARAMS = frozenset({"date", "startDate", "endDate", "date_departure", "date_return"})
 GUEST_PARAMS = frozenset({"guestsCount", "roomsCount", "rooms"})
-FORM_PARAMS = CITY_PARAMS | DATE_PARAMS | GUEST_PARAMS | {"passengers", "passengers_amount"}
 CHOICE_PARAMS = frozenset(
     {"tarif_name", "train_name", "lower_berths", "window_seats", "roomType", "year"}
 )
@@ -95,65 +94,30 @@ def _counter(kind: str, params: dict[str, Any]) -> bool:
     return bool(GUEST_PARAMS & set(params))
 
 
-def _form(kind: str, params: dict[str, Any]) -> bool:
-    if kind in {"submit_search", "submit_payment", "select_pay_method"}:
-        return True
-    if kind == "state_changed" and params.get("new_state") in {
-        "bench_hotel_search",
-        "bench_hotel_booking",
-        "bench_rail_payment",
-    }:
-        return True
-    return len(FORM_PARAMS & set(params)) >= 2
-
-
-def _nav(kind: str, params: dict[str, Any]) -> bool:
-    if kind == "bench_files_select_collection":
-        return True
-    if kind != "state_changed":
-        return False
-    screen = str(params.get("new_state", ""))
-    return "category" in params or any(
-        word in screen for word in ("category", "author", "collection")
-    )
-
-
+# The primary classes (docs/tasks.md, "UI classes") and the events that evidence each: NAV,
+# RADIO, SEARCH and SEAT are never primary, so never checked.
 CLASS_EVIDENCE: dict[str, Callable[[str, dict[str, Any]], bool]] = {
-    "SEARCH": lambda kind, params: (
-        kind == "submit_search"
-        or (kind == "state_changed" and params.get("new_state") == "bench_hotel_search")
+    "BASKET": lambda kind, _: kind in {"basket_add", "basket_remove"},
+    "COUNTER": _counter,
+    "FILES": lambda kind, _: kind.startswith("bench_files_"),
+    "FAV": lambda kind, _: kind in {"add_favorites", "remove_favorites"},
+    "CARD": lambda kind, _: (
+        kind in {"bench_hotel_select_hotel", "bench_hotel_select_room", "select_train"}
     ),
-    "SORT": lambda kind, _: kind == "apply_sort",
-    "FILTER": lambda kind, _: kind == "apply_filter",
     "DATE": lambda kind, params: (
         kind in {"select_date", "bench_hotel_select_start_date", "bench_hotel_select_end_date"}
         or bool(DATE_PARAMS & set(params))
     ),
+    "PAY": lambda kind, _: kind in {"select_pay_method", "submit_payment"},
     "SELECT_AC": lambda kind, params: (
         kind in {"select_city", "bench_hotel_select_city"} or bool(CITY_PARAMS & set(params))
     ),
-    "COUNTER": _counter,
-    "DOWNLOAD": lambda kind, _: kind == "bench_files_download",
-    "SELECT": lambda kind, params: (
-        bool(CHOICE_PARAMS & set(params))
-        or kind
-        in {
-            "bench_files_select_year",
-            "select_train",
-            "select_tariff",
-            "select_seat",
-            "select_passenger",
-            "select_pay_method",
-            "bench_hotel_select_hotel",
-            "bench_hotel_select_room",
-        }
+    # A list chosen by click: a sort or filter list, a category menu, a year, a tariff.
+    "SELECT_LIST": lambda kind, params: (
+        kind in {"apply_sort", "apply_filter", "bench_files_select_year", "select_tariff"}
+        or (kind == "state_changed" and "category" in params)
+        or bool(CHOICE_PARAMS & set(params))
     ),
-    "NAV": _nav,
-    "BUTTON": lambda kind, _: (
-        kind in {"basket_add", "basket_remove", "add_favorites", "remove_favorites"}
-    ),
-    "FORM": _form,
-    "DIALOG": lambda kind, _: kind == "dialog_opened",
 }
 
 

@@ -12,6 +12,49 @@ from services.kit.keys import TASK_NAME
 from services.kit.matching import validate_conditions
 from services.kit.variants import DOMAINS, check_selection
 
+# The UI classes the published paper and board report (docs/tasks.md, "UI classes"): a
+# task's primary class is one of PRIMARY_CLASSES; the classes it exercises also may name
+# those that are never primary.
+PRIMARY_CLASSES = (
+    "BASKET",
+    "COUNTER",
+    "FILES",
+    "FAV",
+    "CARD",
+    "DATE",
+    "PAY",
+    "SELECT_AC",
+    "SELECT_LIST",
+)
+UI_CLASSES = (*PRIMARY_CLASSES, "NAV", "RADIO", "SEARCH", "SEAT")
+
+
+def check_taxonomy(taxonomy: Any, field: str) -> None:
+    """`ui_taxonomy`: a primary class, the classes exercised (the primary among them) and,
+    optionally, `subtypes` (free text, as upstream files carry them)."""
+    if not isinstance(taxonomy, dict):
+        raise FieldError(field, "must be an object with primary and classes")
+    primary = taxonomy.get("primary")
+    if primary not in PRIMARY_CLASSES:
+        raise FieldError(
+            f"{field}.primary",
+            f"{primary!r} is not a primary class; one of {list(PRIMARY_CLASSES)}",
+        )
+    classes = taxonomy.get("classes", [primary])
+    if not isinstance(classes, list):
+        raise FieldError(f"{field}.classes", "must be a list of UI classes")
+    for index, name in enumerate(classes):
+        if name not in UI_CLASSES:
+            raise FieldError(
+                f"{field}.classes[{index}]",
+                f"{name!r} is not a UI class; one of {list(UI_CLASSES)}",
+            )
+    if primary not in classes:
+        raise FieldError(f"{field}.classes", f"must name the primary class {primary}")
+    subtypes = taxonomy.get("subtypes", [])
+    if not isinstance(subtypes, list) or not all(isinstance(s, str) for s in subtypes):
+        raise FieldError(f"{field}.subtypes", "must be a list of strings")
+
 
 def check_task(task: Any, field: str = "task") -> dict[str, Any]:
     """A task object whose structure, event names, domains and variant keys are valid."""
@@ -43,6 +86,8 @@ def check_task(task: Any, field: str = "task") -> dict[str, Any]:
             "every condition is forbidden, so doing nothing passes; a task must require at"
             " least one event",
         )
+    if "ui_taxonomy" in data:
+        check_taxonomy(data["ui_taxonomy"], f"{field}.test_data.ui_taxonomy")
     check_selection(data.get("ui_variants") or {}, f"{field}.test_data.ui_variants")
     configs = task.get("domain_configs") or {}
     if not isinstance(configs, dict):

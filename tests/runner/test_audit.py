@@ -158,16 +158,19 @@ def test_a_failing_reference_log_is_reported_without_near_misses() -> None:
 
 
 def test_the_class_check_wants_the_log_and_the_conditions() -> None:
-    sorted_log = [*KEFIR_LOG, event(3, "apply_sort", sort="price_asc")]
-    assert class_check("SORT", KEFIR, sorted_log) == {
-        "class": "SORT",
+    kept = [*KEFIR_LOG, event(3, "add_favorites", item_id="g-0052", title="Кефир")]
+    assert class_check("FAV", KEFIR, kept) == {
+        "class": "FAV",
         "known": True,
         "in_log": True,
         "in_conditions": False,
         "ok": False,
     }
-    assert class_check("NAV", KEFIR, KEFIR_LOG)["ok"] is True
+    assert class_check("BASKET", KEFIR, KEFIR_LOG)["ok"] is True
+    assert class_check("SELECT_LIST", KEFIR, KEFIR_LOG)["ok"] is True  # the category menu
     assert class_check("COUNTER", KEFIR, KEFIR_LOG)["in_log"] is False
+    # A class that is never primary (NAV, RADIO, SEARCH, SEAT) has no evidence rule.
+    assert class_check("NAV", KEFIR, KEFIR_LOG)["known"] is False
 
 
 def test_the_suite_takes_plain_tuples() -> None:
@@ -218,7 +221,7 @@ def test_a_submitted_value_evidences_its_control() -> None:
         }
     ]
     log = [event(1, "bench_hotel_select_room", cityId="cz-prg", startDate="2026-10-12")]
-    for primary in ("SELECT_AC", "DATE", "FORM"):
+    for primary in ("SELECT_AC", "DATE", "CARD"):
         assert class_check(primary, booking, log)["ok"] is True, primary
     assert class_check("WIDGET", booking, log)["ok"] is False
 

@@ -7,13 +7,15 @@ import copy
 import json
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from runner.stack import TASKS_DIR
 from runner.tasks import build, dump, load_map, validate, validate_paths
 from services.kit.matching import check
-from services.kit.tasks import task_files
+from services.kit.tasks import PRIMARY_CLASSES, UI_CLASSES, task_files
 
 
 def test_build_reproduces_the_committed_variants() -> None:
@@ -199,8 +201,13 @@ def test_cli_list_show_validate_build(tmp_path) -> None:
 
 # -- what a prompt must say for what its conditions demand (issue 10) --------------------
 
-# The event a task's primary UI class cannot be done without.
-PRIMARY_EVENTS = {"SEARCH": "submit_search", "SORT": "apply_sort", "FILTER": "apply_filter"}
+# The events one of which a task's primary UI class cannot be done without.
+PRIMARY_EVENTS = {
+    "BASKET": {"basket_add", "basket_remove"},
+    "FAV": {"add_favorites", "remove_favorites"},
+    "PAY": {"select_pay_method", "submit_payment"},
+    "FILES": {"bench_files_select_collection", "bench_files_select_year", "bench_files_download"},
+}
 
 
 def canonical() -> dict[str, dict]:
@@ -238,8 +245,8 @@ def test_the_primary_ui_class_is_required() -> None:
     for name, data in canonical().items():
         primary = data["ui_taxonomy"]["primary"]
         if primary in PRIMARY_EVENTS:
-            names = {c["event_name"] for c in data["conditions"]}
-            assert PRIMARY_EVENTS[primary] in names, (name, primary)
+            names = {c["event_name"] for c in data["conditions"] if not c.get("forbidden")}
+            assert PRIMARY_EVENTS[primary] & names, (name, primary)
 
 
 def test_a_sort_is_named_as_the_page_names_it() -> None:
@@ -249,3 +256,67 @@ def test_a_sort_is_named_as_the_page_names_it() -> None:
         for c in data["conditions"]:
             if c["event_name"] == "apply_sort" and data["bench_first_domain"] == "shop":
                 assert f"«{SORTS[c['parameters']['sort']]}»" in data["task"], name
+
+
+# -- upstream task files and the published UI classes (issue 22) -------------------------
+
+UPSTREAM = Path(__file__).parent / "upstream"
+
+
+def test_upstream_task_files_validate_as_they_are() -> None:
+    """A shop, a hotels and a files task in the upstream format: `state_<domain>_main`,
+    `login_data`, `subtypes`."""
+    report = validate_paths([UPSTREAM])
+    assert len(report) == 3 and all(problems == [] for problems in report.values()), report
+
+
+def upstream_changed(change: Any) -> list[str]:
+    task = json.loads((UPSTREAM / "shop_upstream_cart.json").read_text(encoding="utf-8"))
+    change(task["test_data"])
+    return validate(task, "shop_upstream_cart")
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (
+            lambda d: d["conditions"][0]["parameters"].update(item_id="12345"),
+            "conditions[0].parameters.item_id: '12345' is not in the shop catalog",
+        ),
+        (
+            lambda d: d["ui_taxonomy"].update(primary="BUTTON"),
+            "ui_taxonomy.primary: 'BUTTON' is not a primary class; one of ['BASKET', 'COUNTER',",
+        ),
+        (
+            lambda d: d["ui_taxonomy"].update(primary="NAV", classes=["NAV"]),
+            "ui_taxonomy.primary: 'NAV' is not a primary class",
+        ),
+        (
+            lambda d: d["ui_taxonomy"].update(classes=["BASKET", "FORM"]),
+            "ui_taxonomy.classes[1]: 'FORM' is not a UI class",
+        ),
+        (
+            lambda d: d["ui_taxonomy"].update(classes=["CARD"]),
+            "ui_taxonomy.classes: must name the primary class BASKET",
+        ),
+        (
+            lambda d: d["ui_taxonomy"].update(subtypes="card"),
+            "ui_taxonomy.subtypes: must be a list of strings",
+        ),
+        (
+            lambda d: d.update(bench_first_state="state_books_main"),
+            "bench_first_state: unknown screen 'state_books_main'",
+        ),
+    ],
+)
+def test_an_upstream_file_is_refused_with_its_field_and_why(change: Any, message: str) -> None:
+    problems = upstream_changed(change)
+    assert len(problems) == 1 and problems[0].startswith("shop_upstream_cart.test_data."), problems
+    assert message in problems[0], problems
+
+
+def test_the_released_suite_uses_the_published_classes_only() -> None:
+    for path in task_files(TASKS_DIR):
+        taxonomy = json.loads(path.read_text(encoding="utf-8"))["test_data"]["ui_taxonomy"]
+        assert taxonomy["primary"] in PRIMARY_CLASSES, path.stem
+        assert set(taxonomy["classes"]) <= set(UI_CLASSES), path.stem

@@ -42,6 +42,7 @@ CMD ["nats-server", "-c", "/etc/nats/nats.conf", "-js", "-sd", "/data", "-n", "w
 FROM base AS service
 COPY --from=packages /opt/venv /opt/venv
 COPY services/__init__.py services/
+COPY services/core services/core
 COPY services/kit services/kit
 USER wpb
 EXPOSE 8000

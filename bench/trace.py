@@ -30,7 +30,7 @@ from bench.common import fresh_stack
 from runner import browser as chromium
 from runner.harness import Episode
 from runner.harnesses.oracle import OracleHarness
-from services.kit.tasks import load_task
+from services.core.tasks import load_task
 
 TRACES = Path(__file__).parent / "traces"
 TASKS = Path(__file__).resolve().parent.parent / "tasks" / "canonical"

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from services.kit.matching import (
+from services.core.matching import (
     BASKET_FAMILY,
     QUANTITY_PARAMS,
     check,

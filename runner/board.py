@@ -11,8 +11,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from services.kit.results.board import Filter, Run, build, compare, to_csv
-from services.kit.results.page import ASSETS, STATIC, render_board, render_compare
+from services.core.results.board import Filter, Run, build, compare, to_csv
+from services.core.results.page import ASSETS, STATIC, render_board, render_compare
 
 
 def _rate(rate: dict[str, Any]) -> str:

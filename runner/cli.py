@@ -58,8 +58,8 @@ from runner.stack import (
 from runner.tasks import build as build_variants
 from runner.tasks import counts, shown_prompt, validate_paths
 from runner.wait import WaitTimeout, until
-from services.kit.errors import FieldError
-from services.kit.tasks import find_task, task_files
+from services.core.errors import FieldError
+from services.core.tasks import find_task, task_files
 
 app = typer.Typer(
     help="WebPageBench: instrumented mock sites, typed events, a verifier.",
@@ -768,7 +768,7 @@ def board(
     if ctx.invoked_subcommand:
         return
     from runner.board import print_board
-    from services.kit.results.board import KINDS, Filter, build, finished_runs
+    from services.core.results.board import KINDS, Filter, build, finished_runs
 
     if kind is not None and kind not in KINDS:
         fail(f"--kind: expected one of {', '.join(KINDS)}")
@@ -787,7 +787,7 @@ def board_export(
     """Write the board as a static site: index.html (a page per filter, the comparisons),
     assets/, board.json and board.csv; publishable as it is."""
     from runner.board import export
-    from services.kit.results.board import finished_runs
+    from services.core.results.board import finished_runs
 
     runs = finished_runs(home() / "runs")
     if not runs:
@@ -805,8 +805,8 @@ def compare_runs(
     """Run B against run A on their common attempts: flipped tasks, EMS deltas by site, UI
     class and kind with 95% intervals, McNemar's exact test."""
     from runner.board import print_compare
-    from services.kit.results.board import compare, read_run
-    from services.kit.results.page import render_compare
+    from services.core.results.board import compare, read_run
+    from services.core.results.page import render_compare
 
     runs = []
     for name in (run_a, run_b):
@@ -831,7 +831,7 @@ def export_run(
 ) -> None:
     """Write a run in another tool's layout (upstream WebPageBench's results.json)."""
     from runner.interchange import to_upstream
-    from services.kit.results.board import read_run
+    from services.core.results.board import read_run
 
     if format != "upstream":
         fail(f"--format: only upstream is known, got {format!r}")

@@ -24,9 +24,9 @@ from runner.prices import Price
 from runner.prices import cost as prices_cost
 from runner.settings import RunnerSettings
 from runner.wait import WaitTimeout, until_async
-from services.kit.results.stats import repeats
-from services.kit.tasks import load_task, task_files
-from services.kit.variants import defaults, resolve
+from services.core.results.stats import repeats
+from services.core.tasks import load_task, task_files
+from services.core.variants import defaults, resolve
 
 
 class StandNotReady(RuntimeError):

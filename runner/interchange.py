@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.evaluate import TaskRef, select_tasks, summarize, task_set_hash
-from services.kit.results.board import Run
+from services.core.results.board import Run
 
 
 class InterchangeError(ValueError):

@@ -22,7 +22,7 @@ import httpx
 
 from runner.settings import RunnerSettings
 from runner.wait import WaitTimeout, until
-from services.kit.variants import SITE_PACKAGES
+from services.core.variants import SITE_PACKAGES
 
 REPO = Path(__file__).resolve().parent.parent
 TASKS_DIR = REPO / "tasks"

@@ -19,11 +19,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from services.kit.contract import EVENT_TYPES
-from services.kit.dateshift import shift_task
-from services.kit.errors import FieldError
-from services.kit.tasks import check_task, task_files
-from services.kit.variants import DOMAINS, SITE_PACKAGES, check_selection
+from services.core.contract import EVENT_TYPES
+from services.core.dateshift import shift_task
+from services.core.errors import FieldError
+from services.core.tasks import check_task, task_files
+from services.core.variants import DOMAINS, SITE_PACKAGES, check_selection
 
 CANONICAL = "canonical"
 GENERATED = "variants"

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from services.books import service
 from services.books.catalog import SORTS, Catalog, arrange, cover_svg
+from services.core.errors import FieldError
 from services.kit.catalog import svg_response
 from services.kit.commerce import (
     SHOP_ROUTERS,
@@ -18,7 +19,6 @@ from services.kit.commerce import (
     CommerceDep,
     search_query,
 )
-from services.kit.errors import FieldError
 from services.kit.site import SiteDep, catalog, site_prefix
 
 DOMAIN = "books"

@@ -7,8 +7,8 @@ import re
 from typing import Any
 
 from services.books.catalog import SORTS, Catalog, Filters
+from services.core.errors import FieldError
 from services.kit.commerce import card_number
-from services.kit.errors import FieldError
 
 PAY_METHODS: dict[str, str] = {"card": "Банковская карта", "sbp": "Система быстрых платежей"}
 LIST_KEYS = ("format", "language", "author", "sort")

@@ -27,12 +27,12 @@ from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig
 from prometheus_client import Counter, Gauge
 
+from services.core import keys
+from services.core.errors import FieldError
+from services.core.matching import check, event_types, validate_conditions
 from services.events.recent import RecentLogs
 from services.events.store import EventStore
-from services.kit import keys
 from services.kit.bus import EVENTS_STREAM, EVENTS_SUBJECT, Bus
-from services.kit.errors import FieldError
-from services.kit.matching import check, event_types, validate_conditions
 from services.kit.settings import EventsSettings
 from services.kit.web import create_service_app, json_object
 

@@ -14,7 +14,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from services.kit.russian import MONTHS_NOMINATIVE, date_in_words
+from services.core.russian import MONTHS_NOMINATIVE, date_in_words
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 ROMAN = ("I", "II", "III", "IV")

@@ -24,8 +24,8 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from services.core.russian import MONTHS_GENITIVE, MONTHS_NOMINATIVE, date_in_words
 from services.kit.generate import dumps, write_or_check
-from services.kit.russian import MONTHS_GENITIVE, MONTHS_NOMINATIVE, date_in_words
 
 SEED = 20260905
 DATA_DIR = Path(__file__).resolve().parent / "data"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from services.kit.variants import VARIANTS
+from services.core.variants import VARIANTS
 
 DOMAIN = "files"
 

@@ -7,10 +7,10 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 
+from services.core.errors import FieldError
 from services.grocery.catalog import Catalog, image_svg
 from services.kit.catalog import svg_response
 from services.kit.commerce import Commerce, cart_router
-from services.kit.errors import FieldError
 from services.kit.site import SiteDep, catalog, site_prefix
 
 DOMAIN = "grocery"

@@ -7,10 +7,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
 
+from services.core.contract import GUEST_LIMITS
+from services.core.errors import FieldError
 from services.hotels import service
 from services.hotels.catalog import Catalog, image_svg
-from services.kit.contract import GUEST_LIMITS
-from services.kit.errors import FieldError
 from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
 
 DOMAIN = "hotels"

@@ -9,9 +9,9 @@ from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
+from services.core.contract import GUEST_LIMITS
+from services.core.errors import FieldError, FormError
 from services.hotels.catalog import Catalog, Hotel
-from services.kit.contract import GUEST_LIMITS
-from services.kit.errors import FieldError, FormError
 from services.kit.forms import form_date
 from services.kit.trajectory import Trajectory
 

@@ -8,10 +8,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from services.core.contract import TRACKING_TYPES
+from services.core.errors import FieldError
+from services.core.variants import DOMAINS
 from services.hub.deps import HERE, HttpDep, PagesDep, SettingsDep
 from services.hub.proxy import check_path, forward
-from services.kit.contract import TRACKING_TYPES
-from services.kit.errors import FieldError
 from services.kit.site import (
     Emitter,
     Pages,
@@ -23,7 +24,6 @@ from services.kit.site import (
 )
 from services.kit.trajectory import Trajectory
 from services.kit.upstream import UPSTREAM_ERRORS
-from services.kit.variants import DOMAINS
 from services.kit.web import read_json
 
 router = APIRouter()

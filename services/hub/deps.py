@@ -12,7 +12,7 @@ import aiohttp
 from fastapi import Depends, Request
 from fastapi.responses import Response
 
-from services.kit.errors import FieldError
+from services.core.errors import FieldError
 from services.kit.settings import HubSettings
 from services.kit.site import Pages
 from services.kit.upstream import UPSTREAM_ERRORS

@@ -11,7 +11,7 @@ from fastapi import Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.background import BackgroundTask
 
-from services.kit.errors import FieldError
+from services.core.errors import FieldError
 from services.kit.trajectory import REVISION_HEADER
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from services.kit.results.board import read_json, read_run
+from services.core.results.board import read_json, read_run
 
 
 def list_runs(root: Path) -> list[dict[str, Any]]:

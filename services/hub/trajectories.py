@@ -15,13 +15,13 @@ from typing import Any
 from nats.js.kv import KeyValue
 from prometheus_client import Gauge
 
+from services.core.dateshift import shift_task
+from services.core.errors import FieldError
+from services.core.tasks import check_task, find_task, load_task
+from services.core.variants import check_selection, resolve
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
-from services.kit.dateshift import shift_task
-from services.kit.errors import FieldError
 from services.kit.settings import HubSettings
-from services.kit.tasks import check_task, find_task, load_task
 from services.kit.trajectory import Trajectory, TrajectoryCache, new_trajectory_id
-from services.kit.variants import check_selection, resolve
 
 log = logging.getLogger("wpb.hub")
 # A trajectory's metadata is one NATS message (at most 1 MiB), rewritten when it is closed.

@@ -8,6 +8,9 @@ from urllib.parse import urlencode
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
+from services.core.errors import FieldError
+from services.core.results.board import Filter, Run, build, compare, finished_runs
+from services.core.results.page import ASSETS, STATIC, render_board, render_compare
 from services.hub.deps import (
     COOKIE,
     SESSION_S,
@@ -18,9 +21,6 @@ from services.hub.deps import (
     view_session,
 )
 from services.hub.runs import STEP_SHOT, find_episode, list_runs, load_episode, load_run
-from services.kit.errors import FieldError
-from services.kit.results.board import Filter, Run, build, compare, finished_runs
-from services.kit.results.page import ASSETS, STATIC, render_board, render_compare
 from services.kit.site import TrajectoryDep
 
 router = APIRouter(prefix="/view")

@@ -22,7 +22,7 @@ from nats.js.errors import (
 )
 from nats.js.kv import KeyValue
 
-from services.kit import keys
+from services.core import keys
 
 log = logging.getLogger("wpb.bus")
 

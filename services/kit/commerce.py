@@ -30,8 +30,8 @@ from typing import Annotated, Any, Protocol
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from services.core.errors import FieldError
 from services.kit import cart as carts
-from services.kit.errors import FieldError
 from services.kit.site import SiteDep, SiteRequest
 from services.kit.trajectory import Trajectory
 

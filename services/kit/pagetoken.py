@@ -18,7 +18,7 @@ import re
 import time
 from dataclasses import dataclass
 
-from services.kit.errors import FieldError
+from services.core.errors import FieldError
 
 TTL_S = 3600  # longer than any task's time limit, short enough not to outlive a run
 # The controls a page renders: the element of each writes `data-event="<type>"`.

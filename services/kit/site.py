@@ -23,13 +23,14 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from services.kit import keys, pagetoken
+from services.core import keys
+from services.core.contract import EVENT_TYPES, TRACKING_TYPES, validate_params
+from services.core.errors import FieldError
+from services.core.variants import DOMAINS
+from services.kit import pagetoken
 from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
-from services.kit.contract import EVENT_TYPES, TRACKING_TYPES, validate_params
-from services.kit.errors import FieldError
 from services.kit.settings import SiteSettings
 from services.kit.trajectory import REVISION_HEADER, Trajectory
-from services.kit.variants import DOMAINS
 from services.kit.web import create_service_app, read_json
 
 KIT_TEMPLATES = Path(__file__).parent / "templates"

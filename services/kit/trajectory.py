@@ -16,8 +16,8 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.js.api import DeliverPolicy
 
+from services.core.keys import TRAJECTORY_ID
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus
-from services.kit.keys import TRAJECTORY_ID
 
 log = logging.getLogger("wpb.bus")
 

@@ -23,8 +23,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from services.core.errors import FieldError
 from services.kit.bus import Bus
-from services.kit.errors import FieldError
 from services.kit.logs import setup_logging
 from services.kit.settings import Settings
 from services.kit.trajectory import TrajectoryCache

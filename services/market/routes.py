@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
 
+from services.core.errors import FieldError
 from services.kit.catalog import svg_response
 from services.kit.commerce import (
     SHOP_ROUTERS,
@@ -18,7 +19,6 @@ from services.kit.commerce import (
     redirect_back,
     search_query,
 )
-from services.kit.errors import FieldError
 from services.kit.settings import SiteSettings
 from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
 from services.market import service

@@ -7,8 +7,8 @@ import re
 from datetime import date
 from typing import Any
 
+from services.core.errors import FieldError
 from services.kit.commerce import card_number
-from services.kit.errors import FieldError
 from services.kit.forms import whole_number
 from services.kit.trajectory import Trajectory
 from services.market.catalog import RATINGS, SORTS, Catalog, Filters

@@ -7,9 +7,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
 
+from services.core.errors import FieldError, FormError
 from services.kit import cart as carts
 from services.kit.commerce import choose_pay_method
-from services.kit.errors import FieldError, FormError
 from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
 from services.rail import service
 from services.rail.catalog import Catalog

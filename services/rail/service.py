@@ -9,7 +9,7 @@ from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
-from services.kit.errors import FieldError, FormError
+from services.core.errors import FieldError, FormError
 from services.kit.forms import form_date, whole_number
 from services.kit.trajectory import Trajectory
 from services.rail.catalog import Car, Catalog, Seat, Train

@@ -9,8 +9,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from prometheus_client import Histogram
 
-from services.kit.errors import FieldError
-from services.kit.matching import check, validate_conditions
+from services.core.errors import FieldError
+from services.core.matching import check, validate_conditions
 from services.kit.settings import VerifierSettings
 from services.kit.upstream import UPSTREAM_ERRORS, upstream_client
 from services.kit.web import create_service_app, json_object

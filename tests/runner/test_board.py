@@ -19,7 +19,7 @@ from runner.board import export
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
 from runner.stack import TASKS_DIR
-from services.kit.results.board import Filter, build, compare, finished_runs
+from services.core.results.board import Filter, build, compare, finished_runs
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -11,7 +11,7 @@ from helpers import failures, run_eval, site_tasks, with_variants
 
 from runner.evaluate import select_tasks
 from runner.stack import TASKS_DIR
-from services.kit.variants import DOMAINS, VARIANTS, defaults
+from services.core.variants import DOMAINS, VARIANTS, defaults
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

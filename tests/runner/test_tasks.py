@@ -14,8 +14,8 @@ import pytest
 
 from runner.stack import TASKS_DIR
 from runner.tasks import build, dump, load_map, validate, validate_paths
-from services.kit.matching import check
-from services.kit.tasks import PRIMARY_CLASSES, UI_CLASSES, task_files
+from services.core.matching import check
+from services.core.tasks import PRIMARY_CLASSES, UI_CLASSES, task_files
 
 
 def test_build_reproduces_the_committed_variants() -> None:

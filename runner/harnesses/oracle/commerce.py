@@ -9,7 +9,7 @@ from typing import Any
 from playwright.async_api import Locator
 
 from runner.harnesses.oracle.ui import UI, press, target_amount
-from services.kit.matching import value_matches
+from services.core.matching import value_matches
 
 ITEM_EVENTS = ("basket_add", "basket_remove", "add_favorites", "remove_favorites")
 

@@ -13,7 +13,7 @@ from typing import Any
 from playwright.async_api import Locator
 
 from runner.harnesses.oracle.ui import UI
-from services.kit.matching import value_matches
+from services.core.matching import value_matches
 
 SELECT_COLLECTION = "bench_files_select_collection"
 SELECT_YEAR = "bench_files_select_year"

@@ -6,7 +6,7 @@ from typing import Any
 
 from runner.harnesses.oracle import commerce
 from runner.harnesses.oracle.ui import UI
-from services.kit.matching import value_matches
+from services.core.matching import value_matches
 
 SCREENS = {"bench_grocery_main": "main", "bench_grocery_basket": "cart"}
 

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from runner.harnesses.oracle.ui import UI, choose_option, pick_date, set_guests
-from services.kit.matching import value_matches
+from services.core.matching import value_matches
 
 CITY = "bench_hotel_select_city"
 START, END = "bench_hotel_select_start_date", "bench_hotel_select_end_date"

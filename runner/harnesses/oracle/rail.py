@@ -8,7 +8,7 @@ from typing import Any
 from playwright.async_api import Locator
 
 from runner.harnesses.oracle.ui import UI, choose_option, pick_date, target_amount
-from services.kit.matching import value_matches
+from services.core.matching import value_matches
 
 SCREENS_AFTER_CART = ("bench_rail_basket", "bench_rail_checkout", "bench_rail_payment")
 

@@ -23,7 +23,7 @@ from runner.harnesses.oracle.commerce import (
     set_quantity,
 )
 from runner.harnesses.oracle.ui import UI
-from services.kit.matching import value_matches
+from services.core.matching import value_matches
 
 ORDER = {"state_changed": 0, "submit_search": 1, "apply_filter": 2, "apply_sort": 3}
 CARD = "article.m-card"

@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.async_api import Locator, Page
 
-from services.kit.variants import DOMAINS
+from services.core.variants import DOMAINS
 
 PATHS = ("reference", "alternate")
 

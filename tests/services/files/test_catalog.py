@@ -9,11 +9,11 @@ from collections import Counter
 
 import pytest
 
+from services.core.contract import validate_params
+from services.core.errors import FieldError
 from services.files import generate
 from services.files.catalog import Catalog, load_catalog
 from services.files.service import ascii_name, attachment
-from services.kit.contract import validate_params
-from services.kit.errors import FieldError
 
 
 @pytest.fixture(scope="module")

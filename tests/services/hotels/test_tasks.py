@@ -11,7 +11,7 @@ import pytest
 from helpers import create, load, verdict, wait_events
 from playwright.sync_api import Page, expect
 
-from services.kit.russian import MONTHS_GENITIVE
+from services.core.russian import MONTHS_GENITIVE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

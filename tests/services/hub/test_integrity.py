@@ -15,10 +15,10 @@ from nats.errors import Error as NatsError
 from starlette.requests import Request
 
 from runner.stack import NATS_CONFIG
+from services.core.errors import FieldError
 from services.hub.proxy import forwarded_headers
 from services.kit import pagetoken
 from services.kit.bus import NATS_USER
-from services.kit.errors import FieldError
 from services.kit.web import service_headers
 
 pytestmark = pytest.mark.slow

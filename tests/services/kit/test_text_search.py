@@ -9,7 +9,7 @@ import pytest
 from helpers import create, make_task, params_of, wait_events
 from playwright.sync_api import Page, expect
 
-from services.kit.variants import VARIANTS
+from services.core.variants import VARIANTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

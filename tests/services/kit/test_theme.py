@@ -10,7 +10,7 @@ import pytest
 from helpers import create, make_task
 from playwright.sync_api import Page
 
-from services.kit.variants import DOMAINS
+from services.core.variants import DOMAINS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

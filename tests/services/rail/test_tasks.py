@@ -13,7 +13,7 @@ import pytest
 from helpers import create, load, verdict
 from playwright.sync_api import Page, expect
 
-from services.kit.russian import MONTHS_GENITIVE as MONTHS
+from services.core.russian import MONTHS_GENITIVE as MONTHS
 from services.rail.catalog import Seat, load_catalog
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

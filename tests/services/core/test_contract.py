@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from services.kit.contract import EVENT_TYPES, validate_params
-from services.kit.errors import FieldError
+from services.core.contract import EVENT_TYPES, validate_params
+from services.core.errors import FieldError
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "events.md"
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from services.kit.results.board import Filter
-from services.kit.results.charts import all_charts
+from services.core.results.board import Filter
+from services.core.results.charts import all_charts
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from services.kit.contract import EVENT_TYPES
-from services.kit.errors import FieldError
-from services.kit.keys import TASK_NAME
-from services.kit.matching import validate_conditions
-from services.kit.variants import DOMAINS, check_selection
+from services.core.contract import EVENT_TYPES
+from services.core.errors import FieldError
+from services.core.keys import TASK_NAME
+from services.core.matching import validate_conditions
+from services.core.variants import DOMAINS, check_selection
 
 # The UI classes the published paper and board report (docs/tasks.md, "UI classes"): a
 # task's primary class is one of PRIMARY_CLASSES; the classes it exercises also may name

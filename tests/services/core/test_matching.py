@@ -1,4 +1,4 @@
-"""Tests for services.kit.matching: the matching rules as tables of cases."""
+"""Tests for services.core.matching: the matching rules as tables of cases."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from services.kit.errors import FieldError
-from services.kit.matching import (
+from services.core.errors import FieldError
+from services.core.matching import (
     OPERATORS,
     check,
     event_matches,
@@ -610,7 +610,7 @@ def test_every_operator_is_accepted_and_has_cases() -> None:
 
 
 def test_event_types_cover_the_basket_family() -> None:
-    from services.kit.matching import event_types
+    from services.core.matching import event_types
 
     # besides the conditions' own: the screens and inputs that `unprompted` reads
     seen = ["click", "keypress", "state_changed"]
@@ -623,7 +623,7 @@ def test_event_types_cover_the_basket_family() -> None:
 
 
 def test_event_types_include_forbidden_conditions() -> None:
-    from services.kit.matching import event_types
+    from services.core.matching import event_types
 
     conditions = [cond("state_changed"), cond("checkout", forbidden=True)]
     assert event_types(conditions) == ["checkout", "click", "keypress", "state_changed"]
@@ -633,7 +633,7 @@ def test_event_types_include_forbidden_conditions() -> None:
 
 
 def test_unprompted_lists_page_selections_without_a_click_or_key_on_their_screen() -> None:
-    from services.kit.matching import unprompted
+    from services.core.matching import unprompted
 
     events = log(
         ("state_changed", {"new_state": "main"}),

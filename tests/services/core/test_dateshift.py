@@ -1,4 +1,4 @@
-"""Tests for services.kit.dateshift."""
+"""Tests for services.core.dateshift."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from services.kit.dateshift import (
+from services.core.dateshift import (
     MONTHS,
     compute_shift,
     find_dates,

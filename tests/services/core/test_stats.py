@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.kit.results.stats import (
+from services.core.results.stats import (
     mcnemar_exact,
     newcombe_paired,
     paired,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.kit.errors import FieldError
+from services.core.errors import FieldError
 
 # Domain key -> tab caption, in tab order.
 DOMAINS: dict[str, str] = {

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from services.kit.errors import FieldError
+from services.core.errors import FieldError
 
 Source = Literal["page", "server"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from services.kit.errors import FieldError
+from services.core.errors import FieldError
 
 # What the hub issues (services/kit/trajectory.py `new_trajectory_id`): 128 bits, hex.
 TRAJECTORY_ID = re.compile(r"[0-9a-f]{32}")

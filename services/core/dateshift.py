@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from datetime import date, timedelta
 from typing import Any
 
-from services.kit.russian import MONTHS_GENITIVE as MONTHS
+from services.core.russian import MONTHS_GENITIVE as MONTHS
 
 __all__ = [
     "MONTHS",

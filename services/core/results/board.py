@@ -14,7 +14,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from services.kit.results.stats import paired, rate, repeats
+from services.core.results.stats import paired, rate, repeats
 
 KINDS = ("canonical", "variant")
 

@@ -16,8 +16,8 @@ import math
 import re
 from typing import Any
 
-from services.kit.contract import TRACKING_TYPES
-from services.kit.errors import FieldError
+from services.core.contract import TRACKING_TYPES
+from services.core.errors import FieldError
 
 __all__ = [
     "OPERATORS",

@@ -1,7 +1,8 @@
 """The harness interface and registry: adapters between an agent and a trajectory.
 
-A harness registers by name here (`@register("name")`) or from another package through
-the entry-point group `webpagebench.harnesses` (an object with the same `run`).
+Every harness, the built-ins too (pyproject.toml), is declared in the entry-point group
+`webpagebench.harnesses`: a name and a factory of an object with `name`, `needs_browser`
+and `run`. Nothing is found by importing a module for its side effects.
 """
 
 from __future__ import annotations
@@ -81,25 +82,9 @@ class Harness(Protocol):
     async def run(self, episode: Episode) -> Outcome: ...
 
 
-REGISTRY: dict[str, Callable[[], Harness]] = {}
-
-
-def register(name: str) -> Callable[[Callable[[], Harness]], Callable[[], Harness]]:
-    def add(factory: Callable[[], Harness]) -> Callable[[], Harness]:
-        REGISTRY[name] = factory
-        return factory
-
-    return add
-
-
 def available() -> dict[str, Callable[[], Harness]]:
-    """Built-in harnesses plus those other packages declare as entry points."""
-    import runner.harnesses  # noqa: F401 - registers the built-ins
-
-    found = dict(REGISTRY)
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        found.setdefault(entry.name, entry.load())
-    return found
+    """Every harness declared in the entry-point group, ours and other packages', by name."""
+    return {entry.name: entry.load() for entry in entry_points(group=ENTRY_POINT_GROUP)}
 
 
 def get_harness(name: str) -> Harness:

@@ -20,7 +20,6 @@ import signal
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ import httpx
 
 from runner.browser import ARGS, LOCALE, TIMEZONE, VIEWPORT
 from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError
-from runner.harness import Episode, InfraError, Outcome, register
+from runner.harness import Episode, InfraError, Outcome
 from runner.settings import RunnerSettings
 from runner.stack import REPO
 from runner.wait import WaitTimeout, until_async
@@ -291,5 +290,23 @@ class AgentHarness:
         )
 
 
-for _name in (*ENVIRONMENTS, "external"):
-    register(_name)(partial(AgentHarness, _name))
+# The entry points of the agent harnesses (pyproject.toml), one per environment and
+# `external` (a test holds them to ENVIRONMENTS).
+def browser_use() -> AgentHarness:
+    return AgentHarness("browser-use")
+
+
+def openhands() -> AgentHarness:
+    return AgentHarness("openhands")
+
+
+def dom() -> AgentHarness:
+    return AgentHarness("dom")
+
+
+def gui() -> AgentHarness:
+    return AgentHarness("gui")
+
+
+def external() -> AgentHarness:
+    return AgentHarness("external")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from runner.harness import Episode, Outcome, register
+from runner.harness import Episode, Outcome
 
 
-@register("noop")
 class NoopHarness:
     name = "noop"
     needs_browser = False

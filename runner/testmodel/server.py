@@ -25,7 +25,8 @@ import httpx
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 
-from runner.testmodel.dialects import Dialect, Element, all_dialects, text_of
+from runner.testmodel.dialects import all_dialects
+from runner.testmodel.dialects.base import Dialect, Element, text_of
 from runner.wait import until
 
 SCRIPTS_DIR = Path(__file__).parent / "scripts"
@@ -208,15 +209,6 @@ def completion(model: str, message: dict[str, Any], body: dict[str, Any]) -> JSO
             },
         }
     )
-
-
-def tool_call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """One OpenAI tool call, for dialects that act through tools."""
-    return {
-        "id": f"call_{uuid.uuid4().hex[:16]}",
-        "type": "function",
-        "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)},
-    }
 
 
 @contextlib.contextmanager

@@ -21,7 +21,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from runner.browser import new_context
-from runner.harness import Episode, InfraError, Outcome, register
+from runner.harness import Episode, InfraError, Outcome
 from runner.harnesses.oracle.ui import PATHS, UI
 
 Solver = Callable[[UI, list[dict[str, Any]]], Awaitable[None]]
@@ -44,7 +44,6 @@ class OracleFailed(RuntimeError):
     """The oracle could not solve the task: a broken task or a broken screen."""
 
 
-@register("oracle")
 class OracleHarness:
     name = "oracle"
     needs_browser = True

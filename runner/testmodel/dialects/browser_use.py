@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from runner.testmodel.dialects import Element, text_of
+from runner.testmodel.dialects.base import Element, text_of
 
 SCHEMA_NAME = "agent_output"
 # Phrases of browser-use's system prompt, for requests without a response_format.

@@ -19,7 +19,7 @@ from typing import Any
 
 from fastapi import HTTPException
 
-from runner.testmodel.dialects import Element, text_of
+from runner.testmodel.dialects.base import Element, text_of, tool_call
 
 LINE = re.compile(
     r'^(?P<indent>\s*)- (?P<role>[\w-]+)(?: "(?P<name>(?:[^"\\]|\\.)*)")?'
@@ -128,7 +128,6 @@ class DomDialect:
         return None
 
     def answer(self, step: dict[str, Any], target: Element | None, body: dict[str, Any]) -> dict:
-        from runner.testmodel.server import tool_call
 
         ref = target.ref if target else ""
         if "done" in step:
@@ -158,7 +157,6 @@ class DomDialect:
 
     def observe(self, body: dict[str, Any]) -> dict:
         """Scrolling by nothing leaves the page as it is and brings a fresh tree."""
-        from runner.testmodel.server import tool_call
 
         return {
             "content": None,

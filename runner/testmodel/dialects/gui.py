@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import HTTPException
 
 from runner.agents.gui_families import smart_resize
-from runner.testmodel.dialects import Element
+from runner.testmodel.dialects.base import Element
 
 DEFAULT_FRAMES = {"uitars": "0..1000", "qwen3vl": "0..999", "opencua": "resized", "fara": "resized"}
 

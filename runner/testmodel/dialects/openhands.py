@@ -17,7 +17,7 @@ from typing import Any
 
 from fastapi import HTTPException
 
-from runner.testmodel.dialects import Element, text_of
+from runner.testmodel.dialects.base import Element, text_of, tool_call
 
 # Tools only an OpenHands browser tool set offers (browser-use's own MCP names overlap,
 # but browser-use agents send no `tools`).
@@ -67,7 +67,6 @@ class OpenHandsDialect:
         return None
 
     def answer(self, step: dict[str, Any], target: Element | None, body: dict[str, Any]) -> dict:
-        from runner.testmodel.server import tool_call
 
         if "done" in step:
             call = tool_call("finish", {"message": str(step["done"])})
@@ -101,7 +100,6 @@ class OpenHandsDialect:
         return {"content": None, "tool_calls": [call]}
 
     def observe(self, body: dict[str, Any]) -> dict:
-        from runner.testmodel.server import tool_call
 
         return {
             "content": None,

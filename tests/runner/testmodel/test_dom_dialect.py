@@ -11,7 +11,7 @@ import pytest
 from fastapi import HTTPException
 
 from runner.agents import dom_agent
-from runner.testmodel.dialects import Element
+from runner.testmodel.dialects.base import Element
 from runner.testmodel.dialects.dom import DIALECT, parse_tree
 from runner.testmodel.server import find_label
 

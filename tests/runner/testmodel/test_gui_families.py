@@ -22,7 +22,7 @@ from runner.agents.gui_families import (
     parse_uitars,
     smart_resize,
 )
-from runner.testmodel.dialects import Element
+from runner.testmodel.dialects.base import Element
 from runner.testmodel.dialects.gui import DIALECT
 from runner.testmodel.server import find_label
 

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from fastapi import HTTPException
 
-from runner.testmodel.dialects import Element
+from runner.testmodel.dialects.base import Element
 from runner.testmodel.dialects.openhands import DIALECT, parse_elements
 from runner.testmodel.server import find_label
 

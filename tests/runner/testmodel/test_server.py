@@ -7,7 +7,7 @@ import json
 import httpx
 import pytest
 
-from runner.testmodel.dialects import Element
+from runner.testmodel.dialects.base import Element
 from runner.testmodel.server import SCRIPTS_DIR, Script, find_label, load_scripts
 
 pytestmark = [pytest.mark.slow]

@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 
+from runner.agents.protocol import PROTOCOL
 from runner.browser import ARGS, LOCALE, TIMEZONE, VIEWPORT
 from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError
 from runner.harness import Episode, InfraError, Outcome
@@ -32,7 +33,6 @@ from runner.settings import RunnerSettings
 from runner.stack import REPO
 from runner.wait import WaitTimeout, until_async
 
-PROTOCOL = 1
 # How often the runner looks at a running agent.
 POLL_S = 0.25
 CHROMIUM_START_S = 20

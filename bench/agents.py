@@ -27,7 +27,7 @@ from runner.evaluate import evaluate, select_tasks
 from runner.harness import AgentConfig, get_harness
 from runner.settings import RunnerSettings
 from runner.stack import TASKS_DIR, Stack
-from runner.testmodel.server import background
+from runner.testmodel.process import background
 
 
 def run(stack: Stack, harness: str, agent: AgentConfig, tasks: str, out: Path) -> list[dict]:

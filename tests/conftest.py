@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from runner.browser import ARGS, LOCALE, TIMEZONE, VIEWPORT, chromium_path
 from runner.stack import Stack
-from runner.testmodel.server import background
+from runner.testmodel.process import background
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 

@@ -9,25 +9,19 @@ state in the request, through the dialect of the harness that sent it.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-import subprocess
-import sys
 import time
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 
 from runner.testmodel.dialects import all_dialects
 from runner.testmodel.dialects.base import Dialect, Element, text_of
-from runner.wait import until
 
 SCRIPTS_DIR = Path(__file__).parent / "scripts"
 START_URL = re.compile(r"https?://[0-9.:\[\]a-z]+/t/([A-Za-z0-9_-]{16,})/")
@@ -209,29 +203,3 @@ def completion(model: str, message: dict[str, Any], body: dict[str, Any]) -> JSO
             },
         }
     )
-
-
-@contextlib.contextmanager
-def background(port: int | None = None) -> Iterator[str]:
-    """`runner testmodel` as a process of its own, for tests and benchmarks; its base URL."""
-    from runner.stack import free_port
-
-    port = port or free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "runner", "testmodel", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base_url = f"http://127.0.0.1:{port}/v1"
-
-    def answers() -> bool:
-        with contextlib.suppress(httpx.HTTPError):
-            return httpx.get(f"{base_url}/models", timeout=1).status_code == 200
-        return False
-
-    try:
-        until(answers, 15, f"the test model answering at {base_url}")
-        yield base_url
-    finally:
-        server.terminate()
-        server.wait(10)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from helpers import run_async
 
 from runner.wait import WaitTimeout, until, until_async
 
@@ -55,17 +56,17 @@ def test_a_timeout_of_zero_asks_once() -> None:
     assert len(calls) == 1
 
 
-async def test_coroutines_wait_the_same_way() -> None:
+def test_coroutines_wait_the_same_way() -> None:
     calls: list[int] = []
 
     async def third() -> str | None:
         calls.append(1)
         return "yes" if len(calls) == 3 else None
 
-    assert await until_async(third, 5, "three calls", every=0.001) == "yes"
+    assert run_async(until_async(third, 5, "three calls", every=0.001)) == "yes"
 
     async def never() -> bool:
         return False
 
     with pytest.raises(WaitTimeout, match=r"not within 0\.1s: never"):
-        await until_async(never, 0.1, "never", every=0.02)
+        run_async(until_async(never, 0.1, "never", every=0.02))

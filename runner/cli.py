@@ -137,14 +137,14 @@ def start_detached(today: str | None, timeout: float = 120) -> str:
         )
 
     def supervised() -> dict[str, Any] | None:
-        if supervisor.poll() is not None:
-            raise WaitTimeout("the supervisor exited", timeout)
+        if supervisor.poll() is not None:  # ends the wait: it will not come
+            raise StackError("the supervisor exited")
         state = running_stack(home())
         return state if state is not None and state.get("supervisor") is not None else None
 
     try:
         state = until(supervised, timeout, "the detached stack ready", every=0.2)
-    except WaitTimeout:
+    except (WaitTimeout, StackError):
         supervisor.kill()
         tail = (logs / "runner.log").read_text(errors="replace")[-2000:]
         fail(f"the stack did not start; logs/runner.log ends:\n{tail}")

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import json
 import statistics
 import tempfile
 import time
@@ -28,9 +27,11 @@ from runner.harness import AgentConfig, get_harness
 from runner.settings import RunnerSettings
 from runner.stack import TASKS_DIR, Stack
 from runner.testmodel.process import background
+from services.core.models.protocol import STEPS, read_steps
+from services.core.models.run import Record
 
 
-def run(stack: Stack, harness: str, agent: AgentConfig, tasks: str, out: Path) -> list[dict]:
+def run(stack: Stack, harness: str, agent: AgentConfig, tasks: str, out: Path) -> list[Record]:
     refs = select_tasks(TASKS_DIR, tasks, None)
     result = asyncio.run(
         evaluate(
@@ -46,25 +47,22 @@ def run(stack: Stack, harness: str, agent: AgentConfig, tasks: str, out: Path) -
             agent,
         )
     )
-    return result["records"]  # type: ignore[no-any-return]
+    return result.records
 
 
-def episode_figures(out: Path, record: dict[str, Any]) -> dict[str, float]:
+def episode_figures(out: Path, record: Record) -> dict[str, float]:
     """Start (until the first step's model call returned), and per later step the time
     outside the model call."""
-    lines = (out / record["episode"] / "steps.jsonl").read_text().splitlines()
-    steps = [json.loads(line) for line in lines]
-    model = sum(s["latency_s"] for s in steps)
-    later = [
-        (b["elapsed_s"] - a["elapsed_s"]) - b["latency_s"] for a, b in itertools.pairwise(steps)
-    ]
+    steps = read_steps(out / str(record.episode) / STEPS)
+    model = sum(s.latency_s for s in steps)
+    later = [(b.elapsed_s - a.elapsed_s) - b.latency_s for a, b in itertools.pairwise(steps)]
     return {
-        "seconds": record["seconds"],
+        "seconds": record.seconds,
         "steps": len(steps),
         "model": model,
-        "start": steps[0]["elapsed_s"] if steps else record["seconds"],
+        "start": steps[0].elapsed_s if steps else record.seconds,
         "per_step": statistics.fmean(later) if later else 0.0,
-        "outside": (record["seconds"] - model) / max(1, len(steps)),
+        "outside": (record.seconds - model) / max(1, len(steps)),
     }
 
 
@@ -76,8 +74,8 @@ def measure(args: argparse.Namespace, home: Path, base_url: str, rows: list[list
             run(stack, "oracle", AgentConfig(), args.tasks, Path(folder) / f"oracle-{i}")[0]
             for i in range(args.repeat)
         ]
-        baseline = statistics.fmean(r["seconds"] for r in oracle)
-        steps = statistics.fmean(r["steps"] for r in oracle)
+        baseline = statistics.fmean(r.seconds for r in oracle)
+        steps = statistics.fmean(r.steps for r in oracle)
         rows.append(
             [
                 "oracle (baseline)",
@@ -101,8 +99,8 @@ def measure(args: argparse.Namespace, home: Path, base_url: str, rows: list[list
             for i in range(args.repeat):
                 out = Path(folder) / f"{name}-{family}-{i}"
                 record = run(stack, name, agent, args.tasks, out)[0]
-                if record["ems"] != 1:
-                    raise SystemExit(f"{spec}: not solved ({record['status']}: {record['error']})")
+                if record.ems != 1:
+                    raise SystemExit(f"{spec}: not solved ({record.status}: {record.error})")
                 figures.append(episode_figures(out, record))
             mean = {key: statistics.fmean(f[key] for f in figures) for key in figures[0]}
             rows.append(

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import statistics
 import tempfile
-from collections.abc import AsyncIterator, Awaitable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import aiohttp
 from rich.console import Console
 from rich.table import Table
 
+from runner.hub import HubClient, Params
 from runner.stack import Stack, built_sites, free_port
 
 console = Console(width=120)
@@ -59,7 +61,7 @@ class Answer:
 @dataclass
 class Hub:
     """The generator's one session (paths are the hub's), and the trajectory API through it
-    with the admin token."""
+    with the admin token (`api`, the runner's client over this session)."""
 
     session: aiohttp.ClientSession
     admin: dict[str, str]
@@ -71,8 +73,19 @@ class Hub:
         async with request as response:
             return Answer(response.status, await response.read())
 
-    def api(self, method: str, path: str, **body: Any) -> Awaitable[Answer]:
-        return self.send(method, f"/api/trajectories{path}", headers=self.admin, **body)
+    @cached_property
+    def api(self) -> HubClient:
+        async def transport(
+            method: str, path: str, body: bytes | None, params: Params | None
+        ) -> tuple[int, bytes]:
+            headers = self.admin | ({"Content-Type": "application/json"} if body else {})
+            try:
+                answer = await self.send(method, path, data=body, params=params, headers=headers)
+            except aiohttp.ClientError as exc:
+                raise ConnectionError(repr(exc)) from exc
+            return answer.status, answer.body
+
+        return HubClient(transport)
 
 
 @asynccontextmanager

@@ -22,12 +22,16 @@ import uuid
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import aiohttp
 
 from bench import baseline, trace
 from bench.common import Answer, Hub, fresh_stack, hub_session, percentile, summary_ms, table
+from runner.hub import HubFailed, HubRefused
 from services.kit import pagetoken
+
+Sent = TypeVar("Sent")  # a page's Answer, or a trajectory API answer in its model
 
 AIM = "p99 page ≤ 100 ms and no error"
 AIM_AGENTS = 100
@@ -58,17 +62,21 @@ class Load:
     def failed(self) -> int:
         return sum(self.errors.values())
 
-    async def timed(self, kind: str, send: Awaitable[Answer]) -> Answer | None:
-        """The answer to one request, its latency kept under `kind`; None (an error counted)
-        for an exception or a status other than 2xx/3xx."""
+    async def timed(self, kind: str, send: Awaitable[Sent]) -> Sent | None:
+        """The answer to one request (a page's, or the trajectory API's in its model), its
+        latency kept under `kind`; None (an error counted) for an exception or a status
+        other than 2xx/3xx."""
         clock = time.perf_counter()
         try:
             answer = await send
+        except (HubFailed, HubRefused) as exc:
+            self.errors[f"{kind}: {exc.status or type(exc.__cause__).__name__}"] += 1
+            return None
         except (aiohttp.ClientError, TimeoutError) as exc:
             self.errors[f"{kind}: {type(exc).__name__}"] += 1
             return None
         self.latencies[kind].append(time.perf_counter() - clock)
-        if answer.status >= 400:
+        if isinstance(answer, Answer) and answer.status >= 400:
             self.errors[f"{kind}: {answer.status}"] += 1
             return None
         return answer
@@ -101,12 +109,11 @@ class Pace:
 async def episode(hub: Hub, load: Load, recorded: trace.Trace, pace: Pace) -> None:
     """One trajectory: create it, replay the trace with check() after each step, close it;
     the final verdict must pass."""
-    body = {"task": recorded.task, "task_id": recorded.name}
     await pace.wait()
-    created = await load.timed("create", hub.api("POST", "", json=body))
+    created = await load.timed("create", hub.api.create(recorded.task, recorded.name))
     if created is None:
         return
-    tid = created.json()["trajectory_id"]
+    tid = created.trajectory_id
     # Where the page last loaded on each site posts its events: `_events` path -> with token.
     events: dict[str, str] = {}
     for step in json.loads(json.dumps(recorded.steps).replace("{tid}", tid)):
@@ -125,11 +132,11 @@ async def episode(hub: Hub, load: Load, recorded: trace.Trace, pace: Pace) -> No
         if kind == "page" and answer is not None and 'name="wpb-page"' in (html := answer.text):
             url = pagetoken.events_url(html)
             events[url.partition("?")[0]] = url
-        await load.timed("check", hub.api("GET", f"/{tid}/check"))
+        await load.timed("check", hub.api.check(tid))
         load.actions += load.open()
-    await load.timed("close", hub.api("POST", f"/{tid}/close", json={"completion": True}))
-    verdict = await load.timed("check", hub.api("GET", f"/{tid}/check"))
-    if verdict is not None and verdict.json()["ems"] != 1:
+    await load.timed("close", hub.api.close_trajectory(tid, True))
+    verdict = await load.timed("check", hub.api.check(tid))
+    if verdict is not None and verdict.ems != 1:
         load.errors[f"final verdict failed: {recorded.name}"] += 1
 
 
@@ -179,11 +186,10 @@ async def baseline_level(
 async def create_many(hub: Hub, recorded: trace.Trace, n: int) -> tuple[Load, list[str]]:
     """`n` trajectories of the recorded task created at once: the latencies, and their ids."""
     load = Load(0)
-    body = {"task": recorded.task, "task_id": recorded.name}
     answers = await asyncio.gather(
-        *(load.timed("create", hub.api("POST", "", json=body)) for _ in range(n))
+        *(load.timed("create", hub.api.create(recorded.task, recorded.name)) for _ in range(n))
     )
-    return load, [a.json()["trajectory_id"] for a in answers if a is not None]
+    return load, [a.trajectory_id for a in answers if a is not None]
 
 
 async def cart_level(hub: Hub, grocery: trace.Trace, seconds: float) -> Load:

@@ -48,9 +48,9 @@ def measure(args: argparse.Namespace, workers: int, out: Path) -> tuple[float, i
             AgentConfig(model="test", base_url=MODEL_URL, max_steps=15),
         )
     )
-    records = result["records"]
-    solved = sum(r["ems"] == 1 for r in records)
-    return time.monotonic() - started, solved, sum(r["ems"] is None for r in records)
+    records = result.records
+    solved = sum(r.ems == 1 for r in records)
+    return time.monotonic() - started, solved, sum(r.ems is None for r in records)
 
 
 def main() -> None:

@@ -43,9 +43,7 @@ TASK = {
 
 
 async def new_trajectory(hub: Hub) -> str:
-    answer = await hub.api("POST", "", json={"task": TASK})
-    answer.raise_for_status()
-    return str(answer.json()["trajectory_id"])
+    return (await hub.api.create(TASK)).trajectory_id
 
 
 async def creation(hub: Hub, n: int = 200) -> list[float]:
@@ -134,9 +132,9 @@ async def check_latency(hub: Hub, semantic: bool, events: int = 1000, n: int = 1
     times = []
     for _ in range(n):
         started = time.perf_counter()
-        verdict = (await hub.api("GET", f"/{tid}/check")).json()
+        verdict = await hub.api.check(tid)
         times.append(time.perf_counter() - started)
-    assert verdict["total"] == 2
+    assert verdict.total == 2
     return times
 
 

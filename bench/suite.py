@@ -92,8 +92,8 @@ def main() -> None:
                 )
                 wall = time.monotonic() - started
             after = server_seconds(stack)
-        records = [r for r in result["records"] if r["status"] == "ok"]
-        passed = sum(r["ems"] == 1 for r in records)
+        records = [r for r in result.records if r.status == "ok"]
+        passed = sum(r.ems == 1 for r in records)
         rows.append(
             [
                 str(workers),
@@ -107,9 +107,9 @@ def main() -> None:
         n = max(1, len(records))
         spent = {name: (after[name] - before.get(name, 0)) / n for name in after}
         pages = sum(v for k, v in spent.items() if k.startswith("site-"))
-        agent = statistics.fmean(r["phases"]["agent"] for r in records) if records else 0
-        check = statistics.fmean(r["phases"]["check"] for r in records) if records else 0
-        create = statistics.fmean(r["phases"]["create"] for r in records) if records else 0
+        agent = statistics.fmean(r.phases["agent"] for r in records) if records else 0
+        check = statistics.fmean(r.phases["check"] for r in records) if records else 0
+        create = statistics.fmean(r.phases["create"] for r in records) if records else 0
         phases_rows.append(
             [
                 str(workers),

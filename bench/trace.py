@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-import httpx
 from playwright.async_api import Browser, BrowserContext, Download, Request, async_playwright
 
 from bench.common import fresh_stack
 from runner import browser as chromium
 from runner.harness import Episode
 from runner.harnesses.oracle import OracleHarness
+from runner.hub import HubClient
 from services.core.tasks import load_task
 
 TRACES = Path(__file__).parent / "traces"
@@ -94,30 +94,29 @@ def step(request: Request | Download) -> dict[str, Any] | None:
 
 
 async def record_task(
-    hub: httpx.AsyncClient, browser: Browser, seen: list[Request | Download], name: str
+    hub: HubClient, url: str, browser: Browser, seen: list[Request | Download], name: str
 ) -> None:
     """Solve one task with the oracle and write the requests `seen` meanwhile as its trace;
     the final check must pass."""
     task = load_task(TASKS / f"{name}.json")
-    body = {"task": task, "task_id": name.split("/")[-1]}
-    created = (await hub.post("/api/trajectories", json=body)).raise_for_status().json()
-    tid = created["trajectory_id"]
-    meta = (await hub.get(f"/api/trajectories/{tid}")).raise_for_status().json()
+    created = await hub.create(task, name.split("/")[-1])
+    tid = created.trajectory_id
+    meta = await hub.trajectory(tid)
     seen.clear()
     episode = Episode(
         task_id=name,
-        prompt=created["prompt"],
-        url=created["url"],
-        first_domain=meta.get("first_domain"),
+        prompt=created.prompt,
+        url=created.url,
+        first_domain=meta.first_domain,
         time_limit_s=120,
         browser=browser,
-        conditions=meta["conditions"],
+        conditions=meta.conditions,
     )
     await OracleHarness().run(episode)
-    verdict = (await hub.get(f"/api/trajectories/{tid}/check")).raise_for_status().json()
-    if verdict["ems"] != 1:
+    verdict = await hub.check(tid)
+    if verdict.ems != 1:
         raise RuntimeError(f"{name}: the oracle did not solve it: {verdict}")
-    prefix = f"{str(hub.base_url).rstrip('/')}/t/{tid}/"
+    prefix = f"{url.rstrip('/')}/t/{tid}/"
     steps = [s for r in seen if r.url.startswith(prefix) and (s := step(r))]
     out = TRACES / f"{name.split('/')[-1]}.json"
     out.write_text(json.dumps(steps, ensure_ascii=False, indent=1).replace(tid, "{tid}") + "\n")
@@ -130,9 +129,8 @@ async def record() -> None:
     TRACES.mkdir(exist_ok=True)
     seen: list[Request | Download] = []
     with fresh_stack() as stack:
-        headers = {"Authorization": f"Bearer {stack.token}"}
         async with (
-            httpx.AsyncClient(base_url=stack.hub_url, headers=headers, timeout=60) as hub,
+            HubClient.connect(stack.hub_url, stack.token) as hub,
             async_playwright() as playwright,
         ):
             browser = await chromium.launch(playwright)
@@ -143,7 +141,7 @@ async def record() -> None:
 
             browser.on("context", watch)
             for name in RECORDED:
-                await record_task(hub, browser, seen, name)
+                await record_task(hub, stack.hub_url, browser, seen, name)
             await browser.close()
 
 

@@ -38,6 +38,7 @@ from services.core.matching import (
     event_matches,
     value_matches,
 )
+from services.core.models.run import Record
 
 ALTERNATIVES = 3  # look-alike values tried per parameter
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -715,27 +716,22 @@ def suite_line(summary: dict[str, Any]) -> str:
 
 
 async def collect(
-    hub_url: str, token: str, refs: Sequence[Any], records: Sequence[dict[str, Any]]
+    hub_url: str, token: str, refs: Sequence[Any], records: Sequence[Record]
 ) -> list[AuditItem]:
     """Each evaluated task's shifted conditions and event log, fetched from the hub.
     `refs` are runner.evaluate.TaskRef; `records` the run's records (trajectory_id)."""
-    import httpx
+    from runner.hub import HubClient
 
     by_name = {ref.name: ref for ref in refs}
     items = []
-    async with httpx.AsyncClient(
-        base_url=hub_url, headers={"Authorization": f"Bearer {token}"}, timeout=60
-    ) as client:
+    async with HubClient.connect(hub_url, token) as hub:
         for record in records:
-            ref = by_name[record["task"]]
+            ref = by_name[record.task]
             data = ref.task["test_data"]
-            tid = record.get("trajectory_id")
             conditions, events = data["conditions"], []
-            if tid:
-                meta = (await client.get(f"/api/trajectories/{tid}")).raise_for_status().json()
-                answer = await client.get(f"/api/trajectories/{tid}/events")
-                conditions = meta["conditions"]
-                events = answer.raise_for_status().json()["events"]
+            if record.trajectory_id:
+                conditions = (await hub.trajectory(record.trajectory_id)).conditions
+                events = (await hub.events(record.trajectory_id)).events
             items.append(
                 AuditItem(
                     name=ref.name,

@@ -59,6 +59,8 @@ from runner.tasks import build as build_variants
 from runner.tasks import counts, shown_prompt, validate_paths
 from runner.wait import WaitTimeout, until
 from services.core.errors import FieldError
+from services.core.models.run import Record
+from services.core.results.board import Run
 from services.core.tasks import find_task, task_files
 
 app = typer.Typer(
@@ -366,11 +368,11 @@ def run_on_stack(
     today: str | None,
     agent: AgentConfig | None = None,
     prices: dict[str, Price] | None = None,
-    then: Callable[[str, str, dict[str, Any]], Any] | None = None,
+    then: Callable[[str, str, Run], Any] | None = None,
     metrics_port: int | None = None,
     hub: str | None = None,
     repeat: int = 1,
-) -> tuple[dict[str, Any], Path, Any]:
+) -> tuple[Run, Path, Any]:
     """Evaluate on the stand at `hub` (one this runner did not start: compose's), on the
     running embedded stack, or on one started for it and stopped after, with a progress bar
     and, with `metrics_port`, the runner's metrics served there; `then(hub_url, token,
@@ -412,7 +414,7 @@ def run_on_stack(
             attempts = len(refs) * repeat
             bar = progress.add_task(f"{harness.name} on {len(refs)} tasks", total=attempts)
 
-            def finished(record: dict[str, Any]) -> None:
+            def finished(record: Record) -> None:
                 progress.advance(bar)
                 if metrics is not None:
                     metrics.observe(record)
@@ -702,7 +704,7 @@ def tasks_audit(
         workers,
         time_limit,
         today,
-        then=lambda hub_url, token, run: asyncio.run(collect(hub_url, token, refs, run["records"])),
+        then=lambda hub_url, token, run: asyncio.run(collect(hub_url, token, refs, run.records)),
     )
     summary = audit_suite(items, kinds=chosen_kinds)
     table = Table(title="Task audit")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from runner.harnesses.agents import (
     chromium_preferences,
 )
 from runner.wait import WaitTimeout, until_async
+from services.core.models.protocol import INPUT
 
 BROWSER_IMAGE = "wpb-browser"
 CDP_PORT = 9222
@@ -142,12 +142,14 @@ class ContainerAgentHarness(AgentHarness):
         (folder / "downloads").mkdir(parents=True, exist_ok=True)
         public = episode.url[: episode.url.index("/t/")]
         spec = self.agent_input(episode, f"http://127.0.0.1:{CDP_PORT}", folder)
-        spec.update(
-            prompt=agents_url(episode.prompt, public, self.docker.hub),
-            start_url=agents_url(episode.url, public, self.docker.hub),
-            output_dir=EPISODE_DIR,
+        spec = spec.model_copy(
+            update={
+                "prompt": agents_url(episode.prompt, public, self.docker.hub),
+                "start_url": agents_url(episode.url, public, self.docker.hub),
+                "output_dir": Path(EPISODE_DIR),
+            }
         )
-        (folder / "input.json").write_text(json.dumps(spec, ensure_ascii=False, indent=1))
+        spec.write(folder / INPUT)
         client = docker.from_env()
         try:
             async with self.browser(client, folder) as browser:
@@ -208,14 +210,14 @@ class ContainerAgentHarness(AgentHarness):
             # The key the agent was told to read, when the runner has it; nothing else of
             # the runner's environment (the stand's settings least of all).
             **({key: os.environ[key]} if key and key in os.environ else {}),
-            "WPB_AGENT_INPUT": f"{EPISODE_DIR}/input.json",
+            "WPB_AGENT_INPUT": f"{EPISODE_DIR}/{INPUT}",
             "TZ": TIMEZONE,
             "HOME": "/tmp",
         }
         return await asyncio.to_thread(
             client.containers.run,
             self.image,
-            ["python", "-m", self.module, f"{EPISODE_DIR}/input.json"],
+            ["python", "-m", self.module, f"{EPISODE_DIR}/{INPUT}"],
             name=f"wpb-{folder.name[:16]}-agent",
             detach=True,
             network_mode=f"container:{browser.id}",

@@ -15,6 +15,8 @@ from typing import Any, Protocol
 
 from playwright.async_api import Browser
 
+from services.core.models.run import Status, Usage
+
 ENTRY_POINT_GROUP = "webpagebench.harnesses"
 
 
@@ -66,12 +68,12 @@ class Outcome:
     steps: int = 0
     tokens: int = 0
     cost: float = 0.0
-    # Tokens and calls per model: {"model": {"input_tokens", "output_tokens", "calls"}}.
-    usage: dict[str, dict[str, int]] = field(default_factory=dict)
+    # Tokens and calls per model.
+    usage: dict[str, Usage] = field(default_factory=dict)
     # Whether every model used has a price in the price table (cost 0 otherwise).
     priced: bool = True
     # `ok`, or why the agent stopped short: `timeout`, `step_limit`, `agent_error`.
-    status: str = "ok"
+    status: Status = Status.OK
     error: str | None = None
 
 

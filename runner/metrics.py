@@ -19,10 +19,10 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 import yaml
 from prometheus_client import Counter, Histogram, make_wsgi_app
 
-from runner.evaluate import UNSCORED
 from runner.prices import Price
 from runner.prices import cost as prices_cost
 from runner.stack import REPO, StackError, service_token_file
+from services.core.models.run import Record
 
 # Where the Prometheus configurations look for the runner, and where `runner prometheus`
 # answers.
@@ -63,24 +63,23 @@ class RunMetrics:
             TOKENS.labels(self.model, kind)
         COST.labels(self.model)
 
-    def observe(self, record: dict[str, Any]) -> None:
+    def observe(self, record: Record) -> None:
         """A finished task's record (one line of records.jsonl)."""
-        TASKS_DONE.labels(*self.run, record["status"]).inc()
-        INFRA_ERRORS.labels(*self.run).inc(len(record.get("infra_errors", [])))
-        if record["status"] in UNSCORED:
+        TASKS_DONE.labels(*self.run, record.status).inc()
+        INFRA_ERRORS.labels(*self.run).inc(len(record.infra_errors))
+        if not record.status.scored:
             return
         SCORED.labels(*self.run).inc()
-        PASSED.labels(*self.run).inc(record["ems"])
-        EPISODE.labels(*self.run).observe(record["seconds"])
-        usage: dict[str, dict[str, int]] = record.get("usage") or {}
-        for model, tokens in usage.items():
-            TOKENS.labels(model, "input").inc(tokens.get("input_tokens", 0))
-            TOKENS.labels(model, "output").inc(tokens.get("output_tokens", 0))
+        PASSED.labels(*self.run).inc(record.ems or 0)
+        EPISODE.labels(*self.run).observe(record.seconds)
+        for model, tokens in record.usage.items():
+            TOKENS.labels(model, "input").inc(tokens.input_tokens)
+            TOKENS.labels(model, "output").inc(tokens.output_tokens)
             COST.labels(model).inc(prices_cost(self.prices, {model: tokens})[0])
-        if not usage:  # a harness that reports totals only: the run's model
-            if record.get("tokens"):
-                TOKENS.labels(self.model, "total").inc(record["tokens"])
-            COST.labels(self.model).inc(record.get("cost", 0.0))
+        if not record.usage:  # a harness that reports totals only: the run's model
+            if record.tokens:
+                TOKENS.labels(self.model, "total").inc(record.tokens)
+            COST.labels(self.model).inc(record.cost)
 
 
 class Scrapes:

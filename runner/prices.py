@@ -14,6 +14,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from services.core.models.run import Usage
+
 
 class PriceError(ValueError):
     pass
@@ -51,7 +53,7 @@ def price_of(table: dict[str, Price], model: str) -> Price | None:
     return table.get(model) or table.get(model.split("/", 1)[-1])
 
 
-def cost(table: dict[str, Price], usage: dict[str, dict[str, int]]) -> tuple[float, bool]:
+def cost(table: dict[str, Price], usage: dict[str, Usage]) -> tuple[float, bool]:
     """Dollars for `usage` (per model), and whether every model in it had a price."""
     total, priced = 0.0, True
     for model, tokens in usage.items():
@@ -59,8 +61,5 @@ def cost(table: dict[str, Price], usage: dict[str, dict[str, int]]) -> tuple[flo
         if price is None:
             priced = False
             continue
-        total += (
-            tokens.get("input_tokens", 0) * price.input
-            + tokens.get("output_tokens", 0) * price.output
-        ) / 1e6
+        total += (tokens.input_tokens * price.input + tokens.output_tokens * price.output) / 1e6
     return round(total, 6), priced

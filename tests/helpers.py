@@ -24,8 +24,12 @@ import nats
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
+from runner.hub import HubClient, Params
 from runner.stack import REPO, TASKS_DIR, Stack, free_port
 from runner.wait import WaitTimeout, until
+from services.core.models.api import CreatedTrajectory, Verdict
+from services.core.models.run import Record
+from services.core.results.board import Run
 from services.kit import pagetoken
 from services.kit.bus import NATS_USER, TRAJECTORIES_BUCKET
 
@@ -111,13 +115,26 @@ def make_task(
     }
 
 
-def create(hub: httpx.Client, task: dict[str, Any] | None = None, **body: Any) -> dict[str, Any]:
-    answer = hub.post(
-        "/api/trajectories",
-        json={"task": task or make_task([{"event_name": "basket_add"}]), **body},
-    )
-    assert answer.status_code == 201, answer.text
-    return answer.json()
+def hub_api(hub: httpx.Client) -> HubClient:
+    """The runner's hub client over a test's client (its address and admin token)."""
+
+    async def send(
+        method: str, path: str, body: bytes | None, params: Params | None
+    ) -> tuple[int, bytes]:
+        headers = {"content-type": "application/json"} if body is not None else {}
+        try:
+            answer = hub.request(method, path, content=body, params=params, headers=headers)
+        except httpx.TransportError as exc:
+            raise ConnectionError(repr(exc)) from exc
+        return answer.status_code, answer.content
+
+    return HubClient(send)
+
+
+def create(hub: httpx.Client, task: dict[str, Any] | None = None, **body: Any) -> CreatedTrajectory:
+    """A trajectory of `task` (by default one basket_add on Продукты)."""
+    default = make_task([{"event_name": "basket_add"}])
+    return run_async(hub_api(hub).create(task or default, **body))  # type: ignore[no-any-return]
 
 
 def run_async(coroutine: Any) -> Any:
@@ -164,7 +181,7 @@ def run_eval(
     agent: Any = None,
     prices: Any = None,
     repeat: int = 1,
-) -> dict[str, Any]:
+) -> Run:
     """`runner eval` of these tasks against the test stack (two workers, 90 s a task unless
     told), with an agent harness's settings and price table when given, `repeat` times."""
     from runner.evaluate import evaluate
@@ -187,13 +204,13 @@ def run_eval(
     return run_async(run)  # type: ignore[no-any-return]
 
 
-def _skip(record: dict[str, Any]) -> None:
+def _skip(record: Record) -> None:
     """`evaluate`'s per-record callback, unused by the tests."""
 
 
-def failures(records: list[dict[str, Any]]) -> dict[str, Any]:
+def failures(records: list[Record]) -> dict[str, tuple[str, str | None]]:
     """Task -> (status, error) of every record that did not pass."""
-    return {r["task"]: (r["status"], r["error"]) for r in records if r["ems"] != 1}
+    return {r.task: (r.status, r.error) for r in records if r.ems != 1}
 
 
 def runner(
@@ -251,9 +268,7 @@ def wait_events(
     events: list[dict[str, Any]] = []
 
     def enough() -> list[dict[str, Any]] | None:
-        answer = hub.get(f"/api/trajectories/{tid}/events")
-        answer.raise_for_status()
-        events[:] = answer.json()["events"]
+        events[:] = run_async(hub_api(hub).events(tid)).events
         found = [event for event in events if wanted(event)]
         return found if len(found) >= at_least else None
 
@@ -286,10 +301,10 @@ def params_of(events: list[dict[str, Any]], event_type: str | None = None) -> li
     return [e["params"] for e in events if event_type is None or e["type"] == event_type]
 
 
-def verdict(hub: httpx.Client, tid: str, wait_for: str) -> dict[str, Any]:
+def verdict(hub: httpx.Client, tid: str, wait_for: str) -> Verdict:
     """The trajectory's check once an event of type `wait_for` is stored."""
     wait_events(hub, tid, wait_for)
-    return hub.get(f"/api/trajectories/{tid}/check").json()  # type: ignore[no-any-return]
+    return run_async(hub_api(hub).check(tid))  # type: ignore[no-any-return]
 
 
 # -- the Grafana dashboards' queries against a real Prometheus (tests/deploy) -------------

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 from playwright.async_api import Browser, BrowserContext, Page, Playwright
 
-from runner.agents.protocol import AgentInput
+from services.core.models.protocol import AgentInput
 
 # How long one browser action may take before it counts as a failed step.
 ACTION_TIMEOUT_MS = 5_000
@@ -52,7 +52,7 @@ class Chat:
         base = (spec.model.base_url or "https://api.openai.com/v1").rstrip("/")
         self.url = f"{base}/chat/completions"
         self.client = httpx.AsyncClient(
-            timeout=httpx.Timeout(max(30.0, spec.time_limit_s), connect=10.0),
+            timeout=httpx.Timeout(max(30.0, spec.limits.time_limit_s), connect=10.0),
             headers={"Authorization": f"Bearer {spec.model.api_key}"},
         )
 
@@ -120,8 +120,8 @@ async def attach(playwright: Playwright, spec: AgentInput) -> tuple[Browser, Tab
     await prepare(page)
     size = await page.evaluate("[innerWidth, innerHeight]")
     wanted = spec.viewport
-    if [wanted.get("width"), wanted.get("height")] != size:
-        await page.set_viewport_size({"width": wanted["width"], "height": wanted["height"]})
+    if [wanted.width, wanted.height] != size:
+        await page.set_viewport_size({"width": wanted.width, "height": wanted.height})
     if page.url != spec.start_url:
         await page.goto(spec.start_url, wait_until="load", timeout=30_000)
     return browser, Tab(context, page)

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.agents import protocol
+from services.core.models.protocol import AgentError, AgentInput
 
 # `evaluate` runs the model's JavaScript in the page: an agent here acts through the UI.
 DEFAULT_EXCLUDED = ("search", "extract", "evaluate")
@@ -140,7 +141,7 @@ def describe_actions(output: Any) -> list[dict[str, Any]] | None:
     return [a.model_dump(exclude_none=True, exclude_unset=True) for a in output.action]
 
 
-async def run(spec: protocol.AgentInput, recorder: protocol.Recorder) -> None:
+async def run(spec: AgentInput, recorder: protocol.Recorder) -> None:
     import httpx
     from browser_use import Agent, BrowserSession, Tools
 
@@ -166,7 +167,7 @@ async def run(spec: protocol.AgentInput, recorder: protocol.Recorder) -> None:
     session = BrowserSession(
         cdp_url=spec.cdp_url,
         keep_alive=True,
-        viewport={"width": spec.viewport["width"], "height": spec.viewport["height"]},
+        viewport=spec.viewport.model_dump(),
     )
     # The OpenAI client's own timeout and retries come first: browser-use must not cancel
     # a call before the client gives up on it (that would read as the model's failure).
@@ -217,7 +218,7 @@ async def run(spec: protocol.AgentInput, recorder: protocol.Recorder) -> None:
             agent.stop()  # no retries of a failed endpoint: the runner retries the episode
 
     try:
-        history = await agent.run(max_steps=spec.max_steps, on_step_end=on_step_end)
+        history = await agent.run(max_steps=spec.limits.max_steps, on_step_end=on_step_end)
     finally:
         await http.aclose()
         # Close the CDP connection (keep_alive leaves it open); the browser stays.
@@ -225,7 +226,7 @@ async def run(spec: protocol.AgentInput, recorder: protocol.Recorder) -> None:
             await asyncio.wait_for(session.reset(), timeout=10)
 
     if calls.infra is not None:
-        error = {"kind": protocol.INFRA, "message": protocol.describe(calls.infra)}
+        error = AgentError(kind=protocol.INFRA, message=protocol.describe(calls.infra))
         recorder.finish(False, history.final_result() or "", error=error)
         return
     recorder.finish(history.is_done(), history.final_result() or "")

@@ -20,7 +20,8 @@ from urllib.parse import urljoin
 from playwright.async_api import Page, async_playwright
 
 from runner.agents import browser as shared
-from runner.agents.protocol import AgentInput, Recorder, main
+from runner.agents.protocol import Recorder, main
+from services.core.models.protocol import AgentInput
 
 # Tree characters sent per step (about 10k tokens); the rest is cut with a note.
 MAX_TREE_CHARS = 40_000
@@ -194,7 +195,7 @@ async def perform(page: Page, name: str, args: dict[str, Any], tree: str) -> str
 
 def state_message(spec: AgentInput, step: int, seen: Observation) -> dict[str, Any]:
     text = (
-        f"Step {step} of {spec.max_steps}.\nURL: {seen.url}\nTitle: {seen.title}\n"
+        f"Step {step} of {spec.limits.max_steps}.\nURL: {seen.url}\nTitle: {seen.title}\n"
         f"Accessibility tree:\n{seen.tree}"
     )
     return {"role": "user", "content": text}
@@ -223,8 +224,8 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
     async with async_playwright() as playwright:
         browser, tab = await shared.attach(playwright, spec)
         try:
-            for step in range(1, spec.max_steps + 1):
-                if time.monotonic() - started > spec.time_limit_s:
+            for step in range(1, spec.limits.max_steps + 1):
+                if time.monotonic() - started > spec.limits.time_limit_s:
                     break
                 shared.check_alive(browser)
                 page = await tab.current()

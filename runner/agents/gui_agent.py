@@ -24,7 +24,8 @@ from playwright.async_api import Page, async_playwright
 
 from runner.agents import browser as shared
 from runner.agents.gui_families import FAMILIES, FRAMES, Action, ParseError, Screen, executable
-from runner.agents.protocol import AgentInput, Recorder, main
+from runner.agents.protocol import Recorder, main
+from services.core.models.protocol import AgentInput
 
 # Earlier steps kept in the conversation (their screenshots replaced by a note).
 HISTORY_STEPS = 15
@@ -260,11 +261,11 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
     answer = ""
     async with async_playwright() as playwright:
         browser, tab = await shared.attach(playwright, spec)
-        width, height = spec.viewport["width"], spec.viewport["height"]
+        width, height = spec.viewport.width, spec.viewport.height
         pointer = (width / 2, height / 2)
         try:
-            for _step in range(spec.max_steps):
-                if time.monotonic() - started > spec.time_limit_s:
+            for _step in range(spec.limits.max_steps):
+                if time.monotonic() - started > spec.limits.time_limit_s:
                     break
                 shared.check_alive(browser)
                 page = await tab.current()

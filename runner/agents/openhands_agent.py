@@ -29,14 +29,8 @@ import time
 import warnings
 from typing import Any
 
-from runner.agents.protocol import (
-    AGENT,
-    AgentInput,
-    Recorder,
-    describe,
-    error_kind,
-    main,
-)
+from runner.agents.protocol import AGENT, Recorder, describe, error_kind, main
+from services.core.models.protocol import AgentError, AgentInput
 
 # Set before the SDK is imported: no price table download, no banner, no telemetry.
 QUIET_ENV = {
@@ -108,12 +102,12 @@ class Episode:
             num_retries=0,
             temperature=model.temperature,
             api_mode="chat",
-            timeout=int(max(30, min(300, self.spec.time_limit_s))),
+            timeout=int(max(30, min(300, self.spec.limits.time_limit_s))),
             **extra,
         )
         browser = {
             "cdp_url": self.spec.cdp_url,
-            "viewport": dict(self.spec.viewport),
+            "viewport": self.spec.viewport.model_dump(),
             "user_data_dir": os.path.join(self.scratch, "profile"),
             # Where the runner's Chromium saves downloads too (browser-use resets the place).
             "downloads_path": str(self.spec.output_dir / "downloads"),
@@ -127,7 +121,7 @@ class Episode:
         return Conversation(
             agent=agent,
             workspace=os.path.join(self.scratch, "workspace"),
-            max_iteration_per_run=self.spec.max_steps,
+            max_iteration_per_run=self.spec.limits.max_steps,
             stuck_detection=bool(options.get("stuck_detection", True)),
             visualizer=None,
             callbacks=[self.on_event],
@@ -196,12 +190,12 @@ class Episode:
         inside the `except` that caught the failure, so the exception is at hand."""
         exc = sys.exc_info()[1]
         if exc is not None:
-            error = {"kind": error_kind(exc), "message": describe(exc)}
+            error = AgentError(kind=error_kind(exc), message=describe(exc))
         else:
-            error = {"kind": AGENT, "message": f"{event.code}: {event.detail}"[:2000]}
+            error = AgentError(kind=AGENT, message=f"{event.code}: {event.detail}"[:2000])
         self.finish_usage()
         self.recorder.finish(False, final_message=self.last_text, error=error)
-        print(f"openhands: ended by {error['kind']} error: {error['message']}", file=sys.stderr)
+        print(f"openhands: ended by {error.kind} error: {error.message}", file=sys.stderr)
         self.clean_up()
         hard_exit(0)
 
@@ -330,8 +324,10 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
             hard_exit(130)
         print(f"openhands: {describe(exc)}", file=sys.stderr)
         episode.finish_usage()
-        recorder.finish(False, error={"kind": error_kind(exc), "message": describe(exc)})
-    recorder.finish(False, error={"kind": AGENT, "message": "the agent ended without an answer"})
+        recorder.finish(False, error=AgentError(kind=error_kind(exc), message=describe(exc)))
+    recorder.finish(
+        False, error=AgentError(kind=AGENT, message="the agent ended without an answer")
+    )
     episode.clean_up()
     hard_exit(0)
 

@@ -1,6 +1,7 @@
-"""The agent side of the harness protocol (version 1). Standard library only: every agent
-program imports it from its own environment (a browser-use venv, an OpenHands venv on
-Python 3.12, a container), with the repository root on PYTHONPATH.
+"""The agent side of the harness protocol. Every agent program imports it from its own
+environment (a browser-use venv, an OpenHands venv on Python 3.12, a container), with the
+repository root on PYTHONPATH; it needs pydantic and the core's protocol models
+(`services/core/models/protocol.py`), the ones the runner writes and reads with.
 
 The runner writes `input.json` and starts the agent's command with its path as the last
 argument (also in `WPB_AGENT_INPUT`). The agent attaches to the Chromium at `cdp_url`,
@@ -12,22 +13,30 @@ by writing `<output_dir>/output.json`. docs/harnesses.md is the specification.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 import time
 import traceback
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-PROTOCOL = 1
+from services.core.models.protocol import (
+    OUTPUT,
+    STEPS,
+    AgentError,
+    AgentInput,
+    AgentOutput,
+    ErrorKind,
+    Step,
+)
+from services.core.models.run import Usage
+
 # An error the runner treats as the stand's, not the model's: retried, never scored.
-INFRA = "infra"
+INFRA: ErrorKind = "infra"
 # The agent program itself broke (a bug, a framework crash): scored as the agent's failure.
-AGENT = "agent"
+AGENT: ErrorKind = "agent"
 # HTTP answers of a model endpoint that say the endpoint, not the model, failed.
 INFRA_STATUSES = {401, 403, 404, 408, 409, 429} | set(range(500, 600))
 INFRA_NAMES = (
@@ -47,55 +56,6 @@ INFRA_NAMES = (
 )
 
 
-@dataclass
-class ModelSettings:
-    name: str
-    base_url: str | None = None
-    api_key_env: str | None = None
-    temperature: float = 0.0
-
-    @property
-    def api_key(self) -> str:
-        """The key from the variable the user named; never written anywhere."""
-        return os.environ.get(self.api_key_env or "", "") or "unused"
-
-
-@dataclass
-class AgentInput:
-    task_id: str
-    prompt: str
-    start_url: str
-    cdp_url: str
-    model: ModelSettings
-    max_steps: int
-    time_limit_s: float
-    output_dir: Path
-    viewport: dict[str, int] = field(default_factory=lambda: {"width": 1280, "height": 800})
-    locale: str = "ru-RU"
-    timezone: str = "Europe/Moscow"
-    options: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def load(cls, path: Path) -> AgentInput:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("protocol") != PROTOCOL:
-            raise ValueError(f"protocol: expected {PROTOCOL}, got {data.get('protocol')!r}")
-        return cls(
-            task_id=data["task_id"],
-            prompt=data["prompt"],
-            start_url=data["start_url"],
-            cdp_url=data["cdp_url"],
-            model=ModelSettings(**data["model"]),
-            max_steps=int(data["limits"]["max_steps"]),
-            time_limit_s=float(data["limits"]["time_limit_s"]),
-            output_dir=Path(data["output_dir"]),
-            viewport=data.get("viewport") or {"width": 1280, "height": 800},
-            locale=data.get("locale", "ru-RU"),
-            timezone=data.get("timezone", "Europe/Moscow"),
-            options=data.get("options") or {},
-        )
-
-
 class Recorder:
     """Steps, screenshots, token usage and the final answer of one episode."""
 
@@ -104,16 +64,16 @@ class Recorder:
         self.dir = spec.output_dir
         self.dir.mkdir(parents=True, exist_ok=True)
         self.steps = 0
-        self.usage: dict[str, dict[str, int]] = {}
+        self.usage: dict[str, Usage] = {}
         self.cost: float | None = None
         self._started = time.monotonic()
         self._finished = False
 
     def add_usage(self, model: str, input_tokens: int, output_tokens: int, calls: int = 1) -> None:
-        entry = self.usage.setdefault(model, {"input_tokens": 0, "output_tokens": 0, "calls": 0})
-        entry["input_tokens"] += int(input_tokens or 0)
-        entry["output_tokens"] += int(output_tokens or 0)
-        entry["calls"] += calls
+        entry = self.usage.setdefault(model, Usage())
+        entry.input_tokens += int(input_tokens or 0)
+        entry.output_tokens += int(output_tokens or 0)
+        entry.calls += calls
 
     def step(
         self,
@@ -133,49 +93,44 @@ class Recorder:
         if screenshot:
             shot = f"step-{self.steps:03d}.png"
             (self.dir / shot).write_bytes(screenshot)
-        line = {
-            "step": self.steps,
-            "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
-            "elapsed_s": round(time.monotonic() - self._started, 3),
-            "url": url,
-            "action": action,
-            "model_output": model_output,
-            "input_tokens": int(input_tokens or 0),
-            "output_tokens": int(output_tokens or 0),
-            "latency_s": round(latency_s, 4),
-            "error": error,
-            "screenshot": shot,
-        }
-        with (self.dir / "steps.jsonl").open("a", encoding="utf-8") as sink:
-            sink.write(json.dumps(line, ensure_ascii=False) + "\n")
+        line = Step(
+            step=self.steps,
+            time=datetime.now(UTC).isoformat(timespec="milliseconds"),
+            elapsed_s=round(time.monotonic() - self._started, 3),
+            url=url,
+            action=action,
+            model_output=model_output,
+            input_tokens=int(input_tokens or 0),
+            output_tokens=int(output_tokens or 0),
+            latency_s=round(latency_s, 4),
+            error=error,
+            screenshot=shot,
+        )
+        with (self.dir / STEPS).open("a", encoding="utf-8") as sink:
+            sink.write(line.dumps(None) + "\n")
         return self.steps
 
     def finish(
         self,
         completion: bool,
         final_message: str = "",
-        error: dict[str, str] | None = None,
+        error: AgentError | None = None,
         steps: int | None = None,
     ) -> None:
         if self._finished:
             return
         self._finished = True
-        answer = {
-            "protocol": PROTOCOL,
-            "completion": bool(completion),
-            "final_message": final_message or "",
-            "steps": self.steps if steps is None else steps,
-            "usage": self.usage,
-            "cost": self.cost,
-            "error": error,
-        }
-        target = self.dir / "output.json"
-        partial = target.with_suffix(".tmp")
-        partial.write_text(json.dumps(answer, ensure_ascii=False, indent=1), encoding="utf-8")
-        partial.replace(target)
+        AgentOutput(
+            completion=bool(completion),
+            final_message=final_message or "",
+            steps=self.steps if steps is None else steps,
+            usage=self.usage,
+            cost=self.cost,
+            error=error,
+        ).write(self.dir / OUTPUT)
 
 
-def error_kind(exc: BaseException) -> str:
+def error_kind(exc: BaseException) -> ErrorKind:
     """`infra` when a model endpoint or the browser failed (somewhere in the exception's
     chain: an HTTP status the endpoint, not the model, is to blame for; a connection
     that failed), else `agent`."""
@@ -202,7 +157,7 @@ def main(run: Callable[[AgentInput, Recorder], Coroutine[Any, Any, None]]) -> No
     `run` calls `recorder.finish(...)` itself when it ends normally; an exception that
     escapes it is written as the episode's error (its kind from `error_kind`)."""
     path = Path(sys.argv[-1] if len(sys.argv) > 1 else os.environ["WPB_AGENT_INPUT"])
-    spec = AgentInput.load(path)
+    spec = AgentInput.read(path)
     recorder = Recorder(spec)
     try:
         asyncio.run(run(spec, recorder))
@@ -210,8 +165,8 @@ def main(run: Callable[[AgentInput, Recorder], Coroutine[Any, Any, None]]) -> No
         if isinstance(exc, KeyboardInterrupt | SystemExit):
             raise
         traceback.print_exc()
-        recorder.finish(False, error={"kind": error_kind(exc), "message": describe(exc)})
+        recorder.finish(False, error=AgentError(kind=error_kind(exc), message=describe(exc)))
     else:
         recorder.finish(
-            False, error={"kind": AGENT, "message": "the agent ended without an answer"}
+            False, error=AgentError(kind=AGENT, message="the agent ended without an answer")
         )

@@ -21,17 +21,26 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import httpx
 
-from runner.agents.protocol import PROTOCOL
 from runner.browser import ARGS, LOCALE, TIMEZONE, VIEWPORT
 from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError
 from runner.harness import Episode, InfraError, Outcome
 from runner.settings import RunnerSettings
 from runner.stack import REPO
 from runner.wait import WaitTimeout, until_async
+from services.core.models.base import FileFormatError
+from services.core.models.protocol import (
+    INPUT,
+    OUTPUT,
+    STEPS,
+    AgentInput,
+    AgentOutput,
+    Limits,
+    ModelSettings,
+)
+from services.core.models.run import Status, Viewport
 
 # How often the runner looks at a running agent.
 POLL_S = 0.25
@@ -155,27 +164,26 @@ class AgentHarness:
         home = RunnerSettings().home.resolve()
         return environment.command(home), dict(environment.env)
 
-    def agent_input(self, episode: Episode, cdp_url: str, folder: Path) -> dict[str, Any]:
+    def agent_input(self, episode: Episode, cdp_url: str, folder: Path) -> AgentInput:
         config = episode.agent
-        return {
-            "protocol": PROTOCOL,
-            "task_id": episode.task_id,
-            "prompt": episode.prompt,
-            "start_url": episode.url,
-            "cdp_url": cdp_url,
-            "model": {
-                "name": config.model or episode.model or "",
-                "base_url": config.base_url,
-                "api_key_env": config.api_key_env,
-                "temperature": config.temperature,
-            },
-            "limits": {"max_steps": config.max_steps, "time_limit_s": episode.time_limit_s},
-            "output_dir": str(folder),
-            "viewport": dict(VIEWPORT),
-            "locale": LOCALE,
-            "timezone": TIMEZONE,
-            "options": dict(config.options),
-        }
+        return AgentInput(
+            task_id=episode.task_id,
+            prompt=episode.prompt,
+            start_url=episode.url,
+            cdp_url=cdp_url,
+            model=ModelSettings(
+                name=config.model or episode.model or "",
+                base_url=config.base_url,
+                api_key_env=config.api_key_env,
+                temperature=config.temperature,
+            ),
+            limits=Limits(max_steps=config.max_steps, time_limit_s=episode.time_limit_s),
+            output_dir=folder,
+            viewport=Viewport(**VIEWPORT),
+            locale=LOCALE,
+            timezone=TIMEZONE,
+            options=dict(config.options),
+        )
 
     async def run(self, episode: Episode) -> Outcome:
         if episode.output_dir is None or episode.chromium is None:
@@ -187,10 +195,8 @@ class AgentHarness:
         folder = episode.output_dir
         folder.mkdir(parents=True, exist_ok=True)
         async with episode_chromium(episode.chromium, folder) as cdp_url:
-            spec = folder / "input.json"
-            spec.write_text(
-                json.dumps(self.agent_input(episode, cdp_url, folder), ensure_ascii=False, indent=1)
-            )
+            spec = folder / INPUT
+            self.agent_input(episode, cdp_url, folder).write(spec)
             env = {
                 # The stand's own settings (the admin token among them) stay with the runner.
                 **{
@@ -239,7 +245,7 @@ class AgentHarness:
         """Wait until `exited()` (which waits up to POLL_S) says the agent ended; past the
         time or the step limit return which (the caller kills the agent)."""
         deadline = time.monotonic() + episode.time_limit_s
-        steps_file = folder / "steps.jsonl"
+        steps_file = folder / STEPS
         while not await exited():
             if time.monotonic() > deadline:
                 return "timeout"
@@ -248,43 +254,43 @@ class AgentHarness:
         return None
 
     def outcome(self, folder: Path, code: int | None, stopped: str | None, limit: int) -> Outcome:
-        steps = count_lines(folder / "steps.jsonl")
+        steps = count_lines(folder / STEPS)
         try:
-            answer = json.loads((folder / "output.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            answer: AgentOutput | None = AgentOutput.read(folder / OUTPUT)
+        except OSError:
             answer = None
+        except FileFormatError as exc:
+            return Outcome(completion=False, steps=steps, status=Status.AGENT_ERROR, error=str(exc))
         if stopped is not None:
             why = "the time limit" if stopped == "timeout" else f"the step limit ({limit})"
             return Outcome(
                 completion=False,
                 steps=steps,
-                status=stopped,
+                status=Status(stopped),
                 error=f"stopped by the runner at {why}",
-                usage=(answer or {}).get("usage") or {},
+                usage=answer.usage if answer else {},
             )
         if answer is None:
             return Outcome(
                 completion=False,
                 steps=steps,
-                status="agent_error",
-                error=f"the agent exited ({code}) without output.json; see agent.log",
+                status=Status.AGENT_ERROR,
+                error=f"the agent exited ({code}) without {OUTPUT}; see agent.log",
             )
-        error = answer.get("error") or None
-        if error and error.get("kind") == "infra":
-            raise InfraError(f"{self.name}: {error.get('message', '')}"[:1000])
-        usage = answer.get("usage") or {}
-        completion = bool(answer.get("completion"))
-        steps = int(answer.get("steps") or steps)
-        status, message = "ok", None
+        error = answer.error
+        if error and error.kind == "infra":
+            raise InfraError(f"{self.name}: {error.message}"[:1000])
+        steps = answer.steps or steps
+        status, message = Status.OK, None
         if error:
-            status, message = "agent_error", str(error.get("message", ""))[:2000]
-        elif not completion and steps >= limit:
-            status, message = "step_limit", f"the agent stopped at the step limit ({limit})"
+            status, message = Status.AGENT_ERROR, error.message[:2000]
+        elif not answer.completion and steps >= limit:
+            status, message = Status.STEP_LIMIT, f"the agent stopped at the step limit ({limit})"
         return Outcome(
-            completion=completion,
-            final_message=str(answer.get("final_message") or ""),
+            completion=answer.completion,
+            final_message=answer.final_message,
             steps=steps,
-            usage=usage,
+            usage=answer.usage,
             status=status,
             error=message,
         )

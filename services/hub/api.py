@@ -10,6 +10,15 @@ import aiohttp
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
+from services.core.models.api import (
+    CloseTrajectory,
+    CreatedTrajectory,
+    Events,
+    NewTrajectory,
+    StandStatus,
+    Trajectory,
+    Verdict,
+)
 from services.hub import trajectories
 from services.hub.deps import Admin, HttpDep, SettingsDep, is_admin, upstream_json
 from services.hub.faults import restarts
@@ -22,25 +31,20 @@ PROBE_TIMEOUT = aiohttp.ClientTimeout(total=2)  # a service's /ready, for /api/s
 
 
 @router.post("/trajectories", status_code=201, dependencies=[Admin])
-async def create_trajectory(request: Request, hub: SettingsDep) -> dict[str, Any]:
-    body = await json_object(request)
+async def create_trajectory(request: Request, hub: SettingsDep) -> CreatedTrajectory:
+    body = NewTrajectory.checked(await json_object(request))
     meta = await trajectories.create(request.app.state.trajectories, hub, body)
-    return {
-        key: meta[key]
-        for key in ("trajectory_id", "url", "prompt", "date_shift_days", "ui_variants")
-    }
+    return CreatedTrajectory.model_validate(meta)
 
 
 @router.get("/trajectories/{tid}", dependencies=[Admin])
-async def get_trajectory(request: Request, trajectory: TrajectoryDep) -> dict[str, Any]:
+async def get_trajectory(request: Request, trajectory: TrajectoryDep) -> Trajectory:
     stored = trajectory.meta.get("infra_faults", [])
-    return {
-        **trajectory.meta,
-        "infra_faults": request.app.state.faults.merged(trajectory.id, stored),
-    }
+    merged = request.app.state.faults.merged(trajectory.id, stored)
+    return Trajectory.model_validate({**trajectory.meta, "infra_faults": merged})
 
 
-@router.get("/trajectories/{tid}/events", dependencies=[Admin])
+@router.get("/trajectories/{tid}/events", dependencies=[Admin], response_model=Events)
 async def get_events(
     trajectory: TrajectoryDep,
     hub: SettingsDep,
@@ -56,23 +60,24 @@ async def get_events(
     )
 
 
-@router.get("/trajectories/{tid}/check", dependencies=[Admin])
+@router.get("/trajectories/{tid}/check", dependencies=[Admin], response_model=Verdict)
 async def get_check(trajectory: TrajectoryDep, hub: SettingsDep, client: HttpDep) -> Response:
     return await upstream_json(
         client, "GET", f"{hub.verifier_url}/trajectories/{trajectory.id}/check"
     )
 
 
-@router.post("/check", dependencies=[Admin])
+@router.post("/check", dependencies=[Admin], response_model=Verdict)
 async def stateless_check(request: Request, hub: SettingsDep, client: HttpDep) -> Response:
     body = await json_object(request)
     return await upstream_json(client, "POST", f"{hub.verifier_url}/check", json=body)
 
 
 @router.post("/trajectories/{tid}/close", dependencies=[Admin])
-async def close_trajectory(request: Request, tid: str) -> dict[str, Any]:
-    body = await json_object(request, empty_ok=True)
-    return await trajectories.close(request.app.state.trajectories, tid, body)
+async def close_trajectory(request: Request, tid: str) -> Trajectory:
+    body = CloseTrajectory.checked(await json_object(request, empty_ok=True))
+    meta = await trajectories.close(request.app.state.trajectories, tid, body)
+    return Trajectory.model_validate(meta)
 
 
 async def probe(client: aiohttp.ClientSession, url: str) -> dict[str, Any]:
@@ -90,7 +95,7 @@ async def probe(client: aiohttp.ClientSession, url: str) -> dict[str, Any]:
     return {"ready": False, "error": str(why or f"answered {answer.status}")}
 
 
-@router.get("/status")
+@router.get("/status", response_model=StandStatus)
 async def status(request: Request, hub: SettingsDep, client: HttpDep) -> JSONResponse:
     """Whether the stand is ready; with the admin token, each service, its address and, for
     one that is not ready, why (unreachable, starting, or up without NATS and its error)."""

@@ -2,69 +2,79 @@
 
 from __future__ import annotations
 
-import json
+import logging
 import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from services.core.results.board import read_json, read_run
+from services.core.models.base import FileFormatError
+from services.core.models.protocol import OUTPUT, STEPS, AgentOutput, Step, read_steps
+from services.core.models.run import EPISODES, MANIFEST, SUMMARY, Block, Manifest, Summary
+from services.core.results.board import Run, read_run
+
+log = logging.getLogger("wpb.hub")
 
 
-def list_runs(root: Path) -> list[dict[str, Any]]:
-    """Every run under `root`, newest first, with its manifest and overall summary."""
+@dataclass(frozen=True)
+class Listed:
+    """A run as the list of runs shows it: its overall figures once it has finished."""
+
+    name: str
+    manifest: Manifest
+    overall: Block | None
+
+
+def list_runs(root: Path) -> list[Listed]:
+    """Every run under `root`, newest first, with its manifest and overall summary; a
+    folder whose files are malformed is left out, and logged."""
     if not root.is_dir():
         return []
     runs = []
     for folder in sorted(root.iterdir(), reverse=True):
-        manifest = read_json(folder / "manifest.json")
-        if manifest is None:
+        try:
+            manifest = Manifest.read(folder / MANIFEST)
+            done = folder / SUMMARY
+            overall = Summary.read(done).overall if done.exists() else None
+        except OSError:
             continue
-        summary = read_json(folder / "summary.json") or {}
-        runs.append(
-            {
-                "name": folder.name,
-                "manifest": manifest,
-                "overall": summary.get("overall"),
-                "finished": bool(summary),
-            }
-        )
+        except FileFormatError as exc:
+            log.warning("run left out: %s", exc)
+            continue
+        runs.append(Listed(folder.name, manifest, overall))
     return runs
 
 
-def load_run(root: Path, name: str) -> dict[str, Any] | None:
+def load_run(root: Path, name: str) -> Run | None:
     """One run by its folder name; only names that exist under `root` are looked up."""
     if not root.is_dir() or name not in {p.name for p in root.iterdir()}:
         return None
-    run = read_run(root / name)
-    if run is None:
-        return None
-    return {"name": name, "manifest": run.manifest, "summary": run.summary, "records": run.records}
+    return read_run(root / name)
 
 
 STEP_SHOT = re.compile(r"step-\d{3}\.png")
+
+
+@dataclass(frozen=True)
+class RecordedEpisode:
+    """An agent's steps (each with its screenshot's name) and final answer, as recorded."""
+
+    run: str
+    steps: list[Step]
+    output: AgentOutput | None
 
 
 def find_episode(root: Path, tid: str) -> Path | None:
     """The folder an agent harness wrote for trajectory `tid` (`<run>/episodes/<tid>/`)."""
     if not root.is_dir():
         return None
-    return next((p for p in root.glob(f"*/episodes/{tid}") if p.is_dir()), None)
+    return next((p for p in root.glob(f"*/{EPISODES}/{tid}") if p.is_dir()), None)
 
 
-def load_episode(folder: Path | None) -> dict[str, Any] | None:
-    """An agent's steps (each with its screenshot's name) and final answer, as recorded."""
+def load_episode(folder: Path | None) -> RecordedEpisode | None:
     if folder is None:
         return None
-    steps = []
-    lines = folder / "steps.jsonl"
-    if lines.exists():
-        for line in lines.read_text("utf-8").splitlines():
-            try:
-                steps.append(json.loads(line))
-            except ValueError:
-                continue  # a line cut short by a kill
-    return {
-        "run": folder.parent.parent.name,
-        "steps": steps,
-        "output": read_json(folder / "output.json"),
-    }
+    try:
+        output = AgentOutput.read(folder / OUTPUT)
+    except (OSError, FileFormatError):
+        output = None  # the agent was killed before its answer, or wrote a broken one
+    return RecordedEpisode(folder.parent.parent.name, read_steps(folder / STEPS), output)

@@ -17,6 +17,7 @@ from prometheus_client import Gauge
 
 from services.core.dateshift import shift_task
 from services.core.errors import FieldError
+from services.core.models.api import CloseTrajectory, NewTrajectory
 from services.core.tasks import check_task, find_task, load_task
 from services.core.variants import check_selection, resolve
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
@@ -29,13 +30,11 @@ MAX_META_BYTES = 512 * 1024
 OPEN = Gauge("wpb_trajectories_open", "Trajectories created and not yet closed, on the stand")
 
 
-def task_from_body(body: dict[str, Any], tasks_dir: Path) -> dict[str, Any]:
+def task_from_body(body: NewTrajectory, tasks_dir: Path) -> dict[str, Any]:
     """The task object of the body, or the file `task_id` names (then only a label)."""
-    stem = body.get("task_id")
-    if stem is not None and not isinstance(stem, str):
-        raise FieldError("task_id", "must be a string, a task file's name")
-    if "task" in body:
-        return check_task(body["task"])
+    stem = body.task_id
+    if body.task is not None:
+        return check_task(body.task)
     if stem is None:
         raise FieldError("task", "give a task object or a task_id")
     path = find_task(tasks_dir, stem)
@@ -44,31 +43,32 @@ def task_from_body(body: dict[str, Any], tasks_dir: Path) -> dict[str, Any]:
     return load_task(path)
 
 
-def stand_today(value: Any, default: date) -> date:
+def stand_today(value: str | None, default: date) -> date:
     if value is None:
         return default
     try:
-        return date.fromisoformat(str(value))
+        return date.fromisoformat(value)
     except ValueError:
         raise FieldError("today", "expected an ISO date YYYY-MM-DD") from None
 
 
-async def create(cache: TrajectoryCache, hub: HubSettings, body: dict[str, Any]) -> dict[str, Any]:
+async def create(cache: TrajectoryCache, hub: HubSettings, body: NewTrajectory) -> dict[str, Any]:
     """A new open trajectory for the body's task; its stored meta."""
     task = task_from_body(body, hub.tasks_dir)
     test_data = task["test_data"]
-    override = check_selection(body.get("ui_variants") or {}, "ui_variants")
+    override = check_selection(body.ui_variants or {}, "ui_variants")
     ui_variants = resolve(test_data, task.get("domain_configs") or {}, override)
-    today = stand_today(body.get("today"), hub.stand_today())
+    today = stand_today(body.today, hub.stand_today())
     try:
         shifted, shift = shift_task(test_data, today)
     except OverflowError:
         raise FieldError("today", "too late: the task's dates cannot follow it") from None
+    label = body.task_id or task.get("id") or test_data.get("id")
     tid = new_trajectory_id()
     url = f"{hub.public_url.rstrip('/')}/t/{tid}/"
     meta = {
         "trajectory_id": tid,
-        "task_id": body.get("task_id") or task.get("id") or test_data.get("id"),
+        "task_id": None if label is None else str(label),
         "status": "open",
         "created_at": time.time(),
         "today": today.isoformat(),
@@ -99,7 +99,7 @@ async def create(cache: TrajectoryCache, hub: HubSettings, body: dict[str, Any])
     return meta
 
 
-async def close(cache: TrajectoryCache, tid: str, body: dict[str, Any]) -> dict[str, Any]:
+async def close(cache: TrajectoryCache, tid: str, body: CloseTrajectory) -> dict[str, Any]:
     """Close an open trajectory, keeping the agent's completion and final message. The
     cache holds the closed metadata before this returns: the hub refuses the trajectory's
     writes from then on, and forwards its revision to the sites."""
@@ -110,10 +110,10 @@ async def close(cache: TrajectoryCache, tid: str, body: dict[str, Any]) -> dict[
         if not trajectory.is_open:
             raise FieldError("trajectory", "already closed", 409)
         meta = {**trajectory.meta, "status": "closed", "closed_at": time.time()}
-        if "completion" in body:
-            meta["completion"] = bool(body["completion"])
-        if isinstance(body.get("final_message"), str):
-            meta["final_message"] = body["final_message"][:4000]
+        if body.completion is not None:
+            meta["completion"] = body.completion
+        if body.final_message is not None:
+            meta["final_message"] = body.final_message[:4000]
         try:
             revision = await cache.bus.put_json(TRAJECTORIES_BUCKET, tid, meta, trajectory.revision)
         except KeyWrongLastSequenceError:

@@ -3,12 +3,14 @@ its verdict and the agent's steps, the leaderboard and the comparison of two run
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import urlencode
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
 from services.core.errors import FieldError
+from services.core.models.base import FileFormatError
 from services.core.results.board import Filter, Run, build, compare, finished_runs
 from services.core.results.page import ASSETS, STATIC, render_board, render_compare
 from services.hub.deps import (
@@ -73,14 +75,22 @@ async def board_asset(name: str) -> FileResponse:
     return FileResponse(STATIC / name)
 
 
+def named_run(root: Path, name: str) -> Run:
+    """The run named `name`: 404 where there is none, 422 naming the file and the field
+    where one of its files is malformed."""
+    try:
+        run = load_run(root, name)
+    except FileFormatError as exc:
+        raise FieldError("run", str(exc), 422) from None
+    if run is None:
+        raise FieldError("run", f"no run named {name!r}", 404)
+    return run
+
+
 @router.get("/compare", dependencies=[Admin])
 async def compare_page(hub: SettingsDep, a: str, b: str) -> HTMLResponse:
     """Run B against run A: flipped tasks, deltas by facet with intervals, McNemar."""
-    runs = {name: load_run(hub.home / "runs", name) for name in (a, b)}
-    missing = [name for name, run in runs.items() if run is None]
-    if missing:
-        raise FieldError("run", f"no run named {missing[0]!r}", 404)
-    first, second = (Run(**runs[name]) for name in (a, b))  # type: ignore[arg-type]
+    first, second = (named_run(hub.home / "runs", name) for name in (a, b))
     html = render_compare(compare(first, second), "/view/board/assets", back="/view/board")
     return HTMLResponse(html)
 
@@ -89,10 +99,8 @@ async def compare_page(hub: SettingsDep, a: str, b: str) -> HTMLResponse:
 async def run_page(
     name: str, hub: SettingsDep, pages: PagesDep, failed: bool = False
 ) -> HTMLResponse:
-    run = load_run(hub.home / "runs", name)
-    if run is None:
-        raise FieldError("run", f"no run named {name!r}", 404)
-    records = [r for r in run["records"] if not failed or r.get("ems") != 1]
+    run = named_run(hub.home / "runs", name)
+    records = [r for r in run.records if not failed or r.ems != 1]
     return pages.render_plain("run.html", run=run, records=records, failed=failed)
 
 

@@ -36,11 +36,11 @@ def agent_eval(
     agent = AgentConfig(model=model, base_url=base_url, max_steps=max_steps, **config)
     refs = select_tasks(TASKS_DIR, tasks, None)
     result = run_eval(stack, out, harness, refs, time_limit=time_limit, agent=agent)
-    return result["records"]  # type: ignore[no-any-return]
+    return result.records  # type: ignore[no-any-return]
 
 
 def solved(record: dict[str, Any]) -> bool:
-    return record["ems"] == 1 and record["completion"] == 1 and record["done_and_pass"] == 1
+    return record.ems == 1 and record.completion == 1 and record.done_and_pass == 1
 
 
 @pytest.mark.parametrize(
@@ -56,10 +56,10 @@ def solved(record: dict[str, Any]) -> bool:
 )
 def test_each_harness_solves_its_scripted_task(stack, tmp_path, testmodel, harness, options):
     (record,) = agent_eval(stack, tmp_path, harness, testmodel, options=options)
-    assert solved(record), (record["status"], record["error"], record["conditions"])
-    assert record["status"] == "ok" and record["steps"] >= 2
-    assert record["model_calls"] >= record["steps"] - 1 and record["tokens"] > 0
-    folder = tmp_path / record["episode"]
+    assert solved(record), (record.status, record.error, record.conditions)
+    assert record.status == "ok" and record.steps >= 2
+    assert record.model_calls >= record.steps - 1 and record.tokens > 0
+    folder = tmp_path / record.episode
     steps = [json.loads(line) for line in (folder / "steps.jsonl").read_text().splitlines()]
     assert steps and all(s["screenshot"] for s in steps)
     assert all((folder / s["screenshot"]).read_bytes()[:4] == b"\x89PNG" for s in steps)
@@ -88,8 +88,8 @@ SITE_TASKS = ",".join(
 )
 def test_a_scripted_task_on_every_site(stack, tmp_path, testmodel, harness, options):
     records = agent_eval(stack, tmp_path, harness, testmodel, tasks=SITE_TASKS, options=options)
-    assert {r["site"] for r in records} == {"grocery", "shop", "books", "rail", "hotels", "files"}
-    failed = {r["task"]: (r["status"], r["error"]) for r in records if not solved(r)}
+    assert {r.site for r in records} == {"grocery", "shop", "books", "rail", "hotels", "files"}
+    failed = {r.task: (r.status, r.error) for r in records if not solved(r)}
     assert not failed
 
 
@@ -98,26 +98,26 @@ def test_saying_done_without_acting_is_completion_without_success(
     stack, tmp_path, testmodel, harness
 ):
     (record,) = agent_eval(stack, tmp_path, harness, testmodel, model="done-at-once")
-    assert record["status"] == "ok"
-    assert (record["completion"], record["ems"], record["done_and_pass"]) == (1, 0, 0)
+    assert record.status == "ok"
+    assert (record.completion, record.ems, record.done_and_pass) == (1, 0, 0)
 
 
 def test_a_script_that_never_ends_stops_at_the_step_limit(stack, tmp_path, testmodel):
     (record,) = agent_eval(stack, tmp_path, "dom", testmodel, model="never-ends", max_steps=4)
-    assert record["status"] == "step_limit" and record["completion"] == 0
-    assert 4 <= record["steps"] <= 5 and record["seconds"] < 60
+    assert record.status == "step_limit" and record.completion == 0
+    assert 4 <= record.steps <= 5 and record.seconds < 60
 
 
 def test_an_endpoint_that_answers_500_is_infrastructure(stack, tmp_path, testmodel):
     (record,) = agent_eval(stack, tmp_path, "dom", testmodel, model="server-error")
-    assert record["status"] == "infra_error" and record["ems"] is None
-    assert record["attempts"] == 3 and "500" in record["error"]
+    assert record.status == "infra_error" and record.ems is None
+    assert record.attempts == 3 and "500" in record.error
 
 
 def test_an_external_command_speaks_the_same_protocol(stack, tmp_path, testmodel):
     command = f"{sys.executable} -m runner.agents.dom_agent"
     (record,) = agent_eval(stack, tmp_path, "external", testmodel, command=command)
-    assert solved(record), (record["status"], record["error"])
+    assert solved(record), (record.status, record.error)
 
 
 def test_the_trajectory_page_shows_the_agents_steps(stack, testmodel, page: Page):
@@ -130,7 +130,7 @@ def test_the_trajectory_page_shows_the_agents_steps(stack, testmodel, page: Page
     page.get_by_role("link", name=TEA).click()
     expect(page.locator("#agent h2")).to_contain_text(f"({record['steps']})")
     shots = page.locator("#agent img")
-    expect(shots).to_have_count(record["steps"])
+    expect(shots).to_have_count(record.steps)
     expect(page.locator("#agent .notice")).to_contain_text("заявил, что закончил")
     source = shots.first.get_attribute("src")
     assert source is not None and page.request.get(f"{stack.hub_url}{source}").ok

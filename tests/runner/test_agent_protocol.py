@@ -17,6 +17,7 @@ from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
 from runner.prices import Price
 from runner.stack import TASKS_DIR
+from services.core.models.run import Usage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -35,15 +36,15 @@ def probe(stack, out: Path, behaviour: str, time_limit: float = 60, max_steps: i
     refs = select_tasks(TASKS_DIR, "grocery_showcase_tea", None)
     prices = {"probe-model": Price(input=2.0, output=10.0)}
     result = run_eval(stack, out, "external", refs, 1, time_limit, agent, prices)
-    return result["records"][0]  # type: ignore[no-any-return]
+    return result.records[0]  # type: ignore[no-any-return]
 
 
 def test_an_episode_gets_its_own_browser_and_records(stack, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("WPB_TEST_KEY", "secret-value")
     monkeypatch.setenv("WPB_ADMIN_TOKEN", stack.token)
     record = probe(stack, tmp_path, "finish")
-    assert record["status"] == "ok" and record["completion"] == 1 and record["ems"] == 0
-    seen = json.loads(record["final_message"])
+    assert record.status == "ok" and record.completion == 1 and record.ems == 0
+    seen = json.loads(record.final_message)
     assert seen == {
         "width": 1280,
         "height": 800,
@@ -52,12 +53,10 @@ def test_an_episode_gets_its_own_browser_and_records(stack, tmp_path, monkeypatc
         "api_key_set": True,
         "stand_settings": ["WPB_AGENT_INPUT", "WPB_CHROMIUM", "WPB_TEST_KEY"],
     }
-    assert record["usage"] == {
-        "probe-model": {"input_tokens": 1000, "output_tokens": 50, "calls": 1}
-    }
-    assert record["tokens"] == 1050 and record["model_calls"] == 1
-    assert record["cost"] == pytest.approx(0.0025) and record["priced"] is True
-    folder = tmp_path / record["episode"]
+    assert record.usage == {"probe-model": Usage(input_tokens=1000, output_tokens=50, calls=1)}
+    assert record.tokens == 1050 and record.model_calls == 1
+    assert record.cost == pytest.approx(0.0025) and record.priced is True
+    folder = tmp_path / record.episode
     step = json.loads((folder / "steps.jsonl").read_text().splitlines()[0])
     assert step["step"] == 1 and step["url"].endswith("/") and step["screenshot"] == "step-001.png"
     assert (folder / "step-001.png").read_bytes().startswith(b"\x89PNG")
@@ -82,25 +81,25 @@ def running(pid: int) -> bool:
 
 def test_the_time_limit_kills_the_agent_and_its_children(stack, tmp_path) -> None:
     record = probe(stack, tmp_path, "hang", time_limit=8)
-    assert record["status"] == "timeout" and record["completion"] == 0
-    assert 8 <= record["seconds"] < 20 and record["steps"] == 1
-    child = (tmp_path / record["episode"] / "child.pid").read_text()
+    assert record.status == "timeout" and record.completion == 0
+    assert 8 <= record.seconds < 20 and record.steps == 1
+    child = (tmp_path / record.episode / "child.pid").read_text()
     assert not running(int(child))
 
 
 def test_the_step_limit_stops_an_agent_that_never_ends(stack, tmp_path) -> None:
     record = probe(stack, tmp_path, "steps", max_steps=5)
-    assert record["status"] == "step_limit" and record["completion"] == 0
-    assert record["steps"] >= 6 and record["seconds"] < 15
+    assert record.status == "step_limit" and record.completion == 0
+    assert record.steps >= 6 and record.seconds < 15
 
 
 def test_a_model_endpoint_that_fails_is_infrastructure(stack, tmp_path) -> None:
     record = probe(stack, tmp_path, "infra")
-    assert record["status"] == "infra_error" and record["ems"] is None
-    assert record["attempts"] == 3 and "refused" in record["error"]
+    assert record.status == "infra_error" and record.ems is None
+    assert record.attempts == 3 and "refused" in record.error
 
 
 def test_an_agent_that_crashes_is_the_agents_failure(stack, tmp_path) -> None:
     record = probe(stack, tmp_path, "crash")
-    assert record["status"] == "agent_error" and record["ems"] == 0
-    assert "without output.json" in record["error"]
+    assert record.status == "agent_error" and record.ems == 0
+    assert "without output.json" in record.error

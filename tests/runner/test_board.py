@@ -72,11 +72,11 @@ def test_every_figure_by_hand(runs):
     # The scripted model, by hand from its own records.
     solver = rows["test/dom"]
     records = next(r for r in mine(runs) if r.name.endswith("2Z-dom")).records
-    passed = sum(r["ems"] for r in records)
+    passed = sum(r.ems for r in records)
     assert solver["ems"]["k"] == passed and solver["ems"]["n"] == 3 and passed >= 2
-    assert solver["steps"] == round(sum(r["steps"] for r in records) / 3, 2)
-    assert solver["seconds"] == round(sum(r["seconds"] for r in records) / 3, 2)
-    assert solver["gap"]["k"] == sum(r["completion"] and not r["ems"] for r in records)
+    assert solver["steps"] == round(sum(r.steps for r in records) / 3, 2)
+    assert solver["seconds"] == round(sum(r.seconds for r in records) / 3, 2)
+    assert solver["gap"]["k"] == sum(r.completion and not r.ems for r in records)
     assert board["rows"][0]["harness"] == "oracle"  # sorted by EMS
 
 

@@ -35,15 +35,13 @@ def run(stack, tmp_path, harness: str, pattern: str, workers: int = 2) -> dict:
 
 def test_oracle_solves_every_grocery_task(stack, tmp_path) -> None:
     result = run(stack, tmp_path, "oracle", "grocery")
-    records = result["records"]
+    records = result.records
     assert len(records) == len(select_tasks(TASKS_DIR, "grocery", None)) >= 8
-    assert sum(not r["variant"] for r in records) == 8  # the canonical grocery tasks
-    failed = {
-        r["task"]: (r["status"], r["error"], r["conditions"]) for r in records if r["ems"] != 1
-    }
+    assert sum(not r.variant for r in records) == 8  # the canonical grocery tasks
+    failed = {r.task: (r.status, r.error, r.conditions) for r in records if r.ems != 1}
     assert not failed
-    assert all(r["completion"] == 1 and r["done_and_pass"] == 1 and r["steps"] > 0 for r in records)
-    assert result["summary"]["overall"]["ems"] == 1.0
+    assert all(r.completion == 1 and r.done_and_pass == 1 and r.steps > 0 for r in records)
+    assert result.summary.overall.ems == 1.0
     out = tmp_path / "oracle"
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["harness"] == "oracle" and manifest["browser"].startswith("chromium")
@@ -56,10 +54,10 @@ def test_oracle_solves_every_grocery_task(stack, tmp_path) -> None:
 
 def test_noop_completes_and_fails_every_task(stack, tmp_path) -> None:
     result = run(stack, tmp_path, "noop", "grocery")
-    overall = result["summary"]["overall"]
-    assert overall["tasks"] == len(select_tasks(TASKS_DIR, "grocery", None))
-    assert overall["ems"] == 0.0 and overall["completion"] == 1.0
-    assert overall["done_and_pass"] == 0.0
+    overall = result.summary.overall
+    assert overall.tasks == len(select_tasks(TASKS_DIR, "grocery", None))
+    assert overall.ems == 0.0 and overall.completion == 1.0
+    assert overall.done_and_pass == 0.0
 
 
 def test_task_filter_and_limit() -> None:
@@ -89,12 +87,10 @@ def test_oracle_leaves_forbidden_events_alone(stack, tmp_path) -> None:
         return TaskRef(name, ref.path, task)
 
     refs = [forbidding("no_kefir", "g-0052"), forbidding("no_ryazhenka", "g-0219")]
-    records = {
-        r["task"]: r for r in run_eval(stack, tmp_path / "oracle", "oracle", refs)["records"]
-    }
-    assert records["no_kefir"]["ems"] == 1, records["no_kefir"]
+    records = {r.task: r for r in run_eval(stack, tmp_path / "oracle", "oracle", refs).records}
+    assert records["no_kefir"].ems == 1, records["no_kefir"]
     contradiction = records["no_ryazhenka"]
-    assert contradiction["ems"] == 0 and contradiction["completion"] == 1
-    required, forbidden = contradiction["conditions"]
-    assert required["success"] and not forbidden["success"] and forbidden["forbidden"] is True
-    assert forbidden["matched_event"]["params"]["item_id"] == "g-0219"
+    assert contradiction.ems == 0 and contradiction.completion == 1
+    required, forbidden = contradiction.conditions
+    assert required.success and not forbidden.success and forbidden.forbidden is True
+    assert forbidden.matched_event and forbidden.matched_event.params["item_id"] == "g-0219"

@@ -89,7 +89,7 @@ class Killer(threading.Thread):
                 until(lambda n=after: len(self.done) >= n, 600, f"{after} task(s) done")
                 stand_ready(self.hub)
                 for record in list(self.done):
-                    tid = record["trajectory_id"]
+                    tid = record.trajectory_id
                     self.before[tid] = events_of(self.hub, tid)
                 site = self.under_way()
                 victim = f"site-{site}" if victim == "site" else victim
@@ -138,22 +138,22 @@ def test_kills_during_eval_are_infrastructure(
     stand_ready(hub)
 
     # The final summary is a clean run's: every task scored and passed.
-    records = result["records"]
-    overall = result["summary"]["overall"]
-    assert {r["task"]: (r["status"], r["ems"]) for r in records} == {
-        r.name: ("ok", 1) for r in refs
-    }, [(r["task"], r["status"], r["error"]) for r in records]
-    assert overall["ems"] == 1.0 and overall["scored"] == 6 and overall["infra_errors"] == 0
-    lost = {a["trajectory_id"]: r for r in records for a in r["infra_errors"]}
-    assert overall["infra_retries"] == sum(len(r["infra_errors"]) for r in records)
-    finals = {r["trajectory_id"] for r in records}
+    records = result.records
+    overall = result.summary.overall
+    assert {r.task: (r.status, r.ems) for r in records} == {r.name: ("ok", 1) for r in refs}, [
+        (r.task, r.status, r.error) for r in records
+    ]
+    assert overall.ems == 1.0 and overall.scored == 6 and overall.infra_errors == 0
+    lost = {a.trajectory_id: r for r in records for a in r.infra_errors}
+    assert overall.infra_retries == sum(len(r.infra_errors) for r in records)
+    finals = {r.trajectory_id for r in records}
     every = finals | {tid for tid in lost if tid}
 
     # Every attempt under way when a kill came was infra_error and run again.
     for victim, tids in met(hub, every, killer.kills).items():
         assert tids, f"{victim} met no attempt under way"
         assert not tids & finals, f"{victim}: an attempt it met was scored"
-        assert all(lost[tid]["attempts"] > 1 for tid in tids)
+        assert all(lost[tid].attempts > 1 for tid in tids)
 
     # No acknowledged event lost: finished trajectories kept their events; no log has a gap.
     assert killer.before

@@ -9,13 +9,14 @@ import pytest
 from runner.evaluate import select_tasks, task_set_hash
 from runner.interchange import InterchangeError, import_file, to_upstream
 from runner.stack import TASKS_DIR
+from services.core.models.run import AgentSettings, Manifest, Record, Summary
 from services.core.results.board import Run, build, finished_runs
 
 DONOR, VARIANT = "hotels_pick_city", "hotels_pick_city__theme_dark"
 
 
-def record(task: str, ems: int, completion: int, usage: dict | None = None) -> dict:
-    return {
+def record(task: str, ems: int, completion: int, usage: dict | None = None) -> Record:
+    fields = {
         "task": task,
         "repeat": 1,
         "site": "hotels",
@@ -37,19 +38,20 @@ def record(task: str, ems: int, completion: int, usage: dict | None = None) -> d
         "usage": usage or {},
         "cost": 0.0,
     }
+    return Record.model_validate(fields)
 
 
 def our_run() -> Run:
     usage = {"m": {"input_tokens": 100, "output_tokens": 20, "calls": 3}}
-    manifest = {
-        "created_at": "2026-11-30T10:00:00+00:00",
-        "harness": "dom",
-        "model": "m",
-        "agent": {"base_url": "http://127.0.0.1:8011/v1"},
-        "task_set_hash": "x",
-    }
+    manifest = Manifest(
+        created_at="2026-11-30T10:00:00+00:00",
+        harness="dom",
+        model="m",
+        agent=AgentSettings(base_url="http://127.0.0.1:8011/v1"),
+        task_set_hash="x",
+    )
     records = [record(DONOR, 1, 1, usage), record(VARIANT, 0, 1, usage)]
-    return Run("20991201T000000Z-dom", manifest, records, {})
+    return Run("20991201T000000Z-dom", manifest, records, Summary())
 
 
 def test_export_writes_the_upstream_layout():
@@ -73,8 +75,8 @@ def test_import_puts_an_upstream_file_on_our_board(tmp_path):
     path.write_text(json.dumps(to_upstream(our_run(), TASKS_DIR)), encoding="utf-8")
     folder = import_file(path, tmp_path / "runs", TASKS_DIR)
     (run,) = finished_runs(tmp_path / "runs")
-    assert run.name == folder.name and run.manifest["model"] == "m"
-    assert {r["task"]: r["controls"] for r in run.records} == {
+    assert run.name == folder.name and run.manifest.model == "m"
+    assert {r.task: r.controls for r in run.records} == {
         DONOR: {},
         VARIANT: {"theme": "dark"},
     }

@@ -90,8 +90,8 @@ def test_oracle_solves_under_a_profile(
     assert tasks
     profile = f"{site}_" + "_".join(variants.values())
     runs = with_variants(tasks, site, variants, profile)
-    records = run_eval(stack, tmp_path, "oracle", runs)["records"]
+    records = run_eval(stack, tmp_path, "oracle", runs).records
     assert len(records) == len(tasks)
     assert not failures(records)
-    assert all(r["done_and_pass"] == 1 and r["steps"] > 0 for r in records)
-    assert all(r["variant"] and r["profile"] == profile for r in records)
+    assert all(r.done_and_pass == 1 and r.steps > 0 for r in records)
+    assert all(r.variant and r.profile == profile for r in records)

@@ -19,6 +19,7 @@ from runner.evaluate import TaskRef, select_tasks
 from runner.harness import AgentConfig
 from runner.stack import TASKS_DIR
 from runner.tasks import build
+from services.core.results.board import Run
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.ci]
 
@@ -35,13 +36,13 @@ def run_suite(stack, tmp_path, harness: str, agent: AgentConfig | None = None) -
     return run_eval(stack, tmp_path / harness, harness, suite(), 2, 120, agent)
 
 
-def unsolved(result: dict) -> dict:
+def unsolved(result: Run) -> dict:
     """The tasks not solved, or solved with a page selection that no click or key preceded
     (a person's never is: the verdict flags it as `unprompted`)."""
     return {
-        r["task"]: (r["status"], r["error"], [c for c in r["conditions"] if not c["success"]])
-        for r in result["records"]
-        if r["ems"] != 1 or r["unprompted"]
+        r.task: (r.status, r.error, [c for c in r.conditions if not c.success])
+        for r in result.records
+        if r.ems != 1 or r.unprompted
     }
 
 
@@ -51,13 +52,13 @@ def test_oracle_solves_every_task(stack, tmp_path) -> None:
     variants = sum(ref.is_variant for ref in refs)
     result = run_suite(stack, tmp_path, "oracle")
     assert unsolved(result) == {}
-    summary = result["summary"]
-    assert summary["overall"]["ems"] == 1.0 and summary["overall"]["scored"] == len(refs)
-    assert summary["canonical_vs_variant"]["canonical"]["tasks"] == len(refs) - variants
-    assert summary["canonical_vs_variant"]["variant"]["tasks"] == variants
-    assert summary["paired_variants"]["pairs"] == variants
-    assert summary["paired_variants"]["donor_pass_variant_fail"] == []
-    items = run_async(collect(stack.hub_url, stack.token, refs, result["records"]))
+    summary = result.summary
+    assert summary.overall.ems == 1.0 and summary.overall.scored == len(refs)
+    assert summary.canonical_vs_variant["canonical"].tasks == len(refs) - variants
+    assert summary.canonical_vs_variant["variant"].tasks == variants
+    assert summary.paired_variants.pairs == variants
+    assert summary.paired_variants.donor_pass_variant_fail == []
+    items = run_async(collect(stack.hub_url, stack.token, refs, result.records))
     audit = audit_suite(items)
     print(suite_line(audit))  # the figures, in the test log
     assert audit["ok"], suite_line(audit)
@@ -66,8 +67,8 @@ def test_oracle_solves_every_task(stack, tmp_path) -> None:
 
 def test_noop_passes_no_task(stack, tmp_path) -> None:
     overall = run_suite(stack, tmp_path, "noop")["summary"]["overall"]
-    assert overall["ems"] == 0.0 and overall["completion"] == 1.0
-    assert overall["scored"] == len(suite())
+    assert overall.ems == 0.0 and overall.completion == 1.0
+    assert overall.scored == len(suite())
 
 
 @pytest.mark.timeout(2400)
@@ -76,7 +77,7 @@ def test_oracle_alternate_path_solves_every_task(stack, tmp_path) -> None:
     result = run_suite(stack, tmp_path, "oracle", agent)
     assert unsolved(result) == {}
     refs = select_tasks(TASKS_DIR, None, None)
-    items = run_async(collect(stack.hub_url, stack.token, refs, result["records"]))
+    items = run_async(collect(stack.hub_url, stack.token, refs, result.records))
     # Keyboard only: every click the pages saw came from a key (a pointer's has a position).
     pointer = [
         (item.name, e["params"])

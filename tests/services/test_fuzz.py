@@ -60,7 +60,7 @@ def targets(
 ) -> list[tuple[str, str, dict[str, Any], dict[str, str]]]:
     """(name, base URL the requests go to, schema, headers they carry) of every service."""
     headers = target_headers(stack)
-    tid = create(hub, make_task([{"event_name": "basket_add"}], domain="shop"))["trajectory_id"]
+    tid = create(hub, make_task([{"event_name": "basket_add"}], domain="shop")).trajectory_id
     out = []
     for name, process in stack.processes.items():
         if name == "nats":

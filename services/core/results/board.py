@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
-import json
+import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -14,7 +14,20 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from services.core.models.base import FileFormatError
+from services.core.models.run import (
+    MANIFEST,
+    RECORDS,
+    SUMMARY,
+    Manifest,
+    Record,
+    Status,
+    Summary,
+    read_records,
+)
 from services.core.results.stats import paired, rate, repeats
+
+log = logging.getLogger("wpb.board")
 
 KINDS = ("canonical", "variant")
 
@@ -24,49 +37,47 @@ class Run:
     """A run directory as `runner eval` (or `runner import`) wrote it."""
 
     name: str
-    manifest: dict[str, Any]
-    records: list[dict[str, Any]]
-    summary: dict[str, Any] | None = None
+    manifest: Manifest
+    records: list[Record]
+    summary: Summary | None = None
 
     @property
     def key(self) -> tuple[str, str]:
-        return self.manifest.get("model") or "—", self.manifest["harness"]
+        return self.manifest.model or "—", self.manifest.harness
 
     @property
     def suite(self) -> str:
-        return str(self.manifest.get("task_set_hash") or "?")
-
-
-def read_json(path: Path) -> dict[str, Any] | None:
-    try:
-        value = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-    return value if isinstance(value, dict) else None
+        return self.manifest.task_set_hash
 
 
 def read_run(folder: Path) -> Run | None:
-    """The run in `folder`, or None when it has no manifest."""
-    manifest = read_json(folder / "manifest.json")
-    if manifest is None:
+    """The run in `folder`, or None when it has no manifest; FileFormatError naming the
+    file and the field when one of its files is malformed."""
+    try:
+        manifest = Manifest.read(folder / MANIFEST)
+    except OSError:
         return None
-    lines = folder / "records.jsonl"
-    records = []
-    if lines.exists():
-        records = [json.loads(line) for line in lines.read_text("utf-8").splitlines() if line]
-    return Run(folder.name, manifest, records, read_json(folder / "summary.json"))
+    lines = folder / RECORDS
+    records = read_records(lines) if lines.exists() else []
+    summary = Summary.read(folder / SUMMARY) if (folder / SUMMARY).exists() else None
+    return Run(folder.name, manifest, records, summary)
 
 
 def finished_runs(root: Path) -> list[Run]:
-    """Every finished run (one with a summary) under `root`, newest first."""
+    """Every finished run (one with a summary) under `root`, newest first; a folder whose
+    files are malformed is left out, and logged."""
     if not root.is_dir():
         return []
-    runs = (read_run(folder) for folder in sorted(root.iterdir(), reverse=True))
-    return [run for run in runs if run is not None and run.summary is not None]
-
-
-def kind(record: dict[str, Any]) -> str:
-    return "variant" if record["variant"] else "canonical"
+    runs = []
+    for folder in sorted(root.iterdir(), reverse=True):
+        try:
+            run = read_run(folder)
+        except FileFormatError as exc:
+            log.warning("run left out: %s", exc)
+            continue
+        if run is not None and run.summary is not None:
+            runs.append(run)
+    return runs
 
 
 @dataclass(frozen=True)
@@ -77,66 +88,66 @@ class Filter:
     ui: str | None = None
     kind: str | None = None
 
-    def keeps(self, record: dict[str, Any]) -> bool:
+    def keeps(self, record: Record) -> bool:
         return (
-            (self.site is None or record["site"] == self.site)
-            and (self.ui is None or record["ui_primary"] == self.ui)
-            and (self.kind is None or kind(record) == self.kind)
+            (self.site is None or record.site == self.site)
+            and (self.ui is None or record.ui_primary == self.ui)
+            and (self.kind is None or record.kind == self.kind)
         )
 
     def as_dict(self) -> dict[str, str | None]:
         return {"site": self.site, "ui": self.ui, "kind": self.kind}
 
 
-def _scored(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [r for r in records if r["ems"] is not None]
+def _scored(records: Iterable[Record]) -> list[Record]:
+    return [r for r in records if r.scored]
 
 
-def _rate(records: list[dict[str, Any]], test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+def _rate(records: list[Record], test: Callable[[Record], bool]) -> dict[str, Any]:
     return rate(sum(1 for r in records if test(r)), len(records)).as_dict()
 
 
-def _by(records: list[dict[str, Any]], key: Callable[[dict[str, Any]], str]) -> dict[str, Any]:
-    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+def _by(records: list[Record], key: Callable[[Record], str]) -> dict[str, Any]:
+    groups: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         groups[key(record)].append(record)
-    return {name: _rate(rows, lambda r: r["ems"] == 1) for name, rows in sorted(groups.items())}
+    return {name: _rate(rows, lambda r: r.ems == 1) for name, rows in sorted(groups.items())}
 
 
 def row(run: Run, only: Filter) -> dict[str, Any]:
     """One board row: the run's records that `only` keeps."""
     records = [r for r in run.records if only.keeps(r)]
     scored = _scored(records)
-    said_done = [r for r in scored if r["completion"]]
+    said_done = [r for r in scored if r.completion]
     n = len(scored)
     model, harness = run.key
     return {
         "model": model,
         "harness": harness,
         "run": run.name,
-        "created_at": run.manifest.get("created_at"),
+        "created_at": run.manifest.created_at,
         "suite": run.suite,
-        "repeat": run.manifest.get("repeat", 1),
-        "ems": _rate(scored, lambda r: r["ems"] == 1),
-        "completion": _rate(scored, lambda r: bool(r["completion"])),
-        "done_and_pass": _rate(scored, lambda r: bool(r["done_and_pass"])),
+        "repeat": run.manifest.repeat,
+        "ems": _rate(scored, lambda r: r.ems == 1),
+        "completion": _rate(scored, lambda r: bool(r.completion)),
+        "done_and_pass": _rate(scored, lambda r: bool(r.done_and_pass)),
         # Said done, conditions failed: of every scored attempt (Completion - Done&pass)
         # and of the attempts that said done (the false-done rate).
-        "gap": _rate(scored, lambda r: bool(r["completion"]) and r["ems"] != 1),
-        "false_done": _rate(said_done, lambda r: r["ems"] != 1),
-        "steps": round(sum(r["steps"] for r in scored) / n, 2) if n else None,
-        "seconds": round(sum(r["seconds"] for r in scored) / n, 2) if n else None,
-        "cost": round(sum(r.get("cost", 0.0) for r in records), 6),
-        "priced": all(r.get("priced", True) for r in records),
-        "infra_errors": sum(r["status"] == "infra_error" for r in records),
-        "infra_retries": sum(len(r.get("infra_errors") or []) for r in records),
-        "tasks_scored": len({r["task"] for r in scored}),
-        "tasks": len({r["task"] for r in records}),
+        "gap": _rate(scored, lambda r: bool(r.completion) and r.ems != 1),
+        "false_done": _rate(said_done, lambda r: r.ems != 1),
+        "steps": round(sum(r.steps for r in scored) / n, 2) if n else None,
+        "seconds": round(sum(r.seconds for r in scored) / n, 2) if n else None,
+        "cost": round(sum(r.cost for r in records), 6),
+        "priced": all(r.priced for r in records),
+        "infra_errors": sum(r.status == Status.INFRA_ERROR for r in records),
+        "infra_retries": sum(len(r.infra_errors) for r in records),
+        "tasks_scored": len({r.task for r in scored}),
+        "tasks": len({r.task for r in records}),
         "attempts_scored": n,
-        **repeats(scored),
-        "by_site": _by(scored, lambda r: r["site"]),
-        "by_ui": _by(scored, lambda r: r["ui_primary"]),
-        "by_kind": _by(scored, kind),
+        **repeats(scored).model_dump(),
+        "by_site": _by(scored, lambda r: r.site),
+        "by_ui": _by(scored, lambda r: r.ui_primary),
+        "by_kind": _by(scored, lambda r: r.kind),
     }
 
 
@@ -145,11 +156,7 @@ def _label(row: dict[str, Any]) -> str:
 
 
 def _outcomes(run: Run, only: Filter) -> dict[tuple[str, int], bool]:
-    return {
-        (r["task"], r.get("repeat", 1)): r["ems"] == 1
-        for r in _scored(run.records)
-        if only.keeps(r)
-    }
+    return {r.attempt: r.ems == 1 for r in _scored(run.records) if only.keeps(r)}
 
 
 def pair(a: Run, b: Run, only: Filter = Filter()) -> dict[str, Any]:
@@ -159,22 +166,22 @@ def pair(a: Run, b: Run, only: Filter = Filter()) -> dict[str, Any]:
     return paired([(left[k], right[k]) for k in common]).as_dict()
 
 
-def control_label(record: dict[str, Any]) -> str:
-    controls = record.get("controls") or {}
+def control_label(record: Record) -> str:
+    controls = record.controls
     if controls:
         return ", ".join(f"{key}={impl}" for key, impl in sorted(controls.items()))
-    return str(record.get("profile") or record["task"].split("__", 1)[-1])
+    return record.profile or record.task.split("__", 1)[-1]
 
 
 def variant_pairs(run: Run, only: Filter) -> dict[str, list[tuple[bool, bool]]]:
     """Per control implementation: (donor passed, variant passed), attempt with attempt."""
-    scored = [r for r in _scored(run.records) if only.keeps(r) or not r["variant"]]
-    donors = {(r["task"], r.get("repeat", 1)): r for r in scored if not r["variant"]}
+    scored = [r for r in _scored(run.records) if only.keeps(r) or not r.variant]
+    donors = {r.attempt: r for r in scored if not r.variant}
     pairs: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
     for record in scored:
-        donor = donors.get((record["donor"], record.get("repeat", 1)))
-        if record["variant"] and donor is not None and only.keeps(record):
-            pairs[control_label(record)].append((donor["ems"] == 1, record["ems"] == 1))
+        donor = donors.get((record.donor, record.repeat))
+        if record.variant and donor is not None and only.keeps(record):
+            pairs[control_label(record)].append((donor.ems == 1, record.ems == 1))
     return pairs
 
 
@@ -193,7 +200,7 @@ def choose(runs: list[Run], latest: bool = True, suite: str | None = None) -> di
     False) on `suite`, or else the task set most rows share (the newest such on a tie); the
     other task sets' runs apart, by set."""
     chosen: dict[tuple[str, str, str], Run] = {}
-    for run in sorted(runs, key=lambda r: (r.manifest.get("created_at") or "", r.name)):
+    for run in sorted(runs, key=lambda r: (r.manifest.created_at or "", r.name)):
         chosen[(*run.key, run.suite if latest else run.name)] = run
     picked = list(chosen.values())
     if suite is None and picked:
@@ -238,14 +245,14 @@ def build(
     every = [r for run in main for r in run.records]
     return {
         "suite": picked["suite"],
-        "suite_tasks": max((r.manifest.get("tasks", 0) for r in main), default=0),
+        "suite_tasks": max((r.manifest.tasks for r in main), default=0),
         "filter": only.as_dict(),
         "sort": sort,
         "latest": latest,
         "facets": {
-            "site": sorted({r["site"] for r in every}),
-            "ui": sorted({r["ui_primary"] for r in every}),
-            "kind": [k for k in KINDS if any(kind(r) == k for r in every)],
+            "site": sorted({r.site for r in every}),
+            "ui": sorted({r.ui_primary for r in every}),
+            "kind": [k for k in KINDS if any(r.kind == k for r in every)],
         },
         "rows": rows,
         "pairwise": [
@@ -272,16 +279,16 @@ def compare(a: Run, b: Run) -> dict[str, Any]:
     every = Filter()
     left, right = _outcomes(a, every), _outcomes(b, every)
     common = sorted(set(left) & set(right))
-    records = {(r["task"], r.get("repeat", 1)): r for r in b.records}
+    records = {r.attempt: r for r in b.records}
 
-    def facet(key: Callable[[dict[str, Any]], str]) -> dict[str, Any]:
+    def facet(key: Callable[[Record], str]) -> dict[str, Any]:
         groups: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
         for item in common:
             groups[key(records[item])].append((left[item], right[item]))
         return {name: paired(pairs).as_dict() for name, pairs in sorted(groups.items())}
 
     def name(item: tuple[str, int]) -> str:
-        return item[0] if b.manifest.get("repeat", 1) == 1 else f"{item[0]} #{item[1]}"
+        return item[0] if b.manifest.repeat == 1 else f"{item[0]} #{item[1]}"
 
     return {
         "a": {"run": a.name, "model": a.key[0], "harness": a.key[1], "suite": a.suite},
@@ -291,9 +298,9 @@ def compare(a: Run, b: Run) -> dict[str, Any]:
         "only_a": len(set(left) - set(right)),
         "only_b": len(set(right) - set(left)),
         "overall": paired([(left[i], right[i]) for i in common]).as_dict(),
-        "by_site": facet(lambda r: r["site"]),
-        "by_ui": facet(lambda r: r["ui_primary"]),
-        "by_kind": facet(kind),
+        "by_site": facet(lambda r: r.site),
+        "by_ui": facet(lambda r: r.ui_primary),
+        "by_kind": facet(lambda r: r.kind),
         "pass_to_fail": [name(i) for i in common if left[i] and not right[i]],
         "fail_to_pass": [name(i) for i in common if right[i] and not left[i]],
     }

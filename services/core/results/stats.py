@@ -4,9 +4,11 @@ interval for a paired difference, the exact McNemar test, pass@k and pass^k."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb, sqrt
-from typing import Any
+
+from services.core.models.run import Record, Repeats
 
 Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
 SIGNIFICANT = 0.05  # a paired difference with McNemar's p below this is called real
@@ -154,15 +156,15 @@ def _check(n: int, c: int, k: int) -> None:
         raise ValueError(f"expected 0 <= c <= n and 1 <= k <= n, got n={n}, c={c}, k={k}")
 
 
-def repeats(records: list[dict[str, Any]]) -> dict[str, Any]:
+def repeats(records: Iterable[Record]) -> Repeats:
     """pass@k and pass^k for k = 1 … the most attempts any task has, each the mean over the
     tasks with at least k scored attempts, and the agreement: the share of tasks with two or
     more scored attempts whose attempts all pass or all fail (None without such a task).
-    `records` are a run's (`task`, `ems`; unscored ones have `ems` None)."""
+    `records` are a run's (unscored ones are left out)."""
     outcomes: dict[str, list[int]] = defaultdict(list)
     for record in records:
-        if record["ems"] is not None:
-            outcomes[record["task"]].append(int(record["ems"]))
+        if record.ems is not None:
+            outcomes[record.task].append(int(record.ems))
     most = max((len(o) for o in outcomes.values()), default=0)
     at_k, hat_k = {}, {}
     for k in range(1, most + 1):
@@ -171,9 +173,9 @@ def repeats(records: list[dict[str, Any]]) -> dict[str, Any]:
         hat_k[str(k)] = round(sum(pass_hat_k(n, c, k) for n, c in counts) / len(counts), 4)
     repeated = [o for o in outcomes.values() if len(o) > 1]
     agreeing = sum(len(set(o)) == 1 for o in repeated)
-    return {
-        "attempts": most,
-        "pass_at_k": at_k,
-        "pass_hat_k": hat_k,
-        "agreement": round(agreeing / len(repeated), 4) if repeated else None,
-    }
+    return Repeats(
+        attempts=most,
+        pass_at_k=at_k,
+        pass_hat_k=hat_k,
+        agreement=round(agreeing / len(repeated), 4) if repeated else None,
+    )

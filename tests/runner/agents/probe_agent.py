@@ -13,9 +13,10 @@ import sys
 from playwright.async_api import async_playwright
 
 from runner.agents import protocol
+from services.core.models.protocol import AgentInput
 
 
-async def run(spec: protocol.AgentInput, recorder: protocol.Recorder) -> None:
+async def run(spec: AgentInput, recorder: protocol.Recorder) -> None:
     behaviour = spec.options.get("behaviour", "finish")
     if behaviour == "crash":
         sys.exit(3)  # no output.json at all

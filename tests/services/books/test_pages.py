@@ -12,8 +12,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 def test_search_filter_book_cart_and_checkout(page: Page, hub: httpx.Client) -> None:
     created = create(hub, make_task([{"event_name": "basket_add"}], domain="books"))
-    tid = created["trajectory_id"]
-    page.goto(created["url"])
+    tid = created.trajectory_id
+    page.goto(created.url)
     page.locator("nav.wpb-tabs").get_by_role("link", name="Книги").click()
     expect(page.get_by_role("heading", name="Новинки")).to_be_visible()
     field = page.get_by_role("combobox", name="Поиск книг и авторов")
@@ -71,7 +71,7 @@ def test_search_filter_book_cart_and_checkout(page: Page, hub: httpx.Client) -> 
 
 
 def test_author_filter_link_and_bad_input(agent: httpx.Client, hub: httpx.Client) -> None:
-    tid = create(hub, make_task([{"event_name": "basket_add"}], domain="books"))["trajectory_id"]
+    tid = create(hub, make_task([{"event_name": "basket_add"}], domain="books")).trajectory_id
     base = f"/t/{tid}/books"
     listing = agent.get(f"{base}/search", params={"author": "a-01"})
     assert listing.status_code == 200 and "Книги автора: Вера Руднева" in listing.text

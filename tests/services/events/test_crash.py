@@ -19,7 +19,7 @@ STEP = 50
 
 
 def test_kill_collector_mid_stream(own_hub: httpx.Client, own_stack: Stack) -> None:
-    tid = create(own_hub)["trajectory_id"]
+    tid = create(own_hub).trajectory_id
     url = events_url(own_hub, f"/t/{tid}/grocery/")
     acked: list[str] = []
     progress = asyncio.Condition()

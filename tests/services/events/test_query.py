@@ -13,7 +13,7 @@ JSON = {"Accept": "application/json"}
 
 
 def test_types_select_events_and_keep_their_seq(hub: httpx.Client, stack) -> None:
-    tid = create(hub)["trajectory_id"]
+    tid = create(hub).trajectory_id
     base = f"{stack.hub_url}/t/{tid}/grocery"
     page = events_url(hub, f"{base}/")
     agent = httpx.Client(base_url=stack.hub_url)

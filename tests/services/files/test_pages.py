@@ -33,10 +33,10 @@ def events(hub: httpx.Client, tid: str, *types: str) -> list[tuple[str, dict[str
 def start(page: Page, hub: httpx.Client, **variants: str) -> str:
     task = make_task([{"event_name": "bench_files_download"}], domain="files")
     created = create(hub, task, ui_variants=variants)
-    page.goto(created["url"])
+    page.goto(created.url)
     page.locator("nav.wpb-tabs").get_by_role("link", name="Файлы").click()
     expect(page.get_by_role("heading", name="Коллекции")).to_be_visible()
-    return str(created["trajectory_id"])
+    return str(created.trajectory_id)
 
 
 def test_screens_and_selections(page: Page, hub: httpx.Client) -> None:
@@ -266,9 +266,8 @@ def raw_get(url: str, headers: dict[str, str] | None = None) -> int:
 
 
 def test_bad_paths_and_unknown_ids_are_404(stack, hub: httpx.Client, agent: httpx.Client) -> None:
-    tid = create(hub, make_task([{"event_name": "bench_files_download"}], domain="files"))[
-        "trajectory_id"
-    ]
+    task = make_task([{"event_name": "bench_files_download"}], domain="files")
+    tid = create(hub, task).trajectory_id
     site = stack.processes["site-files"].url
     attempts = [
         "c/manuals/2023/../../../../../etc/passwd",

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_parallel_carts_are_isolated(hub: httpx.Client, stack) -> None:
-    a, b = create(hub)["trajectory_id"], create(hub)["trajectory_id"]
+    a, b = create(hub).trajectory_id, create(hub).trajectory_id
     plan = {a: ["g-0002", "g-0010", "g-0002"], b: ["g-0003", "g-0003", "g-0003", "g-0004"]}
 
     async def fill(client: httpx.AsyncClient, tid: str) -> None:

@@ -12,8 +12,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 def test_cart_through_the_ui(page: Page, hub: httpx.Client) -> None:
     created = create(hub, make_task([{"event_name": "basket_add"}]))
-    tid = created["trajectory_id"]
-    page.goto(created["url"])
+    tid = created.trajectory_id
+    page.goto(created.url)
     page.locator("nav.wpb-tabs").get_by_role("link", name="Продукты").click()
     expect(page.get_by_role("heading", name="Хиты недели")).to_be_visible()
     page.get_by_role("navigation", name="Каталог").get_by_role(
@@ -51,7 +51,7 @@ def test_cart_through_the_ui(page: Page, hub: httpx.Client) -> None:
     all_events = hub.get(f"/api/trajectories/{tid}/events").json()["events"]
     assert [e["seq"] for e in all_events] == list(range(1, len(all_events) + 1))
     # the passive tracker logged the clicks, from the page
-    page.goto(created["url"])  # leaving the page flushes the tracker's batch
+    page.goto(created.url)  # leaving the page flushes the tracker's batch
     clicks = wait_events(hub, tid, "click")
     assert all(e["source"] == "page" for e in clicks)
 
@@ -60,7 +60,7 @@ def test_cart_works_without_javascript(browser, hub: httpx.Client, stack) -> Non
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     created = create(hub)
-    page.goto(f"{created['url']}grocery/c/pantry")
+    page.goto(f"{created.url}grocery/c/pantry")
     card = page.locator("article.g-card", has_text="Крупа гречневая ядрица «Крупяной ряд», 450 г")
     card.get_by_role("button", name="В корзину").click()
     card = page.locator("article.g-card", has_text="Крупа гречневая ядрица «Крупяной ряд», 450 г")
@@ -70,7 +70,7 @@ def test_cart_works_without_javascript(browser, hub: httpx.Client, stack) -> Non
 
 
 def test_unknown_category_and_product(agent: httpx.Client, hub: httpx.Client) -> None:
-    tid = create(hub)["trajectory_id"]
+    tid = create(hub).trajectory_id
     assert agent.get(f"/t/{tid}/grocery/c/caviar").status_code == 404
     assert agent.post(f"/t/{tid}/grocery/cart/g-9999", data={"op": "add"}).status_code == 404
     assert agent.post(f"/t/{tid}/grocery/cart/g-0001", data={"op": "steal"}).status_code == 422
@@ -80,7 +80,7 @@ def test_unknown_category_and_product(agent: httpx.Client, hub: httpx.Client) ->
 
 
 def test_stock_limit_is_refused(agent: httpx.Client, hub: httpx.Client) -> None:
-    tid = create(hub)["trajectory_id"]
+    tid = create(hub).trajectory_id
     url = f"/t/{tid}/grocery/cart/g-0056"  # Кефир 3,2%: 12 in stock
     for _ in range(12):
         assert (

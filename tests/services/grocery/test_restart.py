@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_cart_survives_a_restart(own_hub: httpx.Client, own_stack: Stack) -> None:
-    tid = create(own_hub)["trajectory_id"]
+    tid = create(own_hub).trajectory_id
     url = f"{own_stack.hub_url}/t/{tid}/grocery/cart/g-0010"
     for _ in range(2):
         httpx.post(

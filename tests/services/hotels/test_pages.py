@@ -16,10 +16,10 @@ TASK = make_task([{"event_name": "bench_hotel_select_city"}], domain="hotels")
 
 def open_hotels(page: Page, hub: httpx.Client, **variants: str) -> str:
     created = create(hub, TASK, ui_variants=variants)
-    page.goto(created["url"])
+    page.goto(created.url)
     page.locator("nav.wpb-tabs").get_by_role("link", name="Отели").click()
     expect(page.get_by_role("heading", name="Найдите отель для поездки")).to_be_visible()
-    return str(created["trajectory_id"])
+    return str(created.trajectory_id)
 
 
 def test_search_to_room_by_mouse(page: Page, hub: httpx.Client) -> None:
@@ -189,7 +189,7 @@ def test_popups_close_on_a_click_outside(page: Page, hub: httpx.Client) -> None:
 
 
 def test_bad_input_is_refused(agent: httpx.Client, hub: httpx.Client) -> None:
-    tid = create(hub, TASK)["trajectory_id"]
+    tid = create(hub, TASK).trajectory_id
     base = f"/t/{tid}/hotels"
     ok = {"city": "ch-zrh", "start": "2026-12-10", "end": "2026-12-12", "rooms": "2"}
     assert agent.get(f"{base}/search", params=ok).status_code == 200
@@ -231,7 +231,7 @@ def test_bad_input_is_refused(agent: httpx.Client, hub: httpx.Client) -> None:
 def test_past_is_judged_by_the_trajectorys_today(hub, agent) -> None:
     """A page date is refused before the trajectory's today, not the stand's clock."""
     task = make_task([{"event_name": "bench_hotel_select_start_date"}], domain="hotels")
-    early = create(hub, task, today="2026-01-10")["trajectory_id"]
+    early = create(hub, task, today="2026-01-10").trajectory_id
     base = f"/t/{early}/hotels"
     events = events_url(agent, f"{base}/")
     date = {"type": "bench_hotel_select_start_date", "params": {"date": "2026-03-01"}}

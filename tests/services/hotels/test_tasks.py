@@ -17,11 +17,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def shifted(iso: str, created: dict) -> date:
-    return date.fromisoformat(iso) + timedelta(days=created["date_shift_days"])
+    return date.fromisoformat(iso) + timedelta(days=created.date_shift_days)
 
 
 def open_hotels(page: Page, created: dict) -> None:
-    page.goto(created["url"])
+    page.goto(created.url)
     page.locator("nav.wpb-tabs").get_by_role("link", name="Отели").click()
     expect(page.get_by_role("heading", name="Найдите отель для поездки")).to_be_visible()
 
@@ -57,9 +57,9 @@ def test_search_with_default_guests_passes(page: Page, hub: httpx.Client) -> Non
     expect(page.get_by_role("button", name="1 номер, 2 гостя")).to_be_visible()  # untouched
     page.get_by_role("button", name="Найти").click()
     expect(page.get_by_role("heading", name="Отели: Цюрих, Швейцария")).to_be_visible()
-    result = verdict(hub, created["trajectory_id"], "bench_hotel_select_end_date")
-    assert result["ems"] == 1, result["conditions"]
-    events = wait_events(hub, created["trajectory_id"])
+    result = verdict(hub, created.trajectory_id, "bench_hotel_select_end_date")
+    assert result.ems == 1, result.conditions
+    events = wait_events(hub, created.trajectory_id)
     assert not [e for e in events if e["type"] == "bench_hotel_select_guests"]
 
 
@@ -73,8 +73,8 @@ def test_search_after_switching_city_fails(page: Page, hub: httpx.Client) -> Non
     choose_city(page, "жен", "Женева, Швейцария")
     page.get_by_role("button", name="Найти").click()
     expect(page.get_by_role("heading", name="Отели: Женева, Швейцария")).to_be_visible()
-    result = verdict(hub, created["trajectory_id"], "bench_hotel_select_end_date")
-    assert result["ems"] == 0
+    result = verdict(hub, created.trajectory_id, "bench_hotel_select_end_date")
+    assert result.ems == 0
 
 
 def test_booking_with_default_guests_passes(page: Page, hub: httpx.Client) -> None:
@@ -86,7 +86,9 @@ def test_booking_with_default_guests_passes(page: Page, hub: httpx.Client) -> No
     page.get_by_role("link", name="Выбрать номер: Апарт-отель «Тихий парус»").click()
     page.get_by_role("button", name="Выбрать номер «Улучшенный»").click()
     expect(page.get_by_role("heading", name="Номер выбран")).to_be_visible()
-    result = verdict(hub, created["trajectory_id"], "bench_hotel_select_room")
-    assert result["ems"] == 1, result["conditions"]
-    room = result["conditions"][0]["matched_event"]["params"]
+    result = verdict(hub, created.trajectory_id, "bench_hotel_select_room")
+    assert result.ems == 1, result.conditions
+    matched = result.conditions[0].matched_event
+    assert matched is not None
+    room = matched.params
     assert room["hotelId"] == "h-cz-prg-2" and room["rooms"] == [{"adults": 2, "kids": []}]

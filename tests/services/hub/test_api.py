@@ -25,7 +25,10 @@ pytestmark = pytest.mark.slow
 
 
 def test_create_answers_the_contract(hub: httpx.Client, stack) -> None:
-    created = create(hub, load("grocery_category_kefir"), task_id="grocery_category_kefir")
+    body = {"task": load("grocery_category_kefir"), "task_id": "grocery_category_kefir"}
+    answer = hub.post("/api/trajectories", json=body)
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
     assert set(created) == {"trajectory_id", "url", "prompt", "date_shift_days", "ui_variants"}
     tid = created["trajectory_id"]
     assert len(tid) == 32 and int(tid, 16) >= 0  # 128 random bits, hex
@@ -50,22 +53,22 @@ def test_dates_shift_in_prompt_and_conditions(hub: httpx.Client) -> None:
         domain="hotels",
     )
     created = create(hub, task)
-    assert created["date_shift_days"] == 84  # whole weeks, at least a week after today
-    assert "08.12.2026 (8 декабря 2026)" in created["prompt"]
-    meta = hub.get(f"/api/trajectories/{created['trajectory_id']}").json()
+    assert created.date_shift_days == 84  # whole weeks, at least a week after today
+    assert "08.12.2026 (8 декабря 2026)" in created.prompt
+    meta = hub.get(f"/api/trajectories/{created.trajectory_id}").json()
     assert meta["conditions"][0]["parameters"]["date"] == "2026-12-08"
     frozen = create(hub, task, today="2026-01-01")
-    assert frozen["date_shift_days"] == 0 and "15.09.2026" in frozen["prompt"]
+    assert frozen.date_shift_days == 0 and "15.09.2026" in frozen.prompt
 
 
 def test_ui_variants_resolve_and_override(hub: httpx.Client) -> None:
     task = make_task([{"event_name": "basket_add"}], ui_variants={"theme": "dark"})
     task["domain_configs"] = {"hotels": {"ui_variants": {"counter_guests": "pill_buttons"}}}
     created = create(hub, task)
-    assert created["ui_variants"]["grocery"]["theme"] == "dark"
-    assert created["ui_variants"]["hotels"]["counter_guests"] == "pill_buttons"
+    assert created.ui_variants["grocery"]["theme"] == "dark"
+    assert created.ui_variants["hotels"]["counter_guests"] == "pill_buttons"
     overridden = create(hub, task, ui_variants={"theme": "light"})
-    assert overridden["ui_variants"]["shop"]["theme"] == "light"
+    assert overridden.ui_variants["shop"]["theme"] == "light"
 
 
 @pytest.mark.parametrize(
@@ -145,7 +148,7 @@ def test_malformed_json_is_422(hub: httpx.Client) -> None:
 
 
 def test_admin_api_needs_the_token(agent: httpx.Client, hub: httpx.Client) -> None:
-    tid = create(hub)["trajectory_id"]
+    tid = create(hub).trajectory_id
     for method, path in admin_requests(tid):
         assert agent.request(method, path, json={}).status_code == 401, path
         wrong = {"Authorization": "Bearer " + "x" * 43}
@@ -163,7 +166,7 @@ def test_unknown_trajectory_is_404(hub: httpx.Client, agent: httpx.Client) -> No
 
 
 def test_page_events_validated_and_closed_is_409(hub: httpx.Client, agent: httpx.Client) -> None:
-    tid = create(hub)["trajectory_id"]
+    tid = create(hub).trajectory_id
     url = events_url(agent, f"/t/{tid}/grocery/")
     ok = agent.post(
         url,
@@ -237,7 +240,7 @@ def test_tabs_of_sites_not_built_say_so(tmp_path) -> None:
     are not open yet, and an unknown domain is 404."""
     grocery = {"grocery": built_sites()["grocery"]}
     with running_stack(tmp_path, sites=grocery) as stack, admin_client(stack) as hub:
-        tid = create(hub)["trajectory_id"]
+        tid = create(hub).trajectory_id
         agent = f"{stack.hub_url}/t/{tid}"
         hub_page = httpx.get(f"{agent}/")
         assert hub_page.status_code == 200
@@ -285,14 +288,14 @@ def raw_get(stack, path: str) -> tuple[int, dict[str, str], bytes]:
     ],
 )
 def test_the_proxy_refuses_dot_segments(hub: httpx.Client, stack, path: str) -> None:
-    tid = create(hub)["trajectory_id"]
+    tid = create(hub).trajectory_id
     status, _, body = raw_get(stack, path.format(tid=tid))
     assert status == 404, body[:200]
     assert b"openapi" not in body and b"wpb_http_requests_total" not in body
 
 
 def test_a_site_redirect_stays_on_the_hub(hub: httpx.Client, stack) -> None:
-    tid = create(hub, make_task([{"event_name": "basket_add"}], domain="shop"))["trajectory_id"]
+    tid = create(hub, make_task([{"event_name": "basket_add"}], domain="shop")).trajectory_id
     for path in (f"/t/{tid}/shop/cart/", f"/t/{tid}/grocery/cart/", f"/t/{tid}/rail/cart/"):
         status, headers, _ = raw_get(stack, path)
         assert status in (301, 302, 303, 307, 308), (path, status)

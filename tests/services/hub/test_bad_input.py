@@ -45,9 +45,7 @@ def field_of(body: bytes) -> str:
 
 @pytest.fixture(scope="module")
 def tid(hub: httpx.Client) -> str:
-    return str(
-        create(hub, make_task([{"event_name": "basket_add"}], domain="shop"))["trajectory_id"]
-    )
+    return str(create(hub, make_task([{"event_name": "basket_add"}], domain="shop")).trajectory_id)
 
 
 @pytest.mark.parametrize(
@@ -316,6 +314,6 @@ def test_a_bad_request_is_not_another_clients_502(stack, tid: str) -> None:
 def test_the_view_of_a_condition_without_parameters(hub: httpx.Client) -> None:
     """Found by the fuzz test: the trajectory page failed on a condition that names no
     parameters."""
-    tid = create(hub, make_task([{"event_name": "basket_add"}]))["trajectory_id"]
+    tid = create(hub, make_task([{"event_name": "basket_add"}])).trajectory_id
     answer = hub.get(f"/view/trajectories/{tid}")
     assert answer.status_code == 200 and "basket_add" in answer.text

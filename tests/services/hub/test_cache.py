@@ -24,7 +24,7 @@ def test_a_closed_trajectory_is_refused_at_once(hub: httpx.Client, agent: httpx.
     """The site has the trajectory cached as open; the first request after the close (a
     cart write, a page that writes its screen, a page event) is refused, every time."""
     for _ in range(15):
-        tid = create(hub)["trajectory_id"]
+        tid = create(hub).trajectory_id
         url = events_url(agent, f"/t/{tid}/grocery/")
         assert cart(agent, tid).status_code == 200
         stored = len(wait_events(hub, tid, "basket_add"))
@@ -38,7 +38,7 @@ def test_a_closed_trajectory_is_refused_at_once(hub: httpx.Client, agent: httpx.
 def test_a_write_by_another_service_reaches_every_cache(
     stack, hub: httpx.Client, agent: httpx.Client
 ) -> None:
-    tid = create(hub)["trajectory_id"]
+    tid = create(hub).trajectory_id
     assert cart(agent, tid).status_code == 200  # the hub and the site have it cached, open
     close_behind_the_hub(stack, tid)
     refused_soon(lambda: cart(agent, tid))
@@ -50,7 +50,7 @@ def test_check_from_memory_agrees_with_the_stored_log(hub: httpx.Client, agent) 
     the verdict the stateless check gives on the whole stored log."""
     conditions = [{"event_name": "basket_add", "parameters": {"item_id": KEFIR, "amount": 3}}]
     task = {"test_data": {"bench_first_domain": "grocery", "task": "x", "conditions": conditions}}
-    tid = create(hub, task)["trajectory_id"]
+    tid = create(hub, task).trajectory_id
     scores = []
     for step, op in enumerate(["inc", "inc", "dec", "inc", "inc", "dec"], start=1):
         assert cart(agent, tid, op).status_code == 200

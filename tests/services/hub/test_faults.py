@@ -19,8 +19,8 @@ pytestmark = pytest.mark.slow
 def test_a_dead_site_is_an_infra_fault_of_the_trajectory(
     own_hub: httpx.Client, own_stack: Stack
 ) -> None:
-    tid = create(own_hub)["trajectory_id"]
-    clean = create(own_hub)["trajectory_id"]
+    tid = create(own_hub).trajectory_id
+    clean = create(own_hub).trajectory_id
     assert own_hub.get(f"/t/{tid}/grocery/").status_code == 200
     own_stack.kill("site-grocery")
     try:
@@ -40,7 +40,7 @@ def test_a_dead_site_is_an_infra_fault_of_the_trajectory(
 def test_check_without_the_collector_answers_503_naming_it(
     own_hub: httpx.Client, own_stack: Stack
 ) -> None:
-    tid = create(own_hub)["trajectory_id"]
+    tid = create(own_hub).trajectory_id
     own_stack.kill("events")
     try:
         answer = own_hub.get(f"/api/trajectories/{tid}/check")
@@ -54,7 +54,7 @@ def test_check_without_the_collector_answers_503_naming_it(
 def test_nats_down_answers_503_with_retry_after_in_seconds(
     own_hub: httpx.Client, own_stack: Stack
 ) -> None:
-    tid = create(own_hub)["trajectory_id"]
+    tid = create(own_hub).trajectory_id
     url = events_url(own_hub, f"/t/{tid}/grocery/")
     own_stack.kill("nats")
     try:

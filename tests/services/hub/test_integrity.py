@@ -50,7 +50,7 @@ def test_nats_refuses_a_client_without_the_credential(stack) -> None:
 def test_services_answer_only_the_stand(stack, hub: httpx.Client) -> None:
     """The collector would give the log, the verifier the answer key, a site its pages
     outside the hub's checks: without the credential each says 401 and nothing else."""
-    tid = create(hub)["trajectory_id"]
+    tid = create(hub).trajectory_id
     events, verifier = stack.processes["events"].url, stack.processes["verifier"].url
     grocery = stack.processes["site-grocery"].url
     attempts = [
@@ -78,8 +78,8 @@ def test_a_page_event_needs_a_page_served_to_its_trajectory(
 ) -> None:
     """`rail_pick_from` passed with one POST and no page opened."""
     task = load("rail_pick_from")
-    tid = create(hub, task)["trajectory_id"]
-    other = create(hub, task)["trajectory_id"]
+    tid = create(hub, task).trajectory_id
+    other = create(hub, task).trajectory_id
     pick = {"type": "select_city", "params": {"field": "from", "name": "Казань"}}
     own = events_url(agent, f"/t/{tid}/rail/")
     token = own.partition("?page=")[2]
@@ -113,7 +113,7 @@ def test_a_page_event_needs_a_page_served_to_its_trajectory(
 def test_a_selection_after_a_click_on_its_screen_is_not_flagged(
     hub: httpx.Client, agent: httpx.Client
 ) -> None:
-    tid = create(hub, load("rail_pick_from"))["trajectory_id"]
+    tid = create(hub, load("rail_pick_from")).trajectory_id
     url = events_url(agent, f"/t/{tid}/rail/")
     pick = {"type": "select_city", "params": {"field": "from", "name": "Казань"}}
     assert agent.post(url, json={"type": "click", "params": {"x": 5, "y": 5}}).status_code == 200
@@ -160,7 +160,7 @@ def test_the_agents_credentials_stay_on_the_hub() -> None:
 
 def test_an_agents_authorization_does_not_reach_a_site(hub: httpx.Client, agent) -> None:
     """Were it passed on, the site would refuse it in place of the hub's credential."""
-    tid = create(hub)["trajectory_id"]
+    tid = create(hub).trajectory_id
     answer = agent.get(f"/t/{tid}/grocery/", headers={"Authorization": "Bearer mine"})
     assert answer.status_code == 200
 

@@ -38,7 +38,7 @@ def test_run_page_shows_why_each_task_failed(page: Page, stack) -> None:
             None,
         )
     )
-    assert result["summary"]["overall"]["ems"] == 0
+    assert result.summary.overall.ems == 0
     login(page, stack)
     expect(page.get_by_role("heading", name="Прогоны")).to_be_visible()
     page.get_by_role("link", name="20990101T000000Z-noop").click()
@@ -52,18 +52,18 @@ def test_run_page_shows_why_each_task_failed(page: Page, stack) -> None:
 
 def test_trajectory_page_refreshes_live(page: Page, hub: httpx.Client, stack) -> None:
     created = create(hub, load("grocery_showcase_ryazhenka"))
-    tid = created["trajectory_id"]
+    tid = created.trajectory_id
     login(page, stack)
     page.goto(f"{stack.hub_url}/view/trajectories/{tid}")
     expect(page.locator("#ems")).to_have_text("EMS 0 · 0/1")
-    httpx.post(f"{created['url']}grocery/cart/g-0219", data={"op": "add"})
+    httpx.post(f"{created.url}grocery/cart/g-0219", data={"op": "add"})
     expect(page.locator("#ems")).to_have_text("EMS 1 · 1/1", timeout=10_000)
     expect(page.locator("#conditions .ok")).to_have_count(1)
     expect(page.locator("#events")).to_contain_text("basket_add")
     page.locator("h1").click()  # a person's clicks on this page are not the agent's events
     # Then an agent's click on a site: it is tracked, and stored after anything the person's
     # click could have sent (leaving a page sends what its tracker holds).
-    page.goto(f"{created['url']}grocery/")
+    page.goto(f"{created.url}grocery/")
     page.get_by_role("heading", name="Свежие продукты с доставкой за час").click()
     clicks = wait_events(hub, tid, "click")
     assert [(e["site"], e["params"]["target"]) for e in clicks] == [("grocery", "h1")]
@@ -74,15 +74,15 @@ def test_trajectory_page_shows_a_forbidden_condition(page: Page, hub: httpx.Clie
     kefir = {"event_name": "basket_add", "parameters": {"item_id": "g-0052"}, "forbidden": True}
     created = create(hub, make_task([wanted, kefir]))
     login(page, stack)
-    page.goto(f"{stack.hub_url}/view/trajectories/{created['trajectory_id']}")
+    page.goto(f"{stack.hub_url}/view/trajectories/{created.trajectory_id}")
     rows = page.locator("#conditions tr")
     expect(page.locator("#ems")).to_have_text("EMS 0 · 1/2")
     expect(rows.nth(1)).to_contain_text("запрещено")
     expect(rows.nth(1).locator(".ok")).to_have_text("✓")
     expect(rows.nth(0)).not_to_contain_text("запрещено")
-    httpx.post(f"{created['url']}grocery/cart/g-0219", data={"op": "add"})
+    httpx.post(f"{created.url}grocery/cart/g-0219", data={"op": "add"})
     expect(page.locator("#ems")).to_have_text("EMS 1 · 2/2", timeout=10_000)
-    httpx.post(f"{created['url']}grocery/cart/g-0052", data={"op": "add"})
+    httpx.post(f"{created.url}grocery/cart/g-0052", data={"op": "add"})
     expect(page.locator("#ems")).to_have_text("EMS 0 · 1/2", timeout=10_000)
     expect(rows.nth(1).locator(".fail")).to_have_text("✗")
     expect(rows.nth(1)).to_contain_text("g-0052")  # the offending event
@@ -93,7 +93,7 @@ def test_trajectory_page_keeps_refreshing_after_a_failed_fetch(
     page: Page, hub: httpx.Client, stack
 ) -> None:
     created = create(hub, load("grocery_showcase_ryazhenka"))
-    tid = created["trajectory_id"]
+    tid = created.trajectory_id
     failed: list[str] = []
 
     def fail_once(route: Route) -> None:
@@ -108,7 +108,7 @@ def test_trajectory_page_keeps_refreshing_after_a_failed_fetch(
     page.goto(f"{stack.hub_url}/view/trajectories/{tid}")
     stale = page.get_by_role("status").filter(has_text="Данные могут быть устаревшими")
     expect(stale).to_contain_text("хаб ответил 502")
-    httpx.post(f"{created['url']}grocery/cart/g-0219", data={"op": "add"})
+    httpx.post(f"{created.url}grocery/cart/g-0219", data={"op": "add"})
     expect(page.locator("#ems")).to_have_text("EMS 1 · 1/1", timeout=10_000)
     expect(stale).to_be_hidden()
     assert len(failed) == 1

@@ -35,7 +35,7 @@ def repeated(page: Page) -> dict[str, int]:
 )
 def test_no_wall_of_identical_controls(page: Page, hub: httpx.Client, domain, tab, path) -> None:
     created = create(hub, make_task([{"event_name": "basket_add"}], domain=domain))
-    page.goto(created["url"])
+    page.goto(created.url)
     page.locator("nav.wpb-tabs").get_by_role("link", name=tab).click()
     if path:
         page.goto(f"{page.url}{path}")
@@ -47,7 +47,7 @@ def test_a_card_and_its_buttons_are_found_by_name(page: Page, hub: httpx.Client)
         [{"event_name": "basket_add", "parameters": {"item_id": "g-0053", "amount": 1}}]
     )
     created = create(hub, task)
-    page.goto(created["url"])
+    page.goto(created.url)
     page.get_by_role("link", name="Продукты").first.click()
     tea = "Чай чёрный «Крупяной ряд»"
     card = page.get_by_role("article", name=re.compile(tea))
@@ -55,11 +55,11 @@ def test_a_card_and_its_buttons_are_found_by_name(page: Page, hub: httpx.Client)
     page.get_by_role("button", name=re.compile(f"^В корзину: {tea}")).click()
     page.get_by_role("button", name=re.compile(f"^Добавить ещё одну: {tea}")).click()
     expect(card.get_by_text("2", exact=True)).to_be_visible()
-    check = hub.get(f"/api/trajectories/{created['trajectory_id']}/check").json()
+    check = hub.get(f"/api/trajectories/{created.trajectory_id}/check").json()
     assert check["ems"] == 0  # amount 2 now: the last event says so
     page.get_by_role("button", name=re.compile(f"^Убрать одну штуку: {tea}")).click()
     expect(card.get_by_text("1", exact=True)).to_be_visible()
-    check = hub.get(f"/api/trajectories/{created['trajectory_id']}/check").json()
+    check = hub.get(f"/api/trajectories/{created.trajectory_id}/check").json()
     assert check["ems"] == 1
 
 
@@ -74,7 +74,7 @@ def test_a_typed_but_unchosen_place_is_flagged_when_left(
     page: Page, hub: httpx.Client, domain, tab, field, typed, message
 ) -> None:
     created = create(hub, make_task([{"event_name": "basket_add"}], domain=domain))
-    page.goto(created["url"])
+    page.goto(created.url)
     page.locator("nav.wpb-tabs").get_by_role("link", name=tab).click()
     box = page.get_by_role("combobox", name=field)
     box.fill(typed)

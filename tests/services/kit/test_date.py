@@ -27,8 +27,8 @@ def dates(hub: httpx.Client, tid: str, count: int) -> list[tuple[str, str, str]]
 def open_form(page: Page, hub: httpx.Client, impl: str) -> tuple[str, object]:
     task = make_task([{"event_name": "bench_hotel_select_start_date"}], domain="hotels")
     created = create(hub, task, ui_variants={"date": impl})
-    page.goto(f"{created['url']}hotels/")
-    return created["trajectory_id"], page.locator("[data-wpb-date]")
+    page.goto(f"{created.url}hotels/")
+    return created.trajectory_id, page.locator("[data-wpb-date]")
 
 
 @pytest.mark.parametrize("impl", ["split_popup", "inline_calendar", "single_popup"])

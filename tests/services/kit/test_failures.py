@@ -30,8 +30,8 @@ def open_hotels(page: Page, hub: httpx.Client) -> str:
         make_task([{"event_name": "bench_hotel_select_city"}], domain="hotels"),
         ui_variants={"select_city": "native_select"},
     )
-    page.goto(f"{created['url']}hotels/")
-    return str(created["trajectory_id"])
+    page.goto(f"{created.url}hotels/")
+    return str(created.trajectory_id)
 
 
 def test_emit_retries_502s_for_16_s_then_says_so(page: Page, hub: httpx.Client) -> None:
@@ -88,7 +88,7 @@ def test_cart_and_favourite_when_the_shop_answers_502(page: Page, hub: httpx.Cli
     created = create(hub, make_task([{"event_name": "basket_add"}], domain="books"))
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{created['url']}books/b/b-0173")
+    page.goto(f"{created.url}books/b/b-0173")
     page.route("**/cart/**", bad_gateway)
     page.route("**/favorites/**", bad_gateway)
     buy = page.locator(".b-buy")

@@ -17,9 +17,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 def open_site(page: Page, hub: httpx.Client, domain: str, event: str, **variants: str) -> str:
     created = create(hub, make_task([{"event_name": event}], domain=domain), ui_variants=variants)
-    page.goto(f"{created['url']}{domain}/")
+    page.goto(f"{created.url}{domain}/")
     expect(page.locator("form")).to_be_visible()
-    return str(created["trajectory_id"])
+    return str(created.trajectory_id)
 
 
 def press(page: Page, *keys: str) -> None:

@@ -28,7 +28,7 @@ def test_the_page_and_the_server_name_an_empty_field_alike(
     page: Page, hub: httpx.Client, agent: httpx.Client, domain: str, tab: str, messages: list[str]
 ) -> None:
     created = create(hub, make_task([{"event_name": "state_changed"}], domain=domain))
-    page.goto(created["url"])
+    page.goto(created.url)
     page.locator("nav.wpb-tabs").get_by_role("link", name=tab).click()
     form_url = page.url
     page.get_by_role("button", name="Найти").click()
@@ -36,7 +36,7 @@ def test_the_page_and_the_server_name_an_empty_field_alike(
     for message in messages:
         expect(alerts.filter(has_text=message)).to_have_count(1)
     assert page.url == form_url  # not sent
-    answer = agent.get(f"/t/{created['trajectory_id']}/{domain}/search")
+    answer = agent.get(f"/t/{created.trajectory_id}/{domain}/search")
     assert answer.status_code == 422
     shown = {re.sub(r"\s+", " ", m) for m in re.findall(r'role="alert"[^>]*>([^<]+)<', answer.text)}
     assert set(messages) <= shown

@@ -19,8 +19,8 @@ IMPLEMENTATIONS = VARIANTS["text_search"]["shop"]
 def open_site(page: Page, hub: httpx.Client, impl: str) -> str:
     task = make_task([{"event_name": "submit_search"}], domain="shop")
     created = create(hub, task, ui_variants={"text_search": impl})
-    page.goto(f"{created['url']}shop/")
-    return str(created["trajectory_id"])
+    page.goto(f"{created.url}shop/")
+    return str(created.trajectory_id)
 
 
 def test_the_six_implementations_differ_in_dom(page: Page, hub: httpx.Client) -> None:

@@ -45,12 +45,12 @@ def test_dark_theme_is_readable_from_the_first_byte(
     dark = create(hub, task, ui_variants={"theme": "dark"})
     light = create(hub, task)
     path = "" if domain == "hub" else f"{domain}/"
-    first = agent.get(f"{dark['url']}{path}").text
+    first = agent.get(f"{dark.url}{path}").text
     assert re.search(r'<html[^>]*data-theme="dark"', first[:400]), "theme not in the first bytes"
-    light_html = agent.get(f"{light['url']}{path}").text
+    light_html = agent.get(f"{light.url}{path}").text
     assert tags(first) == tags(light_html)  # the same DOM otherwise
 
-    page.goto(f"{dark['url']}{path}")
+    page.goto(f"{dark.url}{path}")
     body = page.evaluate(
         "() => { const s = getComputedStyle(document.body); return [s.backgroundColor, s.color]; }"
     )

@@ -12,10 +12,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 def start(page: Page, hub: httpx.Client, **body) -> str:
     created = create(hub, make_task([{"event_name": "basket_add"}], domain="shop"), **body)
-    page.goto(created["url"])
+    page.goto(created.url)
     page.locator("nav.wpb-tabs").get_by_role("link", name="Маркет").click()
     expect(page.get_by_role("heading", name="Выбор покупателей")).to_be_visible()
-    return str(created["trajectory_id"])
+    return str(created.trajectory_id)
 
 
 def test_browse_filter_sort_cart_and_favourites(page: Page, hub: httpx.Client) -> None:
@@ -122,7 +122,7 @@ def test_search_carousel_login_and_checkout(page: Page, hub: httpx.Client) -> No
 
 
 def test_payment_form_refuses_bad_card(agent: httpx.Client, hub: httpx.Client) -> None:
-    tid = create(hub)["trajectory_id"]
+    tid = create(hub).trajectory_id
     base = f"/t/{tid}/shop"
     empty = agent.post(f"{base}/checkout", data={"method": "card", "address": "Тихая, 7"})
     assert empty.status_code == 409 and "корзина пуста" in empty.text
@@ -152,7 +152,7 @@ def test_payment_form_refuses_bad_card(agent: httpx.Client, hub: httpx.Client) -
 
 
 def test_bad_input_never_breaks(agent: httpx.Client, hub: httpx.Client) -> None:
-    tid = create(hub)["trajectory_id"]
+    tid = create(hub).trajectory_id
     base = f"/t/{tid}/shop"
     for query in ("", " ", "<script>alert(1)</script>", "' OR 1=1; --", "ы" * 5000, "%00"):
         answer = agent.get(f"{base}/search", params={"q": query})

@@ -17,10 +17,10 @@ TASK = make_task([{"event_name": "select_city"}], domain="rail")
 
 def open_rail(page: Page, hub: httpx.Client, **variants: str) -> str:
     created = create(hub, TASK, ui_variants=variants)
-    page.goto(created["url"])
+    page.goto(created.url)
     page.locator("nav.wpb-tabs").get_by_role("link", name="Поезда").click()
     expect(page.get_by_role("heading", name="Билеты на поезд")).to_be_visible()
-    return str(created["trajectory_id"])
+    return str(created.trajectory_id)
 
 
 def test_book_and_pay_by_mouse(page: Page, hub: httpx.Client) -> None:
@@ -198,7 +198,7 @@ def test_native_select_station(page: Page, hub: httpx.Client) -> None:
 
 
 def test_bad_input_is_refused(agent: httpx.Client, hub: httpx.Client) -> None:
-    tid = create(hub, TASK)["trajectory_id"]
+    tid = create(hub, TASK).trajectory_id
     base = f"/t/{tid}/rail"
     ok = {"from": "Москва", "to": "Казань", "date": "2026-12-10", "adults": "1", "children": "0"}
     assert agent.get(f"{base}/search", params=ok).status_code == 200

@@ -24,13 +24,13 @@ ANNA, IGOR, POLINA = "Смирнова Анна Петровна", "Смирно
 def search(
     page: Page, created: dict, origin: str, dest: str, iso: str, adults: int, children: int = 0
 ) -> None:
-    page.goto(created["url"])
+    page.goto(created.url)
     page.locator("nav.wpb-tabs").get_by_role("link", name="Поезда").click()
     page.get_by_role("combobox", name="Откуда").fill(origin[:4].lower())
     page.get_by_role("option", name=origin).click()
     page.get_by_role("combobox", name="Куда", exact=True).fill(dest[:4].lower())
     page.get_by_role("option", name=dest).click()
-    day = date.fromisoformat(iso) + timedelta(days=created["date_shift_days"])
+    day = date.fromisoformat(iso) + timedelta(days=created.date_shift_days)
     page.get_by_role("button", name="Туда: выберите дату").click()
     wanted = page.get_by_role(
         "button", name=f"{day.day} {MONTHS[day.month - 1]} {day.year}", exact=True
@@ -75,7 +75,7 @@ def family(page: Page, hub: httpx.Client, adults: int, seats: list[Seat], people
     page.get_by_role("button", name=re.compile(r"^Плацкартный · ")).click()
     take_seats(page, seats)
     book(page, people)
-    return int(verdict(hub, created["trajectory_id"], "basket_add")["ems"])
+    return int(verdict(hub, created.trajectory_id, "basket_add").ems)
 
 
 def test_family_adult_and_child_on_lower_berths_passes(page: Page, hub: httpx.Client) -> None:
@@ -112,7 +112,7 @@ def business(page: Page, hub: httpx.Client, tariffs: list[str]) -> int:
     window = [s for s in free_seats("Серебряный путь", "Москва", tariffs[-1]) if s.window]
     take_seats(page, window[:1])
     book(page, [ANNA])
-    return int(verdict(hub, created["trajectory_id"], "basket_add")["ems"])
+    return int(verdict(hub, created.trajectory_id, "basket_add").ems)
 
 
 def test_business_window_seat_passes(page: Page, hub: httpx.Client) -> None:
@@ -138,7 +138,7 @@ def checkout(page: Page, hub: httpx.Client, pay: bool) -> int:
         page.get_by_role("button", name=re.compile(r"^Оплатить")).click()
         expect(page.get_by_role("heading", name="Заказ оплачен")).to_be_visible()
     wait_for = "submit_payment" if pay else "select_pay_method"
-    return int(verdict(hub, created["trajectory_id"], wait_for)["ems"])
+    return int(verdict(hub, created.trajectory_id, wait_for).ems)
 
 
 def test_checkout_stopping_at_payment_passes(page: Page, hub: httpx.Client) -> None:
@@ -161,7 +161,7 @@ def econom(page: Page, hub: httpx.Client, origin: str, dest: str) -> int:
     page.get_by_role("button", name=re.compile(r"^Эконом · ")).click()
     take_seats(page, free_seats("Ясный сокол", origin, "Эконом")[:1])
     book(page, [ANNA])
-    return int(verdict(hub, created["trajectory_id"], "basket_add")["ems"])
+    return int(verdict(hub, created.trajectory_id, "basket_add").ems)
 
 
 def test_econom_passes(page: Page, hub: httpx.Client) -> None:
@@ -190,7 +190,7 @@ def pay_sv(page: Page, hub: httpx.Client, tariffs: list[str]) -> int:
     page.get_by_role("link", name="Перейти к оплате").click()
     page.get_by_role("button", name=re.compile(r"^Оплатить")).click()
     expect(page.get_by_role("heading", name="Заказ оплачен")).to_be_visible()
-    return int(verdict(hub, created["trajectory_id"], "submit_payment")["ems"])
+    return int(verdict(hub, created.trajectory_id, "submit_payment").ems)
 
 
 def test_paying_for_the_ticket_passes(page: Page, hub: httpx.Client) -> None:
@@ -219,7 +219,7 @@ def test_a_passenger_beyond_the_searched_kinds_is_refused(
     take_seats(page, free_seats("Волжская заря", "Москва", "Плацкартный", lower=True)[:2])
     page.get_by_role("link", name="Далее: пассажиры").click()
     names = [p.name for p in load_catalog().passengers]
-    base = f"/t/{created['trajectory_id']}/rail/passengers"
+    base = f"/t/{created.trajectory_id}/rail/passengers"
     refused = agent.post(f"{base}/{names.index(POLINA)}")
     assert refused.status_code == 409 and "2 adults and 0 children" in refused.text
     assert agent.post(f"{base}/{names.index(ANNA)}").status_code == 303

@@ -1,0 +1,108 @@
+"""The hub's trajectory API for runners (`/api/…`, admin token), its requests and answers
+(docs/api.md). The hub declares them on its routes; `runner/hub.py` reads its answers into
+them."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, JsonValue
+
+from services.core.models.base import Boundary
+from services.core.models.run import ConditionReport, MatchedEvent
+
+Condition = dict[str, JsonValue]  # a task's condition, as docs/tasks.md gives it
+Selection = dict[str, dict[str, str]]  # domain -> UI-variant key -> implementation
+
+
+class NewTrajectory(Boundary):
+    """`POST /api/trajectories`: a task object, or the name of a task file on the stand."""
+
+    task: dict[str, JsonValue] | None = None
+    task_id: str | None = None
+    # The stand's today for this trajectory (ISO date); the task's dates follow it.
+    today: str | None = None
+    # Controls rendered otherwise than the task says: key -> implementation.
+    ui_variants: dict[str, str] | None = None
+
+
+class CreatedTrajectory(Boundary):
+    """The answer to a creation: where the agent starts and what it is told."""
+
+    trajectory_id: str
+    url: str
+    prompt: str
+    date_shift_days: int
+    ui_variants: Selection = Field(default_factory=dict)
+
+
+class InfraFault(Boundary):
+    """A 5xx the hub answered the agent on the trajectory's paths."""
+
+    domain: str
+    status: int
+    at: float
+
+
+class Trajectory(CreatedTrajectory):
+    """`GET /api/trajectories/{tid}`: the trajectory's metadata."""
+
+    task_id: str | None = None
+    status: Literal["open", "closed"]
+    created_at: float
+    today: str
+    first_domain: str | None = None
+    # The conditions with their dates shifted: for reference solvers and the verifier.
+    conditions: list[Condition] = Field(default_factory=list)
+    ui_taxonomy: dict[str, JsonValue] | None = None
+    closed_at: float | None = None
+    completion: bool | None = None
+    final_message: str | None = None
+    infra_faults: list[InfraFault] = Field(default_factory=list)
+
+
+class CloseTrajectory(Boundary):
+    """`POST /api/trajectories/{tid}/close`: what the agent said at the end."""
+
+    completion: bool | None = None
+    final_message: str | None = None
+
+
+class UnpromptedEvent(MatchedEvent):
+    """A page-written selection that no click or key on its site's screen preceded."""
+
+    site: str = ""
+
+
+class Verdict(Boundary):
+    """check(): the exact-match score and a report per condition."""
+
+    trajectory_id: str | None = None
+    ems: int
+    passed: int
+    total: int
+    conditions: list[ConditionReport] = Field(default_factory=list)
+    unprompted: list[UnpromptedEvent] = Field(default_factory=list)
+
+
+class Events(Boundary):
+    """`GET /api/trajectories/{tid}/events`: the trajectory's log, in order."""
+
+    trajectory_id: str | None = None
+    events: list[dict[str, JsonValue]] = Field(default_factory=list)
+
+
+class ServiceState(Boundary):
+    url: str | None = None
+    ready: bool
+    error: str | None = None
+
+
+class StandStatus(Boundary):
+    """`GET /api/status`: ready or degraded; with the admin token each service (why one is
+    not ready), the sites and the restarts the embedded supervisor counted."""
+
+    status: Literal["ready", "degraded"]
+    services: dict[str, ServiceState] = Field(default_factory=dict)
+    sites: list[str] = Field(default_factory=list)
+    restarts: dict[str, int] = Field(default_factory=dict)

@@ -1,0 +1,66 @@
+"""What every boundary model shares: reading a file into one, with the file and the field
+named when it is malformed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from services.core.errors import FieldError
+
+Shape = TypeVar("Shape", bound="Boundary")
+
+
+class FileFormatError(ValueError):
+    """A file that is not in the shape its model gives: which file, which field, why."""
+
+
+def first_problem(error: ValidationError) -> tuple[str, str]:
+    """The field (a dotted path) and the reason of the first problem `error` found."""
+    first = error.errors()[0]
+    return ".".join(str(part) for part in first["loc"]) or "(the whole value)", first["msg"]
+
+
+def describe(error: ValidationError) -> str:
+    """The first problem of `error` as `field.path: why`."""
+    return "{}: {}".format(*first_problem(error))
+
+
+class Boundary(BaseModel):
+    """A shape that crosses a process. Fields a newer version adds are ignored by an older
+    reader; fields an older writer lacks take their defaults."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    @classmethod
+    def parse(cls: type[Shape], text: str | bytes, source: str) -> Shape:
+        """The JSON `text` as this model; FileFormatError naming `source` and the field."""
+        try:
+            return cls.model_validate_json(text)
+        except ValidationError as exc:
+            raise FileFormatError(f"{source}: {describe(exc)}") from None
+
+    @classmethod
+    def checked(cls: type[Shape], value: object) -> Shape:
+        """A decoded JSON value (a request's body) as this model; FieldError (422) naming
+        the field otherwise."""
+        try:
+            return cls.model_validate(value)
+        except ValidationError as exc:
+            raise FieldError(*first_problem(exc)) from None
+
+    @classmethod
+    def read(cls: type[Shape], path: Path) -> Shape:
+        """The file at `path` as this model; FileFormatError naming it (OSError if absent)."""
+        return cls.parse(path.read_bytes(), str(path))
+
+    def dumps(self, indent: int | None = 1) -> str:
+        return self.model_dump_json(indent=indent)
+
+    def write(self, path: Path, indent: int | None = 1) -> None:
+        """Written whole at once: a reader never sees half of it."""
+        partial = path.with_name(path.name + ".partial")
+        partial.write_text(self.dumps(indent), encoding="utf-8")
+        partial.replace(path)

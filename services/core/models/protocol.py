@@ -1,0 +1,110 @@
+"""The harness protocol's files (docs/harnesses.md): `input.json`, written by the runner for
+one episode; `steps.jsonl`, one line per step, appended by the agent as it goes; and
+`output.json`, the agent's answer. Pydantic only: an agent's own environment (a
+browser-use venv, an OpenHands venv, an agent image) has it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, JsonValue
+
+from services.core.models.base import Boundary
+from services.core.models.run import Usage, Viewport
+
+PROTOCOL: Literal[1] = 1
+INPUT = "input.json"
+STEPS = "steps.jsonl"
+OUTPUT = "output.json"
+
+
+class ModelSettings(Boundary):
+    name: str = ""
+    base_url: str | None = None
+    # The variable that holds the key; the key itself is never written.
+    api_key_env: str | None = None
+    temperature: float = 0.0
+
+    @property
+    def api_key(self) -> str:
+        """The key from the variable the user named."""
+        return os.environ.get(self.api_key_env or "", "") or "unused"
+
+
+class Limits(Boundary):
+    max_steps: int
+    time_limit_s: float
+
+
+class AgentInput(Boundary):
+    """`input.json`: the task, the browser to attach to, the model and the limits."""
+
+    protocol: Literal[1] = PROTOCOL
+    task_id: str
+    prompt: str
+    start_url: str
+    cdp_url: str
+    model: ModelSettings
+    limits: Limits
+    # Where steps.jsonl, the screenshots and output.json go.
+    output_dir: Path
+    viewport: Viewport = Field(default_factory=Viewport)
+    locale: str = "ru-RU"
+    timezone: str = "Europe/Moscow"
+    # Harness-specific settings (`family` for gui, `use_vision`, `page_geometry`).
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class Step(Boundary):
+    """One line of `steps.jsonl`."""
+
+    step: int
+    time: str
+    elapsed_s: float = 0.0
+    url: str = ""
+    action: JsonValue = None
+    model_output: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency_s: float = 0.0
+    # A step error: an action that failed (the model is told and the episode goes on).
+    error: str | None = None
+    screenshot: str | None = None
+
+
+ErrorKind = Literal["agent", "infra"]
+
+
+class AgentError(Boundary):
+    """Why an episode ended without an answer: `infra` when the model endpoint or the
+    browser failed (retried, never scored), `agent` when the agent itself broke."""
+
+    kind: ErrorKind
+    message: str
+
+
+class AgentOutput(Boundary):
+    """`output.json`: what the agent said at the end."""
+
+    protocol: Literal[1] = PROTOCOL
+    completion: bool
+    final_message: str = ""
+    steps: int = 0
+    usage: dict[str, Usage] = Field(default_factory=dict)
+    cost: float | None = None
+    error: AgentError | None = None
+
+
+def read_steps(path: Path) -> list[Step]:
+    """The steps recorded so far; a line cut short by a kill, or not a step, is skipped."""
+    if not path.exists():
+        return []
+    steps = []
+    for line in path.read_text("utf-8").splitlines():
+        try:
+            steps.append(Step.parse(line, str(path)))
+        except ValueError:
+            continue
+    return steps

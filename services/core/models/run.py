@@ -1,0 +1,239 @@
+"""A run folder as `runner eval` (or `runner import`) writes it: `manifest.json` (what was
+run, how and where), `records.jsonl` (one record per attempt) and `summary.json` (means
+over the scored records, overall and by facet). docs/results.md describes each field."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, JsonValue
+
+from services.core.models.base import Boundary
+
+MANIFEST = "manifest.json"
+RECORDS = "records.jsonl"
+SUMMARY = "summary.json"
+EPISODES = "episodes"
+
+
+class Status(StrEnum):
+    """How an attempt ended. The last two are never scored: neither is the agent's failure."""
+
+    OK = "ok"
+    TIMEOUT = "timeout"
+    STEP_LIMIT = "step_limit"
+    AGENT_ERROR = "agent_error"
+    INFRA_ERROR = "infra_error"
+    TASK_ERROR = "task_error"
+
+    @property
+    def scored(self) -> bool:
+        return self not in (Status.INFRA_ERROR, Status.TASK_ERROR)
+
+
+class Usage(Boundary):
+    """One model's token counts and calls in an episode (or summed over a run)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    calls: int = 0
+
+
+class MatchedEvent(Boundary):
+    seq: int | None = None
+    type: str | None = None
+    params: dict[str, JsonValue] = Field(default_factory=dict)
+
+
+class ConditionReport(Boundary):
+    """One entry of check()'s `conditions`: the condition, whether it held, and the event
+    that satisfied it (for a forbidden one, the event that broke it)."""
+
+    event_name: str
+    parameters: dict[str, JsonValue] = Field(default_factory=dict)
+    group: str | int | None = None
+    forbidden: bool = False
+    success: bool
+    matched_event: MatchedEvent | None = None
+
+
+class LostAttempt(Boundary):
+    """An attempt lost to the stand (infrastructure), run again on a new trajectory."""
+
+    trajectory_id: str | None = None
+    error: str
+
+
+class Record(Boundary):
+    """One attempt on one task: one line of records.jsonl."""
+
+    task: str
+    repeat: int = 1
+    site: str = "?"
+    ui_primary: str = "?"
+    variant: bool = False
+    donor: str = ""
+    profile: str | None = None
+    # The controls rendered otherwise than by default: key -> implementation.
+    controls: dict[str, str] = Field(default_factory=dict)
+    trajectory_id: str | None = None
+    date_shift_days: int | None = None
+    # None for an attempt that was not scored (Status.scored).
+    ems: int | None = None
+    completion: int | None = None
+    done_and_pass: int | None = None
+    passed: int | None = None
+    total: int | None = None
+    conditions: list[ConditionReport] = Field(default_factory=list)
+    unprompted: int = 0
+    status: Status = Status.OK
+    error: str | None = None
+    final_message: str = ""
+    steps: int = 0
+    seconds: float = 0.0
+    phases: dict[str, float] = Field(default_factory=dict)
+    tokens: int = 0
+    usage: dict[str, Usage] = Field(default_factory=dict)
+    model_calls: int = 0
+    cost: float = 0.0
+    priced: bool = True
+    # The episode's folder in the run (`episodes/<trajectory>`), where a harness wrote one.
+    episode: str | None = None
+    attempts: int = 1
+    infra_errors: list[LostAttempt] = Field(default_factory=list)
+
+    @property
+    def scored(self) -> bool:
+        return self.ems is not None
+
+    @property
+    def kind(self) -> str:
+        return "variant" if self.variant else "canonical"
+
+    @property
+    def attempt(self) -> tuple[str, int]:
+        """The task and the attempt number: what pairs two runs' records."""
+        return self.task, self.repeat
+
+
+class Viewport(Boundary):
+    width: int = 1280
+    height: int = 800
+
+
+class AgentSettings(Boundary):
+    """How the agent was run (`runner eval`'s options); the key is named, never kept."""
+
+    base_url: str | None = None
+    api_key_env: str | None = None
+    temperature: float = 0.0
+    max_steps: int | None = None
+    # Harness-specific settings (`--option`), free-form.
+    options: dict[str, Any] = Field(default_factory=dict)
+    command: str | None = None
+
+
+class Versions(Boundary):
+    webpagebench: str = "unknown"
+    python: str = ""
+    playwright: str = "unknown"
+
+
+LOCAL: dict[str, JsonValue] = {"kind": "local"}  # agents as processes beside the runner
+
+
+class Manifest(Boundary):
+    """What a run ran: the harness and model, the task set, where and how."""
+
+    created_at: str | None = None
+    harness: str
+    model: str | None = None
+    agent: AgentSettings = Field(default_factory=AgentSettings)
+    prices: list[str] = Field(default_factory=list)
+    tasks: int = 0
+    repeat: int = 1
+    task_set_hash: str = "?"
+    task_names: list[str] = Field(default_factory=list)
+    # Where the agents ran: `{"kind": "local"}` or the docker backend's images, network
+    # and limits.
+    backend: dict[str, JsonValue] = Field(default_factory=lambda: dict(LOCAL))
+    browser: str | None = None
+    viewport: Viewport | None = None
+    locale: str | None = None
+    timezone: str | None = None
+    today: str | None = None
+    workers: int = 1
+    time_limit_s: float | None = None
+    hub: str | None = None
+    versions: Versions = Field(default_factory=Versions)
+    # Set on a run read in from another tool's file (`runner import`).
+    imported_from: str | None = None
+
+
+class Totals(Boundary):
+    steps: int = 0
+    seconds: float = 0.0
+    tokens: int = 0
+    model_calls: int = 0
+    cost: float = 0.0
+    priced: bool = True
+
+
+class Repeats(Boundary):
+    """pass@k, pass^k and agreement over a task's attempts (`runner eval --repeat`)."""
+
+    attempts: int = 0
+    pass_at_k: dict[str, float] = Field(default_factory=dict)
+    pass_hat_k: dict[str, float] = Field(default_factory=dict)
+    agreement: float | None = None
+
+
+class Block(Repeats):
+    """Means over a group's scored records, with its unscored ones counted apart."""
+
+    tasks: int = 0
+    scored: int = 0
+    unscored: int = 0
+    # Tasks that never got a clean attempt, and attempts lost to the stand and run again.
+    infra_errors: int = 0
+    infra_retries: int = 0
+    ems: float | None = None
+    completion: float | None = None
+    done_and_pass: float | None = None
+    steps: float | None = None
+    seconds: float | None = None
+    totals: Totals = Field(default_factory=Totals)
+
+
+class PairedVariants(Boundary):
+    """Each variant against its donor in the same run, attempt with attempt."""
+
+    pairs: int = 0
+    donor_ems: float | None = None
+    variant_ems: float | None = None
+    donor_pass_variant_fail: list[str] = Field(default_factory=list)
+    donor_fail_variant_pass: list[str] = Field(default_factory=list)
+
+
+class Summary(Boundary):
+    overall: Block = Field(default_factory=Block)
+    by_site: dict[str, Block] = Field(default_factory=dict)
+    by_ui_primary: dict[str, Block] = Field(default_factory=dict)
+    canonical_vs_variant: dict[str, Block] = Field(default_factory=dict)
+    paired_variants: PairedVariants = Field(default_factory=PairedVariants)
+
+
+def read_records(path: Path) -> list[Record]:
+    """Every record of a records.jsonl; FileFormatError naming the file, line and field."""
+    records = []
+    for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+        if line.strip():
+            records.append(Record.parse(line, f"{path}:{number}"))
+    return records
+
+
+def record_lines(records: Iterable[Record]) -> str:
+    return "".join(record.dumps(None) + "\n" for record in records)

@@ -150,4 +150,7 @@ RUN test -n "$REQUIREMENTS" || { echo "--build-arg REQUIREMENTS: the harness's p
  && pip install --no-cache-dir --disable-pip-version-check $REQUIREMENTS
 COPY runner/__init__.py runner/
 COPY runner/agents runner/agents
+# The protocol's models (services/core/models), which the agent programs read and write with.
+COPY services/__init__.py services/
+COPY services/core services/core
 USER wpb

@@ -136,8 +136,9 @@ QUIET = {
 }
 BROWSER_USE = ("browser-use>=0.13,<0.14",)
 OPENHANDS = ("openhands-sdk>=1.58,<1.59", "openhands-tools>=1.58,<1.59")
-# What the `dom` and `gui` agents import beyond the standard library (pyproject's versions).
-RUNNER_AGENT_PACKAGES = ("playwright>=1.45", "httpx>=0.27")
+# What the `dom` and `gui` agents import beyond the standard library (pyproject's versions):
+# pydantic for the protocol's models.
+RUNNER_AGENT_PACKAGES = ("playwright>=1.45", "httpx>=0.27", "pydantic>=2.7")
 
 ENVIRONMENTS: dict[str, Environment] = {
     env.name: env

@@ -22,7 +22,9 @@ from prometheus_client import Counter, Histogram, make_wsgi_app
 from runner.prices import Price
 from runner.prices import cost as prices_cost
 from runner.stack import REPO, StackError, service_token_file
+from services.core.models.base import FileFormatError
 from services.core.models.run import Record
+from services.core.models.stack import STACK_FILE, StackFile
 
 # Where the Prometheus configurations look for the runner, and where `runner prometheus`
 # answers.
@@ -145,15 +147,15 @@ def embedded_config(
     its services at their ports, with the credential file the stack keeps; the runner on
     this machine."""
     try:
-        state = json.loads((home / "stack.json").read_text())
-    except (OSError, ValueError):
+        state = StackFile.read(home / STACK_FILE)
+    except (OSError, FileFormatError):
         raise StackError(f"no stack is running under {home} (runner up --detach)") from None
     config = yaml.safe_load(COMPOSE_CONFIG.read_text())
     config["global"].update(scrape_interval=scrape_interval, evaluation_interval=scrape_interval)
     targets = {
         SERVICES_JOB: [
-            f"127.0.0.1:{process['port']}"
-            for name, process in state["processes"].items()
+            f"127.0.0.1:{process.port}"
+            for name, process in state.processes.items()
             if name != "nats"
         ],
         RUNNER_JOB: [f"127.0.0.1:{runner_port}"],

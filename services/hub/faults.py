@@ -21,6 +21,8 @@ from prometheus_client.registry import REGISTRY, Collector
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from services.core.models.base import FileFormatError
+from services.core.models.stack import STACK_FILE, StackFile
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.web import ObservedSend
 
@@ -112,9 +114,8 @@ def restarts(home: Path) -> dict[str, int]:
     """Restarts per service that the embedded stack's supervisor counted ($WPB_HOME/
     stack.json); empty where no such stack runs (compose)."""
     try:
-        state = json.loads((home / "stack.json").read_text())
-        return {name: int(p.get("restarts", 0)) for name, p in state["processes"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return StackFile.read(home / STACK_FILE).restarts
+    except (OSError, FileFormatError):
         return {}
 
 

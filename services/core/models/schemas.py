@@ -1,0 +1,63 @@
+"""The JSON Schemas of the boundary models, checked in under docs/schemas/ for agents and
+tools in other languages: `python -m services.core.models.schemas` writes them (a test fails
+when a model changes without its schema)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from services.core.models import api, protocol, run, stack
+
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "schemas"
+
+# File name -> the model it describes.
+FILES: dict[str, type[BaseModel]] = {
+    "manifest.json": run.Manifest,
+    "record.json": run.Record,
+    "summary.json": run.Summary,
+    "protocol-input.json": protocol.AgentInput,
+    "protocol-step.json": protocol.Step,
+    "protocol-output.json": protocol.AgentOutput,
+    "stack.json": stack.StackFile,
+}
+# The trajectory API's requests and answers, in one file.
+API = (
+    api.NewTrajectory,
+    api.CreatedTrajectory,
+    api.Trajectory,
+    api.CloseTrajectory,
+    api.Verdict,
+    api.Events,
+    api.StandStatus,
+)
+
+
+def schemas() -> dict[str, dict[str, Any]]:
+    """File name -> its schema, as docs/schemas/ holds them."""
+    out = {name: model.model_json_schema() for name, model in FILES.items()}
+    _, defs = models_json_schema(
+        [(model, "validation") for model in API], title="WebPageBench trajectory API"
+    )
+    out["trajectory-api.json"] = defs
+    return out
+
+
+def text(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
+def main() -> None:
+    DOCS.mkdir(parents=True, exist_ok=True)
+    for name, schema in schemas().items():
+        (DOCS / name).write_text(text(schema), encoding="utf-8")
+        print(f"wrote docs/schemas/{name}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -39,9 +39,9 @@ async def create_trajectory(request: Request, hub: SettingsDep) -> CreatedTrajec
 
 @router.get("/trajectories/{tid}", dependencies=[Admin])
 async def get_trajectory(request: Request, trajectory: TrajectoryDep) -> Trajectory:
-    stored = trajectory.meta.get("infra_faults", [])
-    merged = request.app.state.faults.merged(trajectory.id, stored)
-    return Trajectory.model_validate({**trajectory.meta, "infra_faults": merged})
+    meta = Trajectory.model_validate(trajectory.meta)
+    merged = request.app.state.faults.merged(trajectory.id, meta.infra_faults)
+    return meta.model_copy(update={"infra_faults": merged})
 
 
 @router.get("/trajectories/{tid}/events", dependencies=[Admin], response_model=Events)

@@ -7,20 +7,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import REGISTRY, Collector
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from services.core.models.api import InfraFault
 from services.core.models.base import FileFormatError
 from services.core.models.stack import STACK_FILE, StackFile
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
@@ -37,20 +36,18 @@ class FaultLog:
     """Faults per trajectory in the hub's memory (NATS may be what is down)."""
 
     def __init__(self) -> None:
-        self.by_trajectory: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        self.by_trajectory: OrderedDict[str, list[InfraFault]] = OrderedDict()
 
-    def add(self, tid: str, fault: dict[str, Any]) -> None:
+    def add(self, tid: str, fault: InfraFault) -> None:
         self.by_trajectory.setdefault(tid, []).append(fault)
         self.by_trajectory.move_to_end(tid)
         while len(self.by_trajectory) > KEEP_TRAJECTORIES:
             self.by_trajectory.popitem(last=False)
 
-    def merged(self, tid: str, stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def merged(self, tid: str, stored: list[InfraFault]) -> list[InfraFault]:
         """The faults in the metadata and those only in memory, once each, in time order."""
-        seen = {json.dumps(f, sort_keys=True): f for f in stored}
-        for fault in self.by_trajectory.get(tid, []):
-            seen.setdefault(json.dumps(fault, sort_keys=True), fault)
-        return sorted(seen.values(), key=lambda f: f["at"])
+        seen = {(f.at, f.domain, f.status): f for f in [*self.by_trajectory.get(tid, []), *stored]}
+        return [seen[key] for key in sorted(seen)]
 
 
 class RecordFaults:
@@ -79,7 +76,7 @@ class RecordFaults:
                 self.record(scope, found["tid"], found["domain"] or "hub", observed.status)
 
     def record(self, scope: Scope, tid: str, domain: str, status: int) -> None:
-        fault = {"domain": domain, "status": status, "at": round(time.time(), 3)}
+        fault = InfraFault(domain=domain, status=status, at=round(time.time(), 3))
         log.warning(
             "answered %d to the agent: %s %s",
             status,
@@ -94,7 +91,7 @@ class RecordFaults:
         task.add_done_callback(self.saving.discard)
 
 
-async def save(bus: Bus, tid: str, fault: dict[str, Any]) -> None:
+async def save(bus: Bus, tid: str, fault: InfraFault) -> None:
     """Append a fault to the trajectory's `infra_faults`; given up quietly when NATS fails."""
     try:
         async with asyncio.timeout(SAVE_TIMEOUT_S):
@@ -102,7 +99,7 @@ async def save(bus: Bus, tid: str, fault: dict[str, Any]) -> None:
                 meta, revision = await bus.get_json(TRAJECTORIES_BUCKET, tid)
                 if meta is None:
                     return
-                meta["infra_faults"] = [*meta.get("infra_faults", []), fault]
+                meta["infra_faults"] = [*meta.get("infra_faults", []), fault.model_dump()]
                 with contextlib.suppress(KeyWrongLastSequenceError):
                     await bus.put_json(TRAJECTORIES_BUCKET, tid, meta, revision)
                     return

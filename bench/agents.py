@@ -25,8 +25,8 @@ from bench.common import fresh_stack, table
 from runner.environments import ENVIRONMENTS
 from runner.evaluate import evaluate, select_tasks
 from runner.harness import AgentConfig, get_harness
-from runner.settings import RunnerSettings
-from runner.stack import TASKS_DIR, Stack
+from runner.settings import TASKS_DIR, runner_home
+from runner.stack import Stack
 from runner.testmodel.process import background
 
 
@@ -125,7 +125,7 @@ def main() -> None:
     parser.add_argument("--tasks", default="grocery_showcase_tea")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    home = RunnerSettings().home.resolve()
+    home = runner_home()
     rows: list[list[str]] = []
     with background() as base_url:
         wall = measure(args, home, base_url, rows)

@@ -16,7 +16,8 @@ import aiohttp
 from rich.console import Console
 from rich.table import Table
 
-from runner.stack import Stack, built_sites, free_port
+from runner.settings import free_port
+from runner.stack import Stack, built_sites
 
 console = Console(width=120)
 

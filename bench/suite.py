@@ -20,7 +20,8 @@ import httpx
 from bench.common import fresh_stack, table
 from runner.evaluate import evaluate, select_tasks
 from runner.harness import get_harness
-from runner.stack import TASKS_DIR, Stack
+from runner.settings import TASKS_DIR
+from runner.stack import Stack
 from services.kit.web import service_headers
 
 

@@ -43,18 +43,15 @@ from runner.metrics import (
 )
 from runner.prices import Price, PriceError, load_prices
 from runner.report import print_run
-from runner.settings import RunnerSettings
-from runner.stack import (
+from runner.settings import (
     TASKS_DIR,
-    Stack,
-    StackError,
+    RunnerSettings,
     admin_token,
-    restart_recorded,
-    running_stack,
+    runner_home,
     service_credential,
-    stop_recorded,
     write_private,
 )
+from runner.stack import Stack, StackError, restart_recorded, running_stack, stop_recorded
 from runner.tasks import build as build_variants
 from runner.tasks import counts, shown_prompt, validate_paths
 from runner.wait import WaitTimeout, until
@@ -78,10 +75,6 @@ class Backend(StrEnum):
     docker = "docker"
 
 
-def home() -> Path:
-    return RunnerSettings().home.resolve()
-
-
 def fail(message: str) -> NoReturn:
     """The message as it is (no markup, no `:emoji:` codes: `site:books:` stays text)."""
     console.print(f"[red]error:[/red] {escape(message)}", emoji=False)
@@ -96,16 +89,18 @@ def up(
     """Start nats-server and every service on this machine, supervised (a service that dies
     is started again); print the hub URL. With --detach the supervisor runs in the
     background (its log: $WPB_HOME/logs/runner.log) until `runner down`."""
-    if running_stack(home()):
-        fail(f"a stack is already running under {home()} (runner status / runner down)")
+    if running_stack(runner_home()):
+        fail(f"a stack is already running under {runner_home()} (runner status / runner down)")
     started = time.monotonic()
     if detach:
         with console.status("starting nats-server and the services…"):
             hub_url = start_detached(today)
         console.print(f"[green]ready[/green] in {time.monotonic() - started:.1f}s: hub {hub_url}")
-        console.print(f"admin token in {home() / 'admin-token'}; logs in {home() / 'logs'}")
+        console.print(
+            f"admin token in {runner_home() / 'admin-token'}; logs in {runner_home() / 'logs'}"
+        )
         return
-    stack = Stack(home(), today=today)
+    stack = Stack(runner_home(), today=today)
     try:
         with console.status("starting nats-server and the services…"):
             stack.start(detach=True)
@@ -125,7 +120,7 @@ def up(
 def start_detached(today: str | None, timeout: float = 120) -> str:
     """`runner up` (the foreground supervisor) in a session of its own, its output in
     logs/runner.log; its hub URL once the stack is ready."""
-    logs = home() / "logs"
+    logs = runner_home() / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     with (logs / "runner.log").open("ab") as log:
         supervisor = subprocess.Popen(
@@ -139,7 +134,7 @@ def start_detached(today: str | None, timeout: float = 120) -> str:
     def supervised() -> dict[str, Any] | None:
         if supervisor.poll() is not None:  # ends the wait: it will not come
             raise StackError("the supervisor exited")
-        state = running_stack(home())
+        state = running_stack(runner_home())
         return state if state is not None and state.get("supervisor") is not None else None
 
     try:
@@ -154,7 +149,7 @@ def start_detached(today: str | None, timeout: float = 120) -> str:
 @app.command()
 def down() -> None:
     """Stop the detached stack: its supervisor and every service."""
-    count = stop_recorded(home())
+    count = stop_recorded(runner_home())
     console.print(f"stopped {count} processes" if count else "no stack was running")
 
 
@@ -163,10 +158,10 @@ def restart(
     service: Annotated[str, typer.Argument(help="nats, events, verifier, hub or site-DOMAIN")],
 ) -> None:
     """Restart one service of the running stack (its supervisor starts it again)."""
-    if running_stack(home()) is None:
-        fail(f"no stack is running under {home()} (runner up --detach)")
+    if running_stack(runner_home()) is None:
+        fail(f"no stack is running under {runner_home()} (runner up --detach)")
     try:
-        pid, restarts = restart_recorded(home(), service)
+        pid, restarts = restart_recorded(runner_home(), service)
     except StackError as exc:
         fail(str(exc))
     console.print(f"[green]restarted[/green] {service} (pid {pid}; {restarts} restarts in all)")
@@ -179,13 +174,13 @@ def compose_env(
     """Write $WPB_HOME/compose.env (0600) for `docker compose --env-file`: the admin token
     (this runner's, so `runner eval --hub` needs nothing more) and a service credential,
     kept from the file if there is one (unless --new)."""
-    path = home() / "compose.env"
+    path = runner_home() / "compose.env"
     values = {}
     if path.exists():
         values = dict(line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
     if new or not values.get("WPB_SERVICE_TOKEN"):
         values["WPB_SERVICE_TOKEN"] = service_credential()
-    values["WPB_ADMIN_TOKEN"] = admin_token(home())
+    values["WPB_ADMIN_TOKEN"] = admin_token(runner_home())
     write_private(path, "".join(f"{k}={values[k]}\n" for k in sorted(values)))
     console.print(f"{path}: docker compose --env-file {path} up -d --wait")
 
@@ -193,10 +188,10 @@ def compose_env(
 @app.command()
 def status() -> None:
     """Readiness and restarts of every service of the running stack."""
-    state = running_stack(home())
+    state = running_stack(runner_home())
     if state is None:
-        fail(f"no stack is running under {home()} (runner up --detach)")
-    token = admin_token(home())
+        fail(f"no stack is running under {runner_home()} (runner up --detach)")
+    token = admin_token(runner_home())
     answer = httpx.get(
         f"{state['hub_url']}/api/status", headers={"Authorization": f"Bearer {token}"}, timeout=5
     ).json()
@@ -223,10 +218,12 @@ def prometheus(
     """Prometheus (Debian's `prometheus`) scraping the running stack and the runner, with
     deploy/prometheus/prometheus.yml pointed at the stack's ports; until Ctrl-C. Start it
     again after `runner up`: the ports change."""
-    if running_stack(home()) is None:
-        fail(f"no stack is running under {home()} (runner up --detach)")
+    if running_stack(runner_home()) is None:
+        fail(f"no stack is running under {runner_home()} (runner up --detach)")
     try:
-        argv = prometheus_argv(home(), embedded_config(home(), scrape_interval, runner_port), port)
+        argv = prometheus_argv(
+            runner_home(), embedded_config(runner_home(), scrape_interval, runner_port), port
+        )
     except StackError as exc:
         fail(str(exc))
     console.print(f"Prometheus at http://127.0.0.1:{port}; config {argv[1].split('=', 1)[1]}")
@@ -335,7 +332,7 @@ def eval_(
         agent_cmd,
     )
     try:
-        price_table = load_prices(prices or home() / "prices.toml")
+        price_table = load_prices(prices or runner_home() / "prices.toml")
     except PriceError as exc:
         fail(f"--prices: {exc}")
     if prices is not None and not prices.exists():
@@ -376,10 +373,10 @@ def run_on_stack(
     and, with `metrics_port`, the runner's metrics served there; `then(hub_url, token,
     result)` runs while the stack is still up. Returns the result, the run directory and
     what `then` returned."""
-    state = running_stack(home()) if hub is None else {"hub_url": hub_answering(hub)}
+    state = running_stack(runner_home()) if hub is None else {"hub_url": hub_answering(hub)}
     stack = None
     if state is None:
-        stack = Stack(home(), today=today)
+        stack = Stack(runner_home(), today=today)
         with console.status("no stack running: starting one for this run…"):
             try:
                 stack.start()
@@ -389,8 +386,8 @@ def run_on_stack(
     else:
         hub_url = state["hub_url"]
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    out_dir = home() / "runs" / f"{stamp}-{harness.name}"
-    token = admin_token(home())
+    out_dir = runner_home() / "runs" / f"{stamp}-{harness.name}"
+    token = admin_token(runner_home())
     metrics = (
         RunMetrics(harness.name, (agent or AgentConfig()).model, prices or {})
         if metrics_port
@@ -522,12 +519,12 @@ def harness_install(
     environment = ENVIRONMENTS.get(name)
     if environment is None:
         fail(f"unknown harness environment {name!r}; known: {', '.join(ENVIRONMENTS)}")
-    if not force and environment.state(home()) is not None:
-        console.print(f"{name} is ready ({environment.folder(home())}); --force reinstalls")
+    if not force and environment.state(runner_home()) is not None:
+        console.print(f"{name} is ready ({environment.folder(runner_home())}); --force reinstalls")
         return
     started = time.monotonic()
     try:
-        state = environment.install(home(), python, log=lambda line: console.print(line))
+        state = environment.install(runner_home(), python, log=lambda line: console.print(line))
     except HarnessEnvError as exc:
         fail(str(exc))
     packages = ", ".join(f"{k} {v}" for k, v in state.get("packages", {}).items()) or "none"
@@ -549,9 +546,9 @@ def harness_list() -> None:
             where = "the runner's process" if name != "external" else "--agent-cmd"
             table.add_row(name, "[green]yes[/green]", where, "")
             continue
-        state = environment.state(home())
+        state = environment.state(runner_home())
         where = (
-            str(environment.folder(home()))
+            str(environment.folder(runner_home()))
             if environment.own_venv
             else f"the runner's Python {sys.version.split()[0]}"
         )
@@ -772,9 +769,9 @@ def board(
 
     if kind is not None and kind not in KINDS:
         fail(f"--kind: expected one of {', '.join(KINDS)}")
-    runs = finished_runs(home() / "runs")
+    runs = finished_runs(runner_home() / "runs")
     if not runs:
-        fail(f"no finished run under {home() / 'runs'} (runner eval)")
+        fail(f"no finished run under {runner_home() / 'runs'} (runner eval)")
     print_board(console, build(runs, Filter(site, ui, kind), latest=not every, suite=suite))
 
 
@@ -789,9 +786,9 @@ def board_export(
     from runner.board import export
     from services.core.results.board import finished_runs
 
-    runs = finished_runs(home() / "runs")
+    runs = finished_runs(runner_home() / "runs")
     if not runs:
-        fail(f"no finished run under {home() / 'runs'} (runner eval)")
+        fail(f"no finished run under {runner_home() / 'runs'} (runner eval)")
     index = export(runs, folder, latest=not every, suite=suite)
     console.print(f"board written: {index.resolve()}")
 
@@ -810,9 +807,9 @@ def compare_runs(
 
     runs = []
     for name in (run_a, run_b):
-        run = read_run(home() / "runs" / name) if name and "/" not in name else None
+        run = read_run(runner_home() / "runs" / name) if name and "/" not in name else None
         if run is None:
-            fail(f"no run named {name!r} under {home() / 'runs'}")
+            fail(f"no run named {name!r} under {runner_home() / 'runs'}")
         runs.append(run)
     result = compare(*runs)
     print_compare(console, result)
@@ -835,10 +832,10 @@ def export_run(
 
     if format != "upstream":
         fail(f"--format: only upstream is known, got {format!r}")
-    found = read_run(home() / "runs" / run) if run and "/" not in run else None
+    found = read_run(runner_home() / "runs" / run) if run and "/" not in run else None
     if found is None:
-        fail(f"no run named {run!r} under {home() / 'runs'}")
-    target = out or home() / "runs" / run / "results.json"
+        fail(f"no run named {run!r} under {runner_home() / 'runs'}")
+    target = out or runner_home() / "runs" / run / "results.json"
     data = to_upstream(found, TASKS_DIR)
     target.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     console.print(f"{len(data['tests'])} tests written: {target}")
@@ -852,7 +849,7 @@ def import_run(
     from runner.interchange import InterchangeError, import_file
 
     try:
-        folder = import_file(file, home() / "runs", TASKS_DIR)
+        folder = import_file(file, runner_home() / "runs", TASKS_DIR)
     except InterchangeError as exc:
         fail(str(exc))
     console.print(f"imported as run {folder.name}")

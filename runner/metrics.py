@@ -22,7 +22,8 @@ from prometheus_client import Counter, Histogram, make_wsgi_app
 from runner.evaluate import UNSCORED
 from runner.prices import Price
 from runner.prices import cost as prices_cost
-from runner.stack import REPO, StackError, service_token_file
+from runner.settings import REPO, service_token_file
+from runner.stack import StackError
 
 # Where the Prometheus configurations look for the runner, and where `runner prometheus`
 # answers.

@@ -24,7 +24,8 @@ import nats
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
-from runner.stack import REPO, TASKS_DIR, Stack, free_port
+from runner.settings import REPO, TASKS_DIR, free_port
+from runner.stack import Stack
 from runner.wait import WaitTimeout, until
 from services.kit import pagetoken
 from services.kit.bus import NATS_USER, TRAJECTORIES_BUCKET

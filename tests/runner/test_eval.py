@@ -11,7 +11,7 @@ from helpers import run_async, run_eval
 
 from runner.evaluate import TaskRef, evaluate, select_tasks
 from runner.harness import get_harness
-from runner.stack import TASKS_DIR
+from runner.settings import TASKS_DIR
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -19,7 +19,8 @@ from helpers import admin_client, run_async, running_stack, stand_ready
 
 from runner.evaluate import evaluate, select_tasks
 from runner.harness import Episode, Outcome, get_harness
-from runner.stack import TASKS_DIR, Stack
+from runner.settings import TASKS_DIR
+from runner.stack import Stack
 from runner.wait import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

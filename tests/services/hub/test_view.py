@@ -9,7 +9,7 @@ from playwright.sync_api import Page, Route, expect
 
 from runner.evaluate import evaluate, select_tasks
 from runner.harness import get_harness
-from runner.stack import TASKS_DIR
+from runner.settings import TASKS_DIR
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

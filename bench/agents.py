@@ -25,6 +25,7 @@ from bench.common import fresh_stack, table
 from runner.environments import ENVIRONMENTS
 from runner.evaluate import evaluate, select_tasks
 from runner.harness import AgentConfig, get_harness
+from runner.request import RunPlan
 from runner.settings import TASKS_DIR, runner_home
 from runner.stack import Stack
 from runner.testmodel.process import background
@@ -39,10 +40,8 @@ def run(stack: Stack, harness: str, agent: AgentConfig, tasks: str, out: Path) -
             get_harness(harness),
             refs,
             out,
-            1,
-            180,
+            RunPlan(workers=1, time_limit=180, today="2026-11-29"),
             lambda _: None,
-            "2026-11-29",
             agent,
         )
     )

@@ -23,6 +23,7 @@ from bench.common import table
 from runner.containers import ContainerAgentHarness, DockerBackend, missing
 from runner.evaluate import evaluate, select_tasks
 from runner.harness import AgentConfig
+from runner.request import RunPlan
 from runner.settings import TASKS_DIR, admin_token, runner_home
 
 MODEL_URL = "http://testmodel:8011/v1"
@@ -40,10 +41,8 @@ def measure(args: argparse.Namespace, workers: int, out: Path) -> tuple[float, i
             ContainerAgentHarness(args.harness, backend),
             [ref] * args.episodes,
             out,
-            workers,
-            180,
+            RunPlan(workers=workers, time_limit=180),
             lambda _: None,
-            None,
             AgentConfig(model="test", base_url=MODEL_URL, max_steps=15),
         )
     )

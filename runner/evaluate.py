@@ -22,6 +22,7 @@ from runner import browser as chromium
 from runner.harness import AgentConfig, Episode, Harness, InfraError
 from runner.prices import Price
 from runner.prices import cost as prices_cost
+from runner.request import RunPlan
 from runner.settings import RunnerSettings
 from runner.wait import WaitTimeout, until_async
 from services.core.results.stats import repeats
@@ -433,16 +434,15 @@ async def evaluate(
     harness: Harness,
     refs: list[TaskRef],
     out_dir: Path,
-    workers: int,
-    time_limit: float,
+    plan: RunPlan,
     on_record: Callable[[dict[str, Any]], None],
-    today: str | None,
     agent: AgentConfig | None = None,
     prices: dict[str, Price] | None = None,
-    repeat: int = 1,
 ) -> dict[str, Any]:
-    """Each of `refs` `repeat` times (records keep the attempt number as `repeat`). Refuses
-    (StandNotReady) a stand that is not ready within WPB_READY_WAIT_S, before any attempt."""
+    """Each of `refs` `plan.repeat` times (records keep the attempt number as `repeat`).
+    Refuses (StandNotReady) a stand that is not ready within WPB_READY_WAIT_S, before any
+    attempt."""
+    workers, time_limit, today, repeat = plan.workers, plan.time_limit, plan.today, plan.repeat
     hub = Hub(hub_url, token)
     try:
         await hub.ready()

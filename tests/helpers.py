@@ -170,6 +170,7 @@ def run_eval(
     told), with an agent harness's settings and price table when given, `repeat` times."""
     from runner.evaluate import evaluate
     from runner.harness import get_harness
+    from runner.request import RunPlan
 
     run = evaluate(
         stack.hub_url,
@@ -177,13 +178,10 @@ def run_eval(
         get_harness(harness),
         refs,
         out,
-        workers,
-        time_limit,
+        RunPlan(workers=workers, time_limit=time_limit, repeat=repeat),
         _skip,
-        None,
         agent,
         prices,
-        repeat,
     )
     return run_async(run)  # type: ignore[no-any-return]
 

@@ -11,6 +11,7 @@ from helpers import run_async, run_eval
 
 from runner.evaluate import TaskRef, evaluate, select_tasks
 from runner.harness import get_harness
+from runner.request import RunPlan
 from runner.settings import TASKS_DIR
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -25,10 +26,8 @@ def run(stack, tmp_path, harness: str, pattern: str, workers: int = 2) -> dict:
             get_harness(harness),
             refs,
             tmp_path / harness,
-            workers,
-            90,
+            RunPlan(workers=workers, time_limit=90),
             lambda _: None,
-            None,
         )
     )
 

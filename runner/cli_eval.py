@@ -100,7 +100,11 @@ def eval_(
 ) -> None:
     """Run a harness on tasks; write $WPB_HOME/runs/<UTC timestamp>-<harness>/ and print a table.
     Without --hub: on the embedded stack that runs, or on one started for the run."""
-    request = eval_request(ctx.params)
+    # The options, by their names, are the request's fields: checked there, refused here.
+    try:
+        request = EvalRequest.model_validate(ctx.params)
+    except ValidationError as exc:
+        fail(refusal(exc))
     chosen = chosen_harness(request)
     try:
         price_table = load_prices(request.prices or runner_home() / "prices.toml")
@@ -108,14 +112,6 @@ def eval_(
         fail(f"--prices: {exc}")
     result, out_dir, _ = run_on_stack(request, chosen, selected(request), price_table)
     print_run(console, result, out_dir)
-
-
-def eval_request(options: dict[str, Any]) -> EvalRequest:
-    """The request of these options, or the CLI refuses it naming the option (exit 2)."""
-    try:
-        return EvalRequest.model_validate(options)
-    except ValidationError as exc:
-        fail(refusal(exc))
 
 
 def chosen_harness(request: EvalRequest) -> Harness:

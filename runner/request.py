@@ -96,9 +96,7 @@ class EvalRequest(RunPlan):
 
     @field_validator("option", mode="before")
     @classmethod
-    def _key_values(cls, items: list[str] | dict[str, Any] | None) -> dict[str, Any]:
-        if isinstance(items, dict):
-            return items
+    def _key_values(cls, items: list[str] | None) -> dict[str, Any]:
         options: dict[str, Any] = {}
         for item in items or []:
             key, sep, value = item.partition("=")

@@ -28,15 +28,16 @@ def harness_install(
     force: Annotated[bool, typer.Option(help="reinstall even when ready")] = False,
 ) -> None:
     """Prepare a harness's environment: a venv under $WPB_HOME/harnesses/NAME/."""
+    home = runner_home()
     environment = ENVIRONMENTS.get(name)
     if environment is None:
         fail(f"unknown harness environment {name!r}; known: {', '.join(ENVIRONMENTS)}")
-    if not force and environment.state(runner_home()) is not None:
-        console.print(f"{name} is ready ({environment.folder(runner_home())}); --force reinstalls")
+    if not force and environment.state(home) is not None:
+        console.print(f"{name} is ready ({environment.folder(home)}); --force reinstalls")
         return
     started = time.monotonic()
     try:
-        state = environment.install(runner_home(), python, log=lambda line: console.print(line))
+        state = environment.install(home, python, log=lambda line: console.print(line))
     except HarnessEnvError as exc:
         fail(str(exc))
     packages = ", ".join(f"{k} {v}" for k, v in state.get("packages", {}).items()) or "none"
@@ -49,6 +50,7 @@ def harness_install(
 @harness_app.command("list")
 def harness_list() -> None:
     """Every harness, where it runs and whether it is ready."""
+    home = runner_home()
     rows = []
     for name in sorted(available()):
         environment = ENVIRONMENTS.get(name)
@@ -56,9 +58,9 @@ def harness_list() -> None:
             where = "the runner's process" if name != "external" else "--agent-cmd"
             rows.append((name, "[green]yes[/green]", where, ""))
             continue
-        state = environment.state(runner_home())
+        state = environment.state(home)
         where = (
-            str(environment.folder(runner_home()))
+            str(environment.folder(home))
             if environment.own_venv
             else f"the runner's Python {sys.version.split()[0]}"
         )

@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from runner.cli_common import console, fail
 from runner.settings import TASKS_DIR, runner_home
 from runner.tables import print_board, print_compare
+
+if TYPE_CHECKING:
+    from services.core.results.board import Run
 
 
 class TaskKind(StrEnum):
@@ -86,16 +89,10 @@ def compare_runs(
 ) -> None:
     """Run B against run A on their common attempts: flipped tasks, EMS deltas by site, UI
     class and kind with 95% intervals, McNemar's exact test."""
-    from services.core.results.board import compare, read_run
+    from services.core.results.board import compare
     from services.core.results.page import render_compare
 
-    runs = []
-    for name in (run_a, run_b):
-        run = read_run(runner_home() / "runs" / name) if name and "/" not in name else None
-        if run is None:
-            fail(f"no run named {name!r} under {runner_home() / 'runs'}")
-        runs.append(run)
-    result = compare(*runs)
+    result = compare(named_run(run_a), named_run(run_b))
     print_compare(console, result)
     if html is not None:
         html.write_text(render_compare(result, "/view/board/assets"), encoding="utf-8")
@@ -111,11 +108,8 @@ def export_run(
 ) -> None:
     """Write a run in another tool's layout (upstream WebPageBench's results.json)."""
     from runner.interchange import to_upstream
-    from services.core.results.board import read_run
 
-    found = read_run(runner_home() / "runs" / run) if run and "/" not in run else None
-    if found is None:
-        fail(f"no run named {run!r} under {runner_home() / 'runs'}")
+    found = named_run(run)
     target = out or runner_home() / "runs" / run / "results.json"
     data = to_upstream(found, TASKS_DIR)
     target.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -133,3 +127,14 @@ def import_run(
     except InterchangeError as exc:
         fail(str(exc))
     console.print(f"imported as run {folder.name}")
+
+
+def named_run(name: str) -> Run:
+    """The run folder `name` under $WPB_HOME/runs, read; or the command is refused."""
+    from services.core.results.board import read_run
+
+    runs = runner_home() / "runs"
+    found = read_run(runs / name) if name and "/" not in name else None
+    if found is None:
+        fail(f"no run named {name!r} under {runs}")
+    return found

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Annotated, Any
 
 import httpx
@@ -29,18 +30,17 @@ def up(
     """Start nats-server and every service on this machine, supervised (a service that dies
     is started again); print the hub URL. With --detach the supervisor runs in the
     background (its log: $WPB_HOME/logs/runner.log) until `runner down`."""
-    if running_stack(runner_home()):
-        fail(f"a stack is already running under {runner_home()} (runner status / runner down)")
+    home = runner_home()
+    if running_stack(home):
+        fail(f"a stack is already running under {home} (runner status / runner down)")
     started = time.monotonic()
     if detach:
         with console.status("starting nats-server and the services…"):
             hub_url = start_detached(today)
         console.print(f"[green]ready[/green] in {time.monotonic() - started:.1f}s: hub {hub_url}")
-        console.print(
-            f"admin token in {runner_home() / 'admin-token'}; logs in {runner_home() / 'logs'}"
-        )
+        console.print(f"admin token in {home / 'admin-token'}; logs in {home / 'logs'}")
         return
-    stack = Stack(runner_home(), today=today)
+    stack = Stack(home, today=today)
     try:
         with console.status("starting nats-server and the services…"):
             stack.start(detach=True)
@@ -60,7 +60,8 @@ def up(
 def start_detached(today: str | None, timeout: float = 120) -> str:
     """`runner up` (the foreground supervisor) in a session of its own, its output in
     logs/runner.log; its hub URL once the stack is ready."""
-    logs = runner_home() / "logs"
+    home = runner_home()
+    logs = home / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     with (logs / "runner.log").open("ab") as log:
         supervisor = subprocess.Popen(
@@ -74,7 +75,7 @@ def start_detached(today: str | None, timeout: float = 120) -> str:
     def supervised() -> dict[str, Any] | None:
         if supervisor.poll() is not None:  # ends the wait: it will not come
             raise StackError("the supervisor exited")
-        state = running_stack(runner_home())
+        state = running_stack(home)
         return state if state is not None and state.get("supervisor") is not None else None
 
     try:
@@ -96,10 +97,10 @@ def restart(
     service: Annotated[str, typer.Argument(help="nats, events, verifier, hub or site-DOMAIN")],
 ) -> None:
     """Restart one service of the running stack (its supervisor starts it again)."""
-    if running_stack(runner_home()) is None:
-        fail(f"no stack is running under {runner_home()} (runner up --detach)")
+    home = runner_home()
+    running(home)
     try:
-        pid, restarts = restart_recorded(runner_home(), service)
+        pid, restarts = restart_recorded(home, service)
     except StackError as exc:
         fail(str(exc))
     console.print(f"[green]restarted[/green] {service} (pid {pid}; {restarts} restarts in all)")
@@ -111,23 +112,23 @@ def compose_env(
     """Write $WPB_HOME/compose.env (0600) for `docker compose --env-file`: the admin token
     (this runner's, so `runner eval --hub` needs nothing more) and a service credential,
     kept from the file if there is one (unless --new)."""
-    path = runner_home() / "compose.env"
+    home = runner_home()
+    path = home / "compose.env"
     values = {}
     if path.exists():
         values = dict(line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
     if new or not values.get("WPB_SERVICE_TOKEN"):
         values["WPB_SERVICE_TOKEN"] = service_credential()
-    values["WPB_ADMIN_TOKEN"] = admin_token(runner_home())
+    values["WPB_ADMIN_TOKEN"] = admin_token(home)
     write_private(path, "".join(f"{k}={values[k]}\n" for k in sorted(values)))
     console.print(f"{path}: docker compose --env-file {path} up -d --wait")
 
 
 def status() -> None:
     """Readiness and restarts of every service of the running stack."""
-    state = running_stack(runner_home())
-    if state is None:
-        fail(f"no stack is running under {runner_home()} (runner up --detach)")
-    token = admin_token(runner_home())
+    home = runner_home()
+    state = running(home)
+    token = admin_token(home)
     answer = httpx.get(
         f"{state['hub_url']}/api/status", headers={"Authorization": f"Bearer {token}"}, timeout=5
     ).json()
@@ -153,15 +154,21 @@ def prometheus(
     """Prometheus (Debian's `prometheus`) scraping the running stack and the runner, with
     deploy/prometheus/prometheus.yml pointed at the stack's ports; until Ctrl-C. Start it
     again after `runner up`: the ports change."""
-    if running_stack(runner_home()) is None:
-        fail(f"no stack is running under {runner_home()} (runner up --detach)")
+    home = runner_home()
+    running(home)
     try:
-        argv = prometheus_argv(
-            runner_home(), embedded_config(runner_home(), scrape_interval, runner_port), port
-        )
+        argv = prometheus_argv(home, embedded_config(home, scrape_interval, runner_port), port)
     except StackError as exc:
         fail(str(exc))
     console.print(f"Prometheus at http://127.0.0.1:{port}; config {argv[1].split('=', 1)[1]}")
     console.print(f"evaluate with --metrics-port {runner_port} to add the runner's metrics")
     sys.stdout.flush()
     os.execv(argv[0], argv)
+
+
+def running(home: Path) -> dict[str, Any]:
+    """The state of the stack running under `home`; without one the command is refused."""
+    state = running_stack(home)
+    if state is None:
+        fail(f"no stack is running under {home} (runner up --detach)")
+    return state

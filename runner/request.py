@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from runner.agents.gui_families import GuiFamily
 from runner.containers import DockerBackend, unsupported
 from runner.environments import ENVIRONMENTS
-from runner.harness import AgentConfig, available
+from runner.harness import AgentConfig, harness_factory
 from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
 from runner.settings import RunnerSettings
 
@@ -89,9 +89,10 @@ class EvalRequest(RunPlan):
     @field_validator("harness")
     @classmethod
     def _known(cls, name: str) -> str:
-        harnesses = available()
-        if name not in harnesses:
-            raise ValueError(f"unknown harness {name!r}; available: {', '.join(sorted(harnesses))}")
+        try:
+            harness_factory(name)
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
         return name
 
     @field_validator("option", mode="before")

@@ -22,10 +22,10 @@ from typing import Any
 
 from bench.common import fresh_stack, table
 from runner.environments import ENVIRONMENTS
-from runner.evaluate import evaluate, select_tasks
+from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import AgentConfig, get_harness
-from runner.settings import RunnerSettings
-from runner.stack import TASKS_DIR, Stack
+from runner.settings import TASKS_DIR, runner_home
+from runner.stack import Stack
 from runner.testmodel.process import background
 from services.core.models.protocol import STEPS, read_steps
 from services.core.models.run import Record
@@ -40,10 +40,8 @@ def run(stack: Stack, harness: str, agent: AgentConfig, tasks: str, out: Path) -
             get_harness(harness),
             refs,
             out,
-            1,
-            180,
+            RunPlan(workers=1, time_limit=180, today="2026-11-29"),
             lambda _: None,
-            "2026-11-29",
             agent,
         )
     )
@@ -123,7 +121,7 @@ def main() -> None:
     parser.add_argument("--tasks", default="grocery_showcase_tea")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    home = RunnerSettings().home.resolve()
+    home = runner_home()
     rows: list[list[str]] = []
     with background() as base_url:
         wall = measure(args, home, base_url, rows)

@@ -16,7 +16,8 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from runner.stack import Stack, free_port
+from runner.settings import free_port
+from runner.stack import Stack
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus
 from services.kit.settings import Settings
 

@@ -18,7 +18,8 @@ from rich.console import Console
 from rich.table import Table
 
 from runner.hub import HubClient, Params
-from runner.stack import Stack, built_sites, free_port
+from runner.settings import free_port
+from runner.stack import Stack, built_sites
 
 console = Console(width=120)
 

@@ -21,10 +21,9 @@ from pathlib import Path
 
 from bench.common import table
 from runner.containers import ContainerAgentHarness, DockerBackend, missing
-from runner.evaluate import evaluate, select_tasks
+from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import AgentConfig
-from runner.settings import RunnerSettings
-from runner.stack import TASKS_DIR, admin_token
+from runner.settings import TASKS_DIR, admin_token, runner_home
 
 MODEL_URL = "http://testmodel:8011/v1"
 
@@ -37,14 +36,12 @@ def measure(args: argparse.Namespace, workers: int, out: Path) -> tuple[float, i
     result = asyncio.run(
         evaluate(
             args.hub,
-            admin_token(RunnerSettings().home.resolve()),
+            admin_token(runner_home()),
             ContainerAgentHarness(args.harness, backend),
             [ref] * args.episodes,
             out,
-            workers,
-            180,
+            RunPlan(workers=workers, time_limit=180),
             lambda _: None,
-            None,
             AgentConfig(model="test", base_url=MODEL_URL, max_steps=15),
         )
     )

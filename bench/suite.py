@@ -18,9 +18,10 @@ from pathlib import Path
 import httpx
 
 from bench.common import fresh_stack, table
-from runner.evaluate import evaluate, select_tasks
+from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import get_harness
-from runner.stack import TASKS_DIR, Stack
+from runner.settings import TASKS_DIR
+from runner.stack import Stack
 from services.kit.web import service_headers
 
 
@@ -84,10 +85,8 @@ def main() -> None:
                         get_harness("oracle"),
                         refs,
                         Path(out),
-                        workers,
-                        180,
+                        RunPlan(workers=workers, time_limit=180, today="2026-11-29"),
                         lambda _: None,
-                        "2026-11-29",
                     )
                 )
                 wall = time.monotonic() - started

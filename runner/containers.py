@@ -87,13 +87,22 @@ def agents_url(text: str, public_url: str, hub: str) -> str:
     return text.replace(f"{public_url.rstrip('/')}/t/", f"{hub.rstrip('/')}/t/")
 
 
-def missing(backend: DockerBackend, harness: str) -> str | None:
-    """Why `harness` cannot run on the docker backend here (no engine, no image, no agents
-    network), or None when it can."""
+def unsupported(harness: str) -> str | None:
+    """Why the docker backend cannot run `harness` anywhere (it has no image), or None."""
     environment = ENVIRONMENTS.get(harness)
     if environment is None or environment.image is None:
         with_images = [n for n, e in ENVIRONMENTS.items() if e.image]
         return f"the docker backend runs {', '.join(with_images)}; not {harness!r}"
+    return None
+
+
+def missing(backend: DockerBackend, harness: str) -> str | None:
+    """Why `harness` cannot run on the docker backend here (no image of it, no engine, no
+    image built, no agents network), or None when it can."""
+    why = unsupported(harness)
+    if why:
+        return why
+    environment = ENVIRONMENTS[harness]
     try:
         client = docker.from_env()
     except docker.errors.DockerException as exc:

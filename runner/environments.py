@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.stack import REPO
+from runner.settings import REPO
 
 
 class HarnessEnvError(RuntimeError):

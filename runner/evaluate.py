@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Browser, async_playwright
+from pydantic import BaseModel, ConfigDict
 
 from runner import browser as chromium
 from runner.harness import AgentConfig, Episode, Harness, InfraError, Outcome
@@ -54,6 +55,18 @@ class StandNotReady(RuntimeError):
 
 RETRIES = 2  # extra attempts after an infrastructure failure
 GRACE_S = 15  # past the time limit, for a harness to stop and say so itself
+
+
+class RunPlan(BaseModel):
+    """How the tasks are run: workers at once, seconds per task, attempts per task and the
+    stand's today (None: the stand's own)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    workers: int = 1
+    time_limit: float = 180
+    repeat: int = 1
+    today: str | None = None
 
 
 @dataclass
@@ -386,16 +399,15 @@ async def evaluate(
     harness: Harness,
     refs: list[TaskRef],
     out_dir: Path,
-    workers: int,
-    time_limit: float,
+    plan: RunPlan,
     on_record: Callable[[Record], None],
-    today: str | None,
     agent: AgentConfig | None = None,
     prices: dict[str, Price] | None = None,
-    repeat: int = 1,
 ) -> Run:
-    """Each of `refs` `repeat` times (records keep the attempt number as `repeat`). Refuses
-    (StandNotReady) a stand that is not ready within WPB_READY_WAIT_S, before any attempt."""
+    """Each of `refs` `plan.repeat` times (records keep the attempt number as `repeat`).
+    Refuses (StandNotReady) a stand that is not ready within WPB_READY_WAIT_S, before any
+    attempt."""
+    workers, time_limit, today, repeat = plan.workers, plan.time_limit, plan.today, plan.repeat
     stand = Stand(HubClient.connect(hub_url, token))
     try:
         await stand.ready()

@@ -89,8 +89,13 @@ def available() -> dict[str, Callable[[], Harness]]:
     return {entry.name: entry.load() for entry in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def get_harness(name: str) -> Harness:
+def harness_factory(name: str) -> Callable[[], Harness]:
+    """The factory of the harness declared as `name`; a KeyError lists those declared."""
     harnesses = available()
     if name not in harnesses:
         raise KeyError(f"unknown harness {name!r}; available: {', '.join(sorted(harnesses))}")
-    return harnesses[name]()
+    return harnesses[name]
+
+
+def get_harness(name: str) -> Harness:
+    return harness_factory(name)()

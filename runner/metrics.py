@@ -21,7 +21,8 @@ from prometheus_client import Counter, Histogram, make_wsgi_app
 
 from runner.prices import Price
 from runner.prices import cost as prices_cost
-from runner.stack import REPO, StackError, service_token_file
+from runner.settings import REPO, service_token_file
+from runner.stack import StackError
 from services.core.models.base import FileFormatError
 from services.core.models.run import Record
 from services.core.models.stack import STACK_FILE, StackFile

@@ -1,11 +1,22 @@
-"""The runner's configuration, from `WPB_*` variables like every service's."""
+"""The runner's configuration: `WPB_*` variables like every service's, the checkout's paths,
+the ports on this machine and the credentials kept under $WPB_HOME."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import secrets
+import socket
 from datetime import date
 from pathlib import Path
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO = Path(__file__).resolve().parent.parent
+TASKS_DIR = REPO / "tasks"
+# nats-server's configuration, the nats image's too: its one user's password is the
+# service credential, read from WPB_SERVICE_TOKEN in nats-server's environment.
+NATS_CONFIG = REPO / "deploy" / "nats.conf"
 
 
 class RunnerSettings(BaseSettings):
@@ -33,3 +44,66 @@ class RunnerSettings(BaseSettings):
 
     def today_date(self) -> date:
         return date.fromisoformat(self.today) if self.today else date.today()
+
+
+def runner_home() -> Path:
+    """$WPB_HOME, absolute: the runs, logs, stack file and credentials of this runner."""
+    return RunnerSettings().home.resolve()
+
+
+# -- ports -----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def port_is_free(port: int) -> bool:
+    """Whether a server could listen on the port now: nothing listens there. Bound as a
+    server binds (uvicorn too), with SO_REUSEADDR, so that the connections of a run that
+    just ended, left in TIME_WAIT for a minute, do not count."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+# -- credentials -----------------------------------------------------------------------
+
+
+def admin_token(home: Path) -> str:
+    """WPB_ADMIN_TOKEN, or the token kept in $WPB_HOME/admin-token (made on first use, 0600)."""
+    configured = RunnerSettings().admin_token
+    if configured:
+        return configured
+    path = home / "admin-token"
+    if not path.exists():
+        write_private(path, secrets.token_urlsafe(32))
+    return path.read_text().strip()
+
+
+def service_token_file(home: Path) -> Path:
+    """Where the running stack keeps its service credential (0600, new at every start)."""
+    return home / "service-token"
+
+
+def service_credential() -> str:
+    """A new service credential. nats-server reads it from its environment as a value of its
+    configuration, where one that begins with `-`, or looks like a number, a size (`1k`) or
+    a boolean, is not text: this one begins with letters."""
+    return "wpb" + secrets.token_urlsafe(32)
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write `text` to a file only its owner can read (0600), replacing what was there."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(text)

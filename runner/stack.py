@@ -1,4 +1,5 @@
-"""The embedded stack: a real nats-server with JetStream and every service as a process."""
+"""The embedded stack: a real nats-server with JetStream and every service as a process,
+supervised. Its paths, ports and credentials are the runner's settings (runner/settings.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import contextlib
 import importlib.util
 import json
 import os
-import secrets
 import shutil
 import signal
 import socket
@@ -20,15 +20,20 @@ from pathlib import Path
 
 import httpx
 
-from runner.settings import RunnerSettings
+from runner.settings import (
+    NATS_CONFIG,
+    REPO,
+    TASKS_DIR,
+    RunnerSettings,
+    admin_token,
+    free_port,
+    port_is_free,
+    service_credential,
+    service_token_file,
+    write_private,
+)
 from runner.wait import WaitTimeout, until
 from services.core.variants import SITE_PACKAGES
-
-REPO = Path(__file__).resolve().parent.parent
-TASKS_DIR = REPO / "tasks"
-# nats-server's configuration, the nats image's too: its one user's password is the
-# service credential, read from WPB_SERVICE_TOKEN in nats-server's environment.
-NATS_CONFIG = REPO / "deploy" / "nats.conf"
 
 # Supervision: a dead service is started again after a back-off that doubles from the first
 # to the longest wait, and starts over once the service has stayed up for a healthy minute.
@@ -50,25 +55,6 @@ CORE: dict[str, str] = {
 
 class StackError(RuntimeError):
     pass
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def port_is_free(port: int) -> bool:
-    """Whether a server could listen on the port now: nothing listens there. Bound as a
-    server binds (uvicorn too), with SO_REUSEADDR, so that the connections of a run that
-    just ended, left in TIME_WAIT for a minute, do not count."""
-    with socket.socket() as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-        return True
 
 
 def _answers_tcp(port: int) -> bool:
@@ -106,39 +92,6 @@ def built_sites(only: str | None = None) -> dict[str, str]:
         for d in wanted
         if importlib.util.find_spec(f"services.{SITE_PACKAGES[d]}") is not None
     }
-
-
-def admin_token(home: Path) -> str:
-    """WPB_ADMIN_TOKEN, or the token kept in $WPB_HOME/admin-token (made on first use, 0600)."""
-    configured = RunnerSettings().admin_token
-    if configured:
-        return configured
-    path = home / "admin-token"
-    if not path.exists():
-        write_private(path, secrets.token_urlsafe(32))
-    return path.read_text().strip()
-
-
-def service_token_file(home: Path) -> Path:
-    """Where the running stack keeps its service credential (0600, new at every start)."""
-    return home / "service-token"
-
-
-def service_credential() -> str:
-    """A new service credential. nats-server reads it from its environment as a value of its
-    configuration, where one that begins with `-`, or looks like a number, a size (`1k`) or
-    a boolean, is not text: this one begins with letters."""
-    return "wpb" + secrets.token_urlsafe(32)
-
-
-def write_private(path: Path, text: str) -> None:
-    """Write `text` to a file only its owner can read (0600), replacing what was there."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        handle.write(text)
 
 
 @dataclass

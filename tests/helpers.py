@@ -25,7 +25,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from runner.hub import HubClient, Params
-from runner.stack import REPO, TASKS_DIR, Stack, free_port
+from runner.settings import REPO, TASKS_DIR, free_port
+from runner.stack import Stack
 from runner.wait import WaitTimeout, until
 from services.core.models.api import CreatedTrajectory, Verdict
 from services.core.models.run import Record
@@ -184,7 +185,7 @@ def run_eval(
 ) -> Run:
     """`runner eval` of these tasks against the test stack (two workers, 90 s a task unless
     told), with an agent harness's settings and price table when given, `repeat` times."""
-    from runner.evaluate import evaluate
+    from runner.evaluate import RunPlan, evaluate
     from runner.harness import get_harness
 
     run = evaluate(
@@ -193,13 +194,10 @@ def run_eval(
         get_harness(harness),
         refs,
         out,
-        workers,
-        time_limit,
+        RunPlan(workers=workers, time_limit=time_limit, repeat=repeat),
         _skip,
-        None,
         agent,
         prices,
-        repeat,
     )
     return run_async(run)  # type: ignore[no-any-return]
 

@@ -26,6 +26,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 FRAMES = ("pixels", "resized", "0..1", "0..999", "0..1000")
@@ -716,6 +717,15 @@ def pyautogui_action(full: str, name: str, p: dict[str, Any]) -> list[Action]:
 # -- the families --------------------------------------------------------------------------
 
 
+class GuiFamily(StrEnum):
+    """The families by name (`runner eval --family`, the gui harness's option `family`)."""
+
+    uitars = "uitars"
+    qwen3vl = "qwen3vl"
+    opencua = "opencua"
+    fara = "fara"
+
+
 @dataclass(frozen=True)
 class Family:
     name: str
@@ -726,30 +736,30 @@ class Family:
     reminder: str
 
 
-FAMILIES = {
-    "uitars": Family(
-        "uitars",
+FAMILIES: dict[str, Family] = {
+    GuiFamily.uitars: Family(
+        GuiFamily.uitars,
         "0..1000",
         uitars_prompt,
         parse_uitars,
         "Reply with 'Thought: …' and then 'Action: …' using one action from the list.",
     ),
-    "qwen3vl": Family(
-        "qwen3vl",
+    GuiFamily.qwen3vl: Family(
+        GuiFamily.qwen3vl,
         "0..999",
         lambda screen: computer_use_prompt(screen, QWEN3VL_ACTIONS),
         parse_qwen3vl,
         "Call computer_use inside <tool_call></tool_call> with one of its actions.",
     ),
-    "opencua": Family(
-        "opencua",
+    GuiFamily.opencua: Family(
+        GuiFamily.opencua,
         "resized",
         opencua_prompt,
         parse_pyautogui,
         "Reply with ## Thought, ## Action and a ```python block of pyautogui calls.",
     ),
-    "fara": Family(
-        "fara",
+    GuiFamily.fara: Family(
+        GuiFamily.fara,
         "resized",
         lambda screen: computer_use_prompt(screen, FARA_ACTIONS),
         parse_fara,

@@ -27,8 +27,7 @@ import httpx
 from runner.browser import ARGS, LOCALE, TIMEZONE, VIEWPORT
 from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError
 from runner.harness import Episode, InfraError, Outcome
-from runner.settings import RunnerSettings
-from runner.stack import REPO
+from runner.settings import REPO, runner_home
 from runner.wait import WaitTimeout, until_async
 from services.core.models.base import FileFormatError
 from services.core.models.protocol import (
@@ -161,7 +160,7 @@ class AgentHarness:
                 raise ValueError("external: --agent-cmd is required")
             return shlex.split(episode.agent.command), dict(QUIET)
         environment = ENVIRONMENTS[self.name]
-        home = RunnerSettings().home.resolve()
+        home = runner_home()
         return environment.command(home), dict(environment.env)
 
     def agent_input(self, episode: Episode, cdp_url: str, folder: Path) -> AgentInput:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import httpx
 
-from runner.stack import free_port
+from runner.settings import free_port
 from runner.wait import until
 
 

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from helpers import Stand, docker, empty_panels, runner, wait_scrapes, wait_scraping
 
-from runner.stack import REPO
+from runner.settings import REPO
 
 # Building the images cold (the Debian base included) takes minutes, once.
 pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(900)]

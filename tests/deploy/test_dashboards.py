@@ -22,7 +22,8 @@ import pytest
 import yaml
 from helpers import DASHBOARDS, empty_panels, query_range, wait_scrapes, wait_scraping
 
-from runner.stack import REPO, Stack, free_port
+from runner.settings import REPO, free_port
+from runner.stack import Stack
 from runner.wait import until
 
 GRAFANA = REPO / "deploy" / "grafana"

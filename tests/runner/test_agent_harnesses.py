@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
-from runner.stack import TASKS_DIR
+from runner.settings import TASKS_DIR
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -16,7 +16,7 @@ from helpers import run_eval
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
 from runner.prices import Price
-from runner.stack import TASKS_DIR
+from runner.settings import TASKS_DIR
 from services.core.models.run import Usage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, expect
 from runner.board import export
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
-from runner.stack import TASKS_DIR
+from runner.settings import TASKS_DIR
 from services.core.results.board import Filter, build, compare, finished_runs
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from helpers import runner
 
-from runner.stack import free_port
+from runner.settings import free_port
 from runner.wait import until
 
 pytestmark = pytest.mark.slow

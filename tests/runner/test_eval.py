@@ -9,9 +9,9 @@ import json
 import pytest
 from helpers import run_async, run_eval
 
-from runner.evaluate import TaskRef, evaluate, select_tasks
+from runner.evaluate import RunPlan, TaskRef, evaluate, select_tasks
 from runner.harness import get_harness
-from runner.stack import TASKS_DIR
+from runner.settings import TASKS_DIR
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -25,10 +25,8 @@ def run(stack, tmp_path, harness: str, pattern: str, workers: int = 2) -> dict:
             get_harness(harness),
             refs,
             tmp_path / harness,
-            workers,
-            90,
+            RunPlan(workers=workers, time_limit=90),
             lambda _: None,
-            None,
         )
     )
 

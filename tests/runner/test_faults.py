@@ -17,9 +17,10 @@ import httpx
 import pytest
 from helpers import admin_client, run_async, running_stack, stand_ready
 
-from runner.evaluate import evaluate, select_tasks
+from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import Episode, Outcome, get_harness
-from runner.stack import TASKS_DIR, Stack
+from runner.settings import TASKS_DIR
+from runner.stack import Stack
 from runner.wait import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -126,10 +127,8 @@ def test_kills_during_eval_are_infrastructure(
         harness,
         refs,
         tmp_path,
-        1,  # one task at a time: each kill meets one attempt
-        90,
+        RunPlan(workers=1, time_limit=90),  # one task at a time: each kill meets one attempt
         killer.done.append,
-        None,
     )
     result = run_async(run)
     killer.join(60)

@@ -10,7 +10,7 @@ import pytest
 from helpers import failures, run_eval, site_tasks, with_variants
 
 from runner.evaluate import select_tasks
-from runner.stack import TASKS_DIR
+from runner.settings import TASKS_DIR
 from services.core.variants import DOMAINS, VARIANTS, defaults
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from helpers import runner, running_stack
 
-from runner.stack import free_port, port_is_free
+from runner.settings import free_port, port_is_free
 
 pytestmark = pytest.mark.slow
 

@@ -17,7 +17,7 @@ from helpers import run_async, run_eval
 from runner.audit import audit_suite, collect, suite_line
 from runner.evaluate import TaskRef, select_tasks
 from runner.harness import AgentConfig
-from runner.stack import TASKS_DIR
+from runner.settings import TASKS_DIR
 from runner.tasks import build
 from services.core.results.board import Run
 

@@ -71,7 +71,7 @@ def test_a_malformed_record_is_refused_with_its_line(tmp_path: Path) -> None:
 def test_a_protocol_version_the_agent_does_not_speak_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "input.json"
     path.write_text(json.dumps({**agent_input(tmp_path).model_dump(mode="json"), "protocol": 2}))
-    with pytest.raises(FileFormatError, match="input.json: protocol: Input should be 1"):
+    with pytest.raises(FileFormatError, match=r"input\.json: protocol: Input should be 1"):
         AgentInput.read(path)
 
 

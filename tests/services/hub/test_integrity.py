@@ -14,7 +14,7 @@ from helpers import create, events_url, load, run_async, wait_events
 from nats.errors import Error as NatsError
 from starlette.requests import Request
 
-from runner.stack import NATS_CONFIG
+from runner.settings import NATS_CONFIG
 from services.core.errors import FieldError
 from services.hub.proxy import forwarded_headers
 from services.kit import pagetoken

@@ -7,9 +7,9 @@ import pytest
 from helpers import create, load, make_task, run_async, wait_events
 from playwright.sync_api import Page, Route, expect
 
-from runner.evaluate import evaluate, select_tasks
+from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import get_harness
-from runner.stack import TASKS_DIR
+from runner.settings import TASKS_DIR
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -32,10 +32,8 @@ def test_run_page_shows_why_each_task_failed(page: Page, stack) -> None:
             get_harness("noop"),
             refs,
             stack.home / "runs" / "20990101T000000Z-noop",
-            1,
-            30,
+            RunPlan(workers=1, time_limit=30),
             lambda _: None,
-            None,
         )
     )
     assert result.summary.overall.ems == 0

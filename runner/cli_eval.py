@@ -1,0 +1,209 @@
+"""`runner eval`: its options, read into an `EvalRequest` (runner/request.py), and the
+evaluation on a stand with a progress bar (`run_on_stack`, which `runner tasks audit` uses
+too)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import httpx
+import typer
+from pydantic import ValidationError
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from runner import containers
+from runner.agents.gui_families import GuiFamily
+from runner.cli_common import console, fail
+from runner.containers import DockerBackend
+from runner.evaluate import StandNotReady, TaskRef, evaluate, select_tasks
+from runner.harness import Harness, get_harness
+from runner.metrics import RUNNER_PORT, RunMetrics, serving
+from runner.prices import Price, PriceError, load_prices
+from runner.request import Backend, EvalRequest, refusal
+from runner.settings import TASKS_DIR, RunnerSettings, admin_token, runner_home
+from runner.stack import Stack, StackError, running_stack
+from runner.tables import print_run
+from services.core.models.run import Record
+from services.core.results.board import Run
+
+
+def eval_(
+    ctx: typer.Context,
+    harness: Annotated[
+        str,
+        typer.Option(help="oracle, noop, browser-use, openhands, dom, gui, external, or a plug-in"),
+    ],
+    model: Annotated[str | None, typer.Option(help="the model's name at --base-url")] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(help="an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8001/v1"),
+    ] = None,
+    api_key_env: Annotated[
+        str, typer.Option(help="the NAME of the variable holding the API key (never the key)")
+    ] = "OPENAI_API_KEY",
+    temperature: Annotated[float, typer.Option(min=0, max=2)] = 0.0,
+    max_steps: Annotated[int, typer.Option(min=1, help="agent steps per task")] = 30,
+    family: Annotated[str | None, typer.Option(help=f"gui: {', '.join(GuiFamily)}")] = None,
+    page_geometry: Annotated[
+        bool, typer.Option(help="gui: send element boxes with each request (for the test model)")
+    ] = False,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(help="a harness option KEY=VALUE (JSON value or text), repeatable"),
+    ] = None,
+    agent_cmd: Annotated[
+        str | None, typer.Option(help="external: the agent's command (gets INPUT.json)")
+    ] = None,
+    prices: Annotated[
+        Path | None, typer.Option(help="price table (TOML); default $WPB_HOME/prices.toml")
+    ] = None,
+    tasks: Annotated[str | None, typer.Option(help="comma-separated sites, names or globs")] = None,
+    max_tasks: Annotated[int | None, typer.Option(min=1, help="at most this many tasks")] = None,
+    workers: Annotated[int, typer.Option(min=1, max=32, help="tasks run at once")] = 1,
+    time_limit: Annotated[float, typer.Option(min=1, help="seconds per task")] = 180,
+    repeat: Annotated[
+        int, typer.Option(min=1, max=100, help="attempts per task (for pass@k and pass^k)")
+    ] = 1,
+    today: Annotated[str | None, typer.Option(help="stand's today for an ephemeral stack")] = None,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=65535,
+            help=f"serve the runner's metrics here during the run ({RUNNER_PORT} is where"
+            " Prometheus looks); default $WPB_METRICS_PORT, else off",
+        ),
+    ] = None,
+    hub: Annotated[
+        str | None,
+        typer.Option(help="a running stand's hub, e.g. compose's http://127.0.0.1:8000"),
+    ] = None,
+    backend: Annotated[
+        Backend,
+        typer.Option(
+            help="agent harnesses: local (a process and the runner's Chromium) or docker "
+            "(a browser and an agent container per episode on --hub's agents network)"
+        ),
+    ] = Backend.local,
+    agents_network: Annotated[
+        str, typer.Option(help="docker: the compose stand's agents network")
+    ] = DockerBackend.network,
+    container_cpus: Annotated[
+        float, typer.Option(min=0.1, help="docker: CPUs of each container")
+    ] = DockerBackend.cpus,
+    container_memory: Annotated[
+        str, typer.Option(help="docker: memory of each container (Docker's units: 2g)")
+    ] = DockerBackend.memory,
+) -> None:
+    """Run a harness on tasks; write $WPB_HOME/runs/<UTC timestamp>-<harness>/ and print a table.
+    Without --hub: on the embedded stack that runs, or on one started for the run."""
+    # The options, by their names, are the request's fields: checked there, refused here.
+    try:
+        request = EvalRequest.model_validate(ctx.params)
+    except ValidationError as exc:
+        fail(refusal(exc))
+    chosen = chosen_harness(request)
+    try:
+        price_table = load_prices(request.prices or runner_home() / "prices.toml")
+    except PriceError as exc:
+        fail(f"--prices: {exc}")
+    result, out_dir, _ = run_on_stack(request, chosen, selected(request), price_table)
+    print_run(console, result, out_dir)
+
+
+def chosen_harness(request: EvalRequest) -> Harness:
+    """The harness the request names: in containers of its own on the docker backend (when
+    this machine can run them), else in the runner's process or a process of its own."""
+    if request.backend is Backend.docker:
+        backend = request.docker_backend()
+        why = containers.missing(backend, request.harness)
+        if why:
+            fail(f"--backend docker: {why}")
+        return containers.ContainerAgentHarness(request.harness, backend)
+    return get_harness(request.harness)
+
+
+def selected(request: EvalRequest) -> list[TaskRef]:
+    """The tasks `--tasks` and `--max-tasks` select; none is refused."""
+    refs = select_tasks(TASKS_DIR, request.tasks, request.max_tasks)
+    if not refs:
+        fail(f"no task matches {request.tasks!r} under {TASKS_DIR}")
+    return refs
+
+
+def run_on_stack(
+    request: EvalRequest,
+    harness: Harness,
+    refs: list[TaskRef],
+    prices: dict[str, Price] | None = None,
+    then: Callable[[str, str, Run], Any] | None = None,
+) -> tuple[Run, Path, Any]:
+    """Evaluate on the stand at `--hub` (one this runner did not start: compose's), on the
+    running embedded stack, or on one started for it and stopped after, with a progress bar
+    and, with `--metrics-port`, the runner's metrics served there; `then(hub_url, token,
+    result)` runs while the stack is still up. Returns the result, the run directory and
+    what `then` returned."""
+    home = runner_home()
+    hub = request.hub
+    state = running_stack(home) if hub is None else {"hub_url": hub_answering(hub)}
+    stack = None
+    if state is None:
+        stack = Stack(home, today=request.today)
+        with console.status("no stack running: starting one for this run…"):
+            try:
+                stack.start()
+            except StackError as exc:
+                fail(str(exc))
+        hub_url = stack.hub_url
+    else:
+        hub_url = state["hub_url"]
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    out_dir = home / "runs" / f"{stamp}-{harness.name}"
+    token = admin_token(home)
+    agent = request.agent_config()
+    port = request.metrics_port
+    metrics = RunMetrics(harness.name, agent.model, prices or {}) if port else None
+    try:
+        with (
+            serving(port, RunnerSettings().metrics_host) if port else contextlib.nullcontext(),
+            Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+            ) as progress,
+        ):
+            attempts = len(refs) * request.repeat
+            bar = progress.add_task(f"{harness.name} on {len(refs)} tasks", total=attempts)
+
+            def finished(record: Record) -> None:
+                progress.advance(bar)
+                if metrics is not None:
+                    metrics.observe(record)
+
+            result = asyncio.run(
+                evaluate(hub_url, token, harness, refs, out_dir, request, finished, agent, prices)
+            )
+        after = then(hub_url, token, result) if then else None
+    except (StackError, StandNotReady) as exc:
+        fail(str(exc))
+    finally:
+        if stack is not None:
+            stack.stop()
+    return result, out_dir, after
+
+
+def hub_answering(url: str) -> str:
+    """`url` without its trailing slash, once its hub answers `/alive`."""
+    url = url.rstrip("/")
+    try:
+        httpx.get(f"{url}/alive", timeout=5).raise_for_status()
+    except httpx.HTTPError as exc:
+        fail(f"--hub: no hub answers at {url} ({exc})")
+    return url

@@ -1,0 +1,90 @@
+"""`runner harness install` and `list`: the agent harnesses' environments; `runner
+testmodel`: the deterministic model their tests call."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from runner.cli_common import console, fail
+from runner.environments import ENVIRONMENTS, HarnessEnvError
+from runner.harness import available
+from runner.settings import runner_home
+from runner.tables import print_harnesses
+
+harness_app = typer.Typer(help="Agent harness environments: install, list.", no_args_is_help=True)
+
+
+@harness_app.command("install")
+def harness_install(
+    name: Annotated[str, typer.Argument(help="browser-use, openhands, dom or gui")],
+    python: Annotated[
+        str | None, typer.Option(help="the interpreter for its venv (else found on PATH/pyenv)")
+    ] = None,
+    force: Annotated[bool, typer.Option(help="reinstall even when ready")] = False,
+) -> None:
+    """Prepare a harness's environment: a venv under $WPB_HOME/harnesses/NAME/."""
+    home = runner_home()
+    environment = ENVIRONMENTS.get(name)
+    if environment is None:
+        fail(f"unknown harness environment {name!r}; known: {', '.join(ENVIRONMENTS)}")
+    if not force and environment.state(home) is not None:
+        console.print(f"{name} is ready ({environment.folder(home)}); --force reinstalls")
+        return
+    started = time.monotonic()
+    try:
+        state = environment.install(home, python, log=lambda line: console.print(line))
+    except HarnessEnvError as exc:
+        fail(str(exc))
+    packages = ", ".join(f"{k} {v}" for k, v in state.get("packages", {}).items()) or "none"
+    console.print(
+        f"[green]ready[/green] {name} in {time.monotonic() - started:.0f}s: "
+        f"Python {state.get('python')}, {packages}"
+    )
+
+
+@harness_app.command("list")
+def harness_list() -> None:
+    """Every harness, where it runs and whether it is ready."""
+    home = runner_home()
+    rows = []
+    for name in sorted(available()):
+        environment = ENVIRONMENTS.get(name)
+        if environment is None:
+            where = "the runner's process" if name != "external" else "--agent-cmd"
+            rows.append((name, "[green]yes[/green]", where, ""))
+            continue
+        state = environment.state(home)
+        where = (
+            str(environment.folder(home))
+            if environment.own_venv
+            else f"the runner's Python {sys.version.split()[0]}"
+        )
+        if state and environment.own_venv:
+            versions = ", ".join(f"{k} {v}" for k, v in state.get("packages", {}).items())
+            where += f" (Python {state.get('python')}; {versions})"
+        ready = "[green]yes[/green]" if state else "[red]no[/red] (runner harness install)"
+        rows.append((name, ready, where, environment.about))
+    print_harnesses(console, rows)
+
+
+def testmodel(
+    port: Annotated[int, typer.Option(help="port on 127.0.0.1")] = 8011,
+    scripts: Annotated[
+        Path | None, typer.Option(help="folder of scripts (default: the repo's)")
+    ] = None,
+) -> None:
+    """Serve the deterministic test model (OpenAI-compatible) at http://127.0.0.1:PORT/v1."""
+    import uvicorn
+
+    from runner.testmodel.server import SCRIPTS_DIR, create_app
+
+    folder = scripts or SCRIPTS_DIR
+    if not folder.is_dir():
+        fail(f"--scripts: no folder {folder}")
+    console.print(f"test model at http://127.0.0.1:{port}/v1 (scripts in {folder})")
+    uvicorn.run(create_app(folder), host="127.0.0.1", port=port, log_level="warning")

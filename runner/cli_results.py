@@ -1,0 +1,140 @@
+"""`runner board` (and `board export`), `compare`, `export` and `import`: the results of
+runs (docs/results.md)."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from runner.cli_common import console, fail
+from runner.settings import TASKS_DIR, runner_home
+from runner.tables import print_board, print_compare
+
+if TYPE_CHECKING:
+    from services.core.results.board import Run
+
+
+class TaskKind(StrEnum):
+    """`runner board --kind`: a board of the canonical tasks or of their variants."""
+
+    canonical = "canonical"
+    variant = "variant"
+
+
+class ExportFormat(StrEnum):
+    """`runner export --format`: the layouts a run is written in."""
+
+    upstream = "upstream"
+
+
+board_app = typer.Typer(
+    help="The leaderboard over runs: the terminal table (no command) or `export DIR`."
+)
+
+SuiteOption = Annotated[
+    str | None, typer.Option(help="the task-set hash to show (default: the one most rows share)")
+]
+EveryOption = Annotated[
+    bool, typer.Option("--all", help="every run, not only the newest per model × harness")
+]
+
+
+@board_app.callback(invoke_without_command=True)
+def board(
+    ctx: typer.Context,
+    site: Annotated[str | None, typer.Option(help="only this site's tasks")] = None,
+    ui: Annotated[str | None, typer.Option(help="only this UI class (primary)")] = None,
+    kind: Annotated[TaskKind | None, typer.Option(help="only canonical tasks or variants")] = None,
+    suite: SuiteOption = None,
+    every: EveryOption = False,
+) -> None:
+    """The board of the runs under $WPB_HOME/runs: newest run per model × harness on one
+    task set (others listed apart), every rate with its 95% interval (docs/results.md)."""
+    if ctx.invoked_subcommand:
+        return
+    from services.core.results.board import Filter, build, finished_runs
+
+    runs = finished_runs(runner_home() / "runs")
+    if not runs:
+        fail(f"no finished run under {runner_home() / 'runs'} (runner eval)")
+    print_board(console, build(runs, Filter(site, ui, kind), latest=not every, suite=suite))
+
+
+@board_app.command("export")
+def board_export(
+    folder: Annotated[Path, typer.Argument(help="where to write index.html and the rest")],
+    suite: SuiteOption = None,
+    every: EveryOption = False,
+) -> None:
+    """Write the board as a static site: index.html (a page per filter, the comparisons),
+    assets/, board.json and board.csv; publishable as it is."""
+    from runner.board import export
+    from services.core.results.board import finished_runs
+
+    runs = finished_runs(runner_home() / "runs")
+    if not runs:
+        fail(f"no finished run under {runner_home() / 'runs'} (runner eval)")
+    index = export(runs, folder, latest=not every, suite=suite)
+    console.print(f"board written: {index.resolve()}")
+
+
+def compare_runs(
+    run_a: Annotated[str, typer.Argument(help="a run's folder name under $WPB_HOME/runs")],
+    run_b: Annotated[str, typer.Argument(help="the run to set against it")],
+    html: Annotated[Path | None, typer.Option(help="also write the page to this file")] = None,
+) -> None:
+    """Run B against run A on their common attempts: flipped tasks, EMS deltas by site, UI
+    class and kind with 95% intervals, McNemar's exact test."""
+    from services.core.results.board import compare
+    from services.core.results.page import render_compare
+
+    result = compare(named_run(run_a), named_run(run_b))
+    print_compare(console, result)
+    if html is not None:
+        html.write_text(render_compare(result, "/view/board/assets"), encoding="utf-8")
+        console.print(f"page written: {html}")
+
+
+def export_run(
+    run: Annotated[str, typer.Argument(help="a run's folder name under $WPB_HOME/runs")],
+    format: Annotated[
+        ExportFormat, typer.Option("--format", help="upstream: its results.json")
+    ] = ExportFormat.upstream,
+    out: Annotated[Path | None, typer.Option(help="default: results.json in the run")] = None,
+) -> None:
+    """Write a run in another tool's layout (upstream WebPageBench's results.json)."""
+    from runner.interchange import to_upstream
+
+    found = named_run(run)
+    target = out or runner_home() / "runs" / run / "results.json"
+    data = to_upstream(found, TASKS_DIR)
+    target.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    console.print(f"{len(data['tests'])} tests written: {target}")
+
+
+def import_run(
+    file: Annotated[Path, typer.Argument(help="an upstream WebPageBench results.json")],
+) -> None:
+    """Read an upstream results.json in as a run under $WPB_HOME/runs (for the board)."""
+    from runner.interchange import InterchangeError, import_file
+
+    try:
+        folder = import_file(file, runner_home() / "runs", TASKS_DIR)
+    except InterchangeError as exc:
+        fail(str(exc))
+    console.print(f"imported as run {folder.name}")
+
+
+def named_run(name: str) -> Run:
+    """The run folder `name` under $WPB_HOME/runs, read; or the command is refused."""
+    from services.core.results.board import read_run
+
+    runs = runner_home() / "runs"
+    found = read_run(runs / name) if name and "/" not in name else None
+    if found is None:
+        fail(f"no run named {name!r} under {runs}")
+    return found

@@ -1,0 +1,146 @@
+"""`runner tasks build`, `validate`, `list`, `show` and `audit`: the task suite."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from runner.cli_common import console, fail
+from runner.cli_eval import run_on_stack, selected
+from runner.harness import get_harness
+from runner.request import EvalRequest
+from runner.settings import TASKS_DIR, RunnerSettings
+from runner.tables import print_audit, print_task_counts
+from runner.tasks import build as build_variants
+from runner.tasks import counts, shown_prompt, validate_paths
+from services.core.errors import FieldError
+from services.core.tasks import find_task, task_files
+
+tasks_app = typer.Typer(
+    help="The task suite: build variants, validate, list, show.", no_args_is_help=True
+)
+
+
+@tasks_app.command("build")
+def tasks_build(
+    check: Annotated[bool, typer.Option(help="only check the committed files are current")] = False,
+) -> None:
+    """Write tasks/variants/ from tasks/variants.toml (or --check that they are current)."""
+    try:
+        wanted = build_variants(TASKS_DIR, write=not check)
+    except FieldError as exc:
+        fail(str(exc))
+    if check:
+        present = set(task_files(TASKS_DIR / "variants"))
+        stale = [
+            p
+            for p, text in wanted.items()
+            if not p.exists() or p.read_text(encoding="utf-8") != text
+        ]
+        extra = present - set(wanted)
+        if stale or extra:
+            fail(
+                f"variants are not current ({len(stale)} differ, {len(extra)} extra): "
+                "run `runner tasks build`"
+            )
+    total = len(task_files(TASKS_DIR))
+    console.print(f"{len(wanted)} variants; {total} tasks in all")
+
+
+@tasks_app.command("validate")
+def tasks_validate(
+    paths: Annotated[list[Path] | None, typer.Argument(help="files or folders")] = None,
+) -> None:
+    """Check task files: schema, screens, events and parameters, catalog ids, variants, dates."""
+    report = validate_paths(paths or [TASKS_DIR])
+    bad = {path: problems for path, problems in report.items() if problems}
+    for path, problems in bad.items():
+        for problem in problems:
+            console.print(f"[red]✗[/red] {path}: {problem}", soft_wrap=True)
+    console.print(f"{len(report) - len(bad)} of {len(report)} task files valid")
+    if bad or not report:
+        raise typer.Exit(1)
+
+
+@tasks_app.command("list")
+def tasks_list() -> None:
+    """Counts by site, UI class (primary and all), canonical versus variant."""
+    print_task_counts(console, counts(TASKS_DIR))
+
+
+@tasks_app.command("show")
+def tasks_show(
+    name: Annotated[str, typer.Argument(help="task file stem")],
+    today: Annotated[str | None, typer.Option(help="the stand's today, YYYY-MM-DD")] = None,
+) -> None:
+    """Print a task's prompt as an agent would receive it today (dates shifted)."""
+    path = find_task(TASKS_DIR, name)
+    if path is None:
+        fail(f"no task named {name!r} under {TASKS_DIR}")
+    try:
+        day = date.fromisoformat(today) if today else RunnerSettings().today_date()
+    except ValueError:
+        fail("--today: expected YYYY-MM-DD")
+    task = json.loads(path.read_text(encoding="utf-8"))
+    prompt, shift = shown_prompt(task, day, "http://127.0.0.1:8000/t/<trajectory>/")
+    data = task["test_data"]
+    console.print(
+        f"[bold]{name}[/bold] · {data.get('bench_first_domain')} · "
+        f"{(data.get('ui_taxonomy') or {}).get('primary', '?')} · "
+        f"profile {data.get('ui_variant_profile', 'canonical')} · "
+        f"dates shifted {shift} days (today {day})"
+    )
+    console.print(prompt, soft_wrap=True)
+
+
+@tasks_app.command("audit")
+def tasks_audit(
+    tasks: Annotated[str | None, typer.Option(help="comma-separated sites, names or globs")] = None,
+    max_tasks: Annotated[int | None, typer.Option(min=1, help="at most this many tasks")] = None,
+    workers: Annotated[int, typer.Option(min=1, max=32, help="tasks run at once")] = 1,
+    time_limit: Annotated[float, typer.Option(min=1, help="seconds per task")] = 120,
+    today: Annotated[str | None, typer.Option(help="stand's today for an ephemeral stack")] = None,
+    report: Annotated[Path | None, typer.Option(help="write the full result as JSON")] = None,
+    kinds: Annotated[
+        str | None, typer.Option(help="near misses to make: drop,param,free,last,forbid")
+    ] = None,
+) -> None:
+    """Run the reference solver, then check that near misses of its logs fail and that each
+    task's primary UI class is exercised (docs/tasks.md, "The audit")."""
+    from runner.audit import KINDS, audit_suite, collect, suite_line
+
+    chosen_kinds = [k.strip() for k in (kinds or ",".join(KINDS)).split(",") if k.strip()]
+    if not chosen_kinds or set(chosen_kinds) - set(KINDS):
+        fail(f"--kinds: expected some of {','.join(KINDS)}, got {kinds!r}")
+
+    request = EvalRequest(
+        harness="oracle",
+        tasks=tasks,
+        max_tasks=max_tasks,
+        workers=workers,
+        time_limit=time_limit,
+        today=today,
+    )
+    refs = selected(request)
+    _, _, items = run_on_stack(
+        request,
+        get_harness("oracle"),
+        refs,
+        then=lambda hub_url, token, run: asyncio.run(collect(hub_url, token, refs, run.records)),
+    )
+    summary = audit_suite(items, kinds=chosen_kinds)
+    print_audit(console, summary)
+    console.print(suite_line(summary))
+    if summary["original_failures"]:
+        failing = ", ".join(summary["original_failures"])
+        console.print(f"[red]the reference log fails[/red] for {failing}", soft_wrap=True)
+    if report is not None:
+        report.write_text(json.dumps(summary, ensure_ascii=False, indent=1), encoding="utf-8")
+        console.print(f"report in {report}")
+    if not summary["ok"]:
+        raise typer.Exit(1)

@@ -1,0 +1,170 @@
+"""`runner eval`'s request: its options as one validated model, refused with the option named.
+
+`RunPlan` (runner/evaluate.py) is the part `evaluate()` reads (workers, time limit, attempts,
+today); `EvalRequest` adds the harness, the agent's settings, the task selection and where the
+run goes.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError, field_validator, model_validator
+
+from runner.agents.gui_families import GuiFamily
+from runner.containers import DockerBackend, unsupported
+from runner.environments import ENVIRONMENTS
+from runner.evaluate import RunPlan
+from runner.harness import AgentConfig, harness_factory
+from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
+from runner.settings import RunnerSettings
+
+
+class Backend(StrEnum):
+    """Where `runner eval` runs an agent harness's episodes (docs/harnesses.md)."""
+
+    local = "local"
+    docker = "docker"
+
+
+class Refusal(ValueError):
+    """A bad option or combination, with the option to name (`--option name: why`)."""
+
+    def __init__(self, option: str, why: str) -> None:
+        super().__init__(f"{option}: {why}")
+
+
+def refusal(error: ValidationError) -> str:
+    """The first problem of `error` as the CLI says it: `--option: why`."""
+    first = error.errors()[0]
+    cause = (first.get("ctx") or {}).get("error")
+    if isinstance(cause, Refusal):
+        return str(cause)
+    option = "--" + str(first["loc"][0]).replace("_", "-") if first["loc"] else "the request"
+    why = str(cause) if cause is not None else first["msg"]
+    return f"{option}: {why[:1].lower()}{why[1:]}"
+
+
+class EvalRequest(RunPlan):
+    """Every option of `runner eval`, by its name (`api_key_env` is `--api-key-env`). The
+    ranges of numbers are the options' own (typer checks them); this model checks what one
+    option cannot: the harness, the combinations, the `--option`s, the price table's file."""
+
+    harness: str
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    temperature: float = 0.0
+    max_steps: int = 30
+    family: GuiFamily | None = None
+    page_geometry: bool = False
+    # `--option KEY=VALUE`s, read as {KEY: the JSON value, or the text}.
+    option: dict[str, Any] = Field(default_factory=dict)
+    agent_cmd: str | None = None
+    prices: Path | None = None
+    tasks: str | None = None
+    max_tasks: int | None = None
+    metrics_port: int | None = None
+    hub: str | None = None
+    backend: Backend = Backend.local
+    agents_network: str = DockerBackend.network
+    container_cpus: float = DockerBackend.cpus
+    container_memory: str = DockerBackend.memory
+
+    @field_validator("harness")
+    @classmethod
+    def _known(cls, name: str) -> str:
+        try:
+            harness_factory(name)
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
+        return name
+
+    @field_validator("option", mode="before")
+    @classmethod
+    def _key_values(cls, items: list[str] | None) -> dict[str, Any]:
+        options: dict[str, Any] = {}
+        for item in items or []:
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip():
+                raise ValueError(f"expected KEY=VALUE, got {item!r}")
+            try:
+                options[key.strip()] = json.loads(value)
+            except ValueError:
+                options[key.strip()] = value
+        return options
+
+    @field_validator("prices")
+    @classmethod
+    def _present(cls, path: Path | None) -> Path | None:
+        if path is not None and not path.exists():
+            raise ValueError(f"no file {path}")
+        return path
+
+    @field_validator("metrics_port", mode="before")
+    @classmethod
+    def _configured_port(cls, port: int | None) -> int | None:
+        return RunnerSettings().metrics_port if port is None else port
+
+    @model_validator(mode="after")
+    def _consistent(self) -> EvalRequest:
+        if self.backend is Backend.docker:
+            if self.hub is None:
+                raise Refusal(
+                    "--backend docker", "--hub, the compose stand's hub, is needed (make stand)"
+                )
+            why = unsupported(self.harness)
+            if why:
+                raise Refusal("--backend docker", why)
+        name = self.harness
+        if name in ENVIRONMENTS or name == "external":
+            if not self.model:
+                raise Refusal("--model", f"the {name} harness needs a model name")
+            if not self.base_url:
+                raise Refusal(
+                    "--base-url", f"the {name} harness needs an OpenAI-compatible endpoint"
+                )
+            if not self.base_url.startswith(("http://", "https://")):
+                raise Refusal("--base-url", f"expected http(s)://…, got {self.base_url!r}")
+        if name == "gui" and self.family is None:
+            raise Refusal("--family", f"the gui harness needs one of {', '.join(GuiFamily)}")
+        if name == "external":
+            try:
+                argv = shlex.split(self.agent_cmd or "")
+            except ValueError as exc:
+                raise Refusal("--agent-cmd", str(exc)) from None
+            if not argv:
+                raise Refusal("--agent-cmd", "the external harness needs the agent's command")
+            if shutil.which(argv[0]) is None:
+                raise Refusal("--agent-cmd", f"{argv[0]!r} is not an executable file or on PATH")
+        if name == "oracle" and self.option.get("path", ORACLE_PATHS[0]) not in ORACLE_PATHS:
+            raise Refusal("--option path", f"the oracle takes one of {', '.join(ORACLE_PATHS)}")
+        return self
+
+    def agent_config(self) -> AgentConfig:
+        """The agent harness's settings: the model, its limits and the harness's options."""
+        options = dict(self.option)
+        if self.family:
+            options["family"] = self.family.value
+        if self.page_geometry:
+            options["page_geometry"] = True
+        return AgentConfig(
+            model=self.model,
+            base_url=self.base_url,
+            api_key_env=self.api_key_env,
+            temperature=self.temperature,
+            max_steps=self.max_steps,
+            options=options,
+            command=self.agent_cmd,
+        )
+
+    def docker_backend(self) -> DockerBackend:
+        """The docker backend's settings (`--agents-network`, `--container-*`)."""
+        return DockerBackend(
+            network=self.agents_network, cpus=self.container_cpus, memory=self.container_memory
+        )

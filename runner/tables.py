@@ -1,0 +1,274 @@
+"""Every table the runner prints in the terminal: a run, the board and a comparison, the
+harnesses, the task counts and the task audit. The commands gather the data; this module
+lays it out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from services.core.models.run import Status
+from services.core.results.board import Run
+
+
+def _fmt(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def print_run(console: Console, run: Run, out_dir: Path) -> None:
+    manifest, records = run.manifest, run.records
+    assert run.summary is not None, "a finished run"
+    summary = run.summary
+    table = Table(title=f"{manifest.harness} · {len(records)} tasks")
+    for column in ("Task", "Site", "EMS", "Completion", "Done&pass", "Steps", "Seconds", "Status"):
+        table.add_column(
+            column, justify="left" if column in ("Task", "Site", "Status") else "right"
+        )
+    repeated = manifest.repeat > 1
+    for r in records:
+        table.add_row(
+            f"{r.task} #{r.repeat}" if repeated else r.task,
+            r.site,
+            str(r.ems) if r.scored else "—",
+            str(r.completion) if r.scored else "—",
+            str(r.done_and_pass) if r.scored else "—",
+            str(r.steps),
+            f"{r.seconds:.1f}",
+            r.status if r.status == Status.OK else f"[yellow]{r.status}[/yellow]",
+        )
+    overall = summary.overall
+    table.add_section()
+    table.add_row(
+        "all",
+        "",
+        _fmt(overall.ems),
+        _fmt(overall.completion),
+        _fmt(overall.done_and_pass),
+        _fmt(overall.steps),
+        _fmt(overall.seconds),
+        f"{overall.scored}/{overall.tasks} scored",
+    )
+    if overall.infra_errors or overall.infra_retries:
+        table.add_row(
+            "infrastructure",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            f"{overall.infra_errors} unscored, {overall.infra_retries} attempts rerun",
+        )
+    console.print(table)
+    facets = Table(title="Summary")
+    for column in ("Facet", "Group", "Tasks", "EMS", "Completion", "Done&pass"):
+        facets.add_column(column)
+    groups = {
+        "by_site": summary.by_site,
+        "by_ui_primary": summary.by_ui_primary,
+        "canonical_vs_variant": summary.canonical_vs_variant,
+    }
+    for facet, blocks in groups.items():
+        for group, block in blocks.items():
+            facets.add_row(
+                facet,
+                group,
+                str(block.scored),
+                _fmt(block.ems),
+                _fmt(block.completion),
+                _fmt(block.done_and_pass),
+            )
+    console.print(facets)
+    pairs = summary.paired_variants
+    if pairs.pairs:
+        console.print(
+            f"paired variants: {pairs.pairs} · donor EMS {_fmt(pairs.donor_ems)} · "
+            f"variant EMS {_fmt(pairs.variant_ems)} · widget-only failures: "
+            f"{', '.join(pairs.donor_pass_variant_fail) or 'none'}"
+        )
+    if repeated:
+        k = str(overall.attempts)
+        console.print(
+            f"{manifest.repeat} attempts a task · pass@{k} {_fmt(overall.pass_at_k[k])} · "
+            f"pass^{k} {_fmt(overall.pass_hat_k[k])} · agreement {_fmt(overall.agreement)}"
+        )
+    totals = overall.totals
+    if totals.model_calls:
+        cost = f"${totals.cost:.4f}" + ("" if totals.priced else " (unpriced models)")
+        console.print(
+            f"model: {manifest.model} · {totals.model_calls} calls · "
+            f"{totals.tokens} tokens · {totals.steps} steps · cost {cost}"
+        )
+    console.print(f"EMS {_fmt(overall.ems)} · run directory {out_dir}")
+
+
+def _rate(rate: dict[str, Any]) -> str:
+    if rate["value"] is None:
+        return "—"
+    return f"{rate['value']:.3f} [{rate['low']:.2f}–{rate['high']:.2f}]"
+
+
+def _paired_cells(item: dict[str, Any]) -> list[str]:
+    """Attempts, only A, only B, the difference and the verdict of a paired comparison."""
+    return [str(item["n"]), str(item["a_only"]), str(item["b_only"]), _delta(item), _verdict(item)]
+
+
+def _delta(paired: dict[str, Any]) -> str:
+    if paired["delta"] is None:
+        return "—"
+    return f"{paired['delta']:+.3f} [{paired['low']:+.2f}; {paired['high']:+.2f}]"
+
+
+def _verdict(paired: dict[str, Any]) -> str:
+    word = "[bold]real[/bold]" if paired["significant"] else "not shown"
+    return f"{paired['p']:.3g} {word}"
+
+
+def print_board(console: Console, board: dict[str, Any]) -> None:
+    only = ", ".join(f"{k}={v}" for k, v in board["filter"].items() if v) or "all tasks"
+    table = Table(title=f"Board · task set {board['suite']} · {only} · 95% Wilson intervals")
+    columns = ["Model", "Harness", "EMS", "Completion", "Done&pass", "Gap", "False done"]
+    columns += ["Steps", "Seconds", "Cost", "Infra", "Scored", "pass@k", "pass^k", "Run"]
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for row in board["rows"]:
+        k = str(row["attempts"])
+        repeated = row["attempts"] > 1
+        table.add_row(
+            row["model"],
+            row["harness"],
+            _rate(row["ems"]),
+            _rate(row["completion"]),
+            _rate(row["done_and_pass"]),
+            _rate(row["gap"]),
+            _rate(row["false_done"]),
+            "—" if row["steps"] is None else f"{row['steps']:.1f}",
+            "—" if row["seconds"] is None else f"{row['seconds']:.1f}",
+            f"${row['cost']:.4f}" + ("" if row["priced"] else "*"),
+            f"{row['infra_errors']} ({row['infra_retries']} rerun)",
+            f"{row['tasks_scored']}/{board['suite_tasks']}",
+            f"@{k} {row['pass_at_k'][k]:.3f}" if repeated else "—",
+            f"^{k} {row['pass_hat_k'][k]:.3f}" if repeated else "—",
+            row["run"],
+        )
+    console.print(table)
+    if board["pairwise"]:
+        pairs = Table(title="Pairwise (same attempts): EMS B − A, exact McNemar")
+        for column in ("A", "B", "Attempts", "Only A", "Only B", "B − A", "p"):
+            pairs.add_column(column)
+        for item in board["pairwise"]:
+            pairs.add_row(item["a"], item["b"], *_paired_cells(item))
+        console.print(pairs)
+    variants = board["variants"]
+    if variants["controls"]:
+        labels = [f"{row['model']} · {row['harness']}" for row in board["rows"]]
+        sensitivity = Table(title="Variant sensitivity: variant EMS − donor EMS (pairs)")
+        sensitivity.add_column("Control implementation")
+        for label in labels:
+            sensitivity.add_column(label)
+        for control in variants["controls"]:
+            cells = variants["cells"][control]
+            sensitivity.add_row(
+                control,
+                *(
+                    f"{_delta(cells[label])} n={cells[label]['n']}" if label in cells else "—"
+                    for label in labels
+                ),
+            )
+        console.print(sensitivity)
+    for suite, rows in board["apart"].items():
+        names = ", ".join(f"{r['model']} · {r['harness']} ({r['run']})" for r in rows)
+        console.print(f"[yellow]another task set {suite}, not on this board:[/yellow] {names}")
+
+
+def print_compare(console: Console, result: dict[str, Any]) -> None:
+    a, b = result["a"], result["b"]
+    console.print(
+        f"A {a['run']} ({a['model']} · {a['harness']})  B {b['run']} ({b['model']} · "
+        f"{b['harness']}) · {result['common']} common attempts"
+    )
+    if not result["same_suite"]:
+        console.print(f"[yellow]different task sets[/yellow] ({a['suite']}, {b['suite']})")
+    table = Table(title="B − A: EMS delta with Newcombe's 95% interval, exact McNemar")
+    for column in ("Facet", "Group", "Attempts", "Only A", "Only B", "B − A", "p"):
+        table.add_column(column)
+    rows = [("all", "", result["overall"])]
+    for facet in ("by_site", "by_ui", "by_kind"):
+        rows += [(facet, group, item) for group, item in result[facet].items()]
+    for facet, group, item in rows:
+        table.add_row(facet, group, *_paired_cells(item))
+    console.print(table)
+    console.print(f"passed in A, failed in B: {', '.join(result['pass_to_fail']) or 'none'}")
+    console.print(f"failed in A, passed in B: {', '.join(result['fail_to_pass']) or 'none'}")
+
+
+def print_harnesses(console: Console, rows: list[tuple[str, str, str, str]]) -> None:
+    """`runner harness list`: a row per harness (name, ready, environment, what it is)."""
+    table = Table(title="Harnesses")
+    for column in ("Harness", "Ready", "Environment", "What it is"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+
+
+def print_task_counts(console: Console, tally: Mapping[str, Mapping[str, int]]) -> None:
+    """`runner tasks list`: the tasks counted by kind, site and UI class."""
+    table = Table(title=f"{sum(tally['kind'].values())} tasks")
+    table.add_column("facet")
+    table.add_column("group")
+    table.add_column("tasks", justify="right")
+    for facet, label in (
+        ("kind", "kind"),
+        ("site", "site"),
+        ("primary", "UI primary"),
+        ("class", "UI class (any)"),
+    ):
+        for group, n in sorted(tally[facet].items()):
+            table.add_row(label, group, str(n))
+    console.print(table)
+
+
+def print_audit(console: Console, summary: dict[str, Any]) -> None:
+    """`runner tasks audit`: per task the near misses tried and caught, those that survive
+    without a reason, and whether its primary UI class is exercised."""
+    table = Table(title="Task audit")
+    for column in ("task", "tried", "caught", "survive without a reason", "class"):
+        table.add_column(column, overflow="fold")
+    for name, result in summary["tasks"].items():
+        table.add_row(
+            name,
+            str(result["tried"]),
+            str(result["caught"]),
+            _survivors(result),
+            _class_verdict(result.get("class_check") or {}),
+        )
+    console.print(table)
+
+
+def _survivors(result: dict[str, Any]) -> str:
+    if result["ems"] != 1:
+        survivors = f"[red]the reference log fails (conditions {result['failed_conditions']})"
+    else:
+        survivors = "\n".join(result["survivors"]) or "[green]none"
+    problems = result["exception_problems"] + [
+        f"unused exception {p!r}" for p in result["unused_exceptions"]
+    ]
+    if problems:
+        survivors += "\n[yellow]" + "\n".join(problems)
+    return survivors
+
+
+def _class_verdict(check: dict[str, Any]) -> str:
+    if check.get("ok"):
+        return f"[green]{check['class']}"
+    missing = [
+        where
+        for where, key in (("log", "in_log"), ("conditions", "in_conditions"))
+        if not check.get(key)
+    ]
+    return f"[red]{check.get('class')}: not in {' or '.join(missing)}"

@@ -1,0 +1,60 @@
+"""`runner eval`'s request: what it refuses, naming the option, and the agent settings it
+hands the harness."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from runner.evaluate import RunPlan
+from runner.request import EvalRequest, refusal
+
+ENDPOINT = {"model": "m", "base_url": "http://127.0.0.1:9/v1"}
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"harness": "nope"}, "--harness: unknown harness 'nope'"),
+        ({"harness": "dom", "model": "m"}, "--base-url: the dom harness needs"),
+        ({"harness": "gui", **ENDPOINT}, "--family: the gui harness needs one of uitars"),
+        ({"harness": "gui", "family": "cogagent", **ENDPOINT}, "--family: input should be"),
+        ({"harness": "external", "agent_cmd": 'a "b', **ENDPOINT}, "--agent-cmd: "),
+        ({"harness": "noop", "option": ["x"]}, "--option: expected KEY=VALUE, got 'x'"),
+        ({"harness": "oracle", "option": ["path=mouse"]}, "--option path: the oracle takes"),
+        ({"harness": "noop", "prices": "absent.toml"}, "--prices: no file absent.toml"),
+        ({"harness": "dom", "backend": "docker", **ENDPOINT}, "--backend docker: --hub"),
+        (
+            {"harness": "noop", "backend": "docker", "hub": "http://127.0.0.1:9"},
+            "--backend docker: the docker backend runs",
+        ),
+    ],
+)
+def test_a_bad_request_is_refused_naming_the_option(options: dict[str, Any], message) -> None:
+    with pytest.raises(ValidationError) as refused:
+        EvalRequest.model_validate(options)
+    assert refusal(refused.value).startswith(message), refusal(refused.value)
+
+
+def test_the_agent_settings_gather_the_harness_options() -> None:
+    request = EvalRequest.model_validate(
+        {
+            "harness": "gui",
+            "family": "uitars",
+            "page_geometry": True,
+            "option": ["history_images=2", "coords=resized"],
+            "workers": 3,
+            **ENDPOINT,
+        }
+    )
+    agent = request.agent_config()
+    assert agent.model == "m" and agent.base_url == ENDPOINT["base_url"]
+    assert agent.options == {
+        "history_images": 2,
+        "coords": "resized",
+        "family": "uitars",
+        "page_geometry": True,
+    }
+    assert isinstance(request, RunPlan) and request.workers == 3 and request.repeat == 1

@@ -127,6 +127,9 @@ COPY --from=packages /opt/venv /opt/venv
 COPY runner/__init__.py runner/
 COPY runner/agents runner/agents
 COPY runner/testmodel runner/testmodel
+# The gui dialect reads the gui families, which read the chat shapes on the core's models.
+COPY services/__init__.py services/
+COPY services/core services/core
 USER wpb
 EXPOSE 8011
 HEALTHCHECK --interval=2s --timeout=3s --start-period=20s --retries=5 \

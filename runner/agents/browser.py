@@ -1,6 +1,7 @@
 """What the `dom` and `gui` agents share: attaching to the runner's Chromium over CDP,
 keeping hold of the page the agent works in, calling an OpenAI-compatible chat-completions
-endpoint, and screenshots. Needs playwright and httpx (the project's own venv has both)."""
+endpoint (its shapes in `chat`), and screenshots. Needs playwright and httpx (the project's
+own venv has both)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,19 @@ import contextlib
 import struct
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
 from playwright.async_api import Browser, BrowserContext, Page, Playwright
 
+from runner.agents.chat import (
+    ChatAnswer,
+    ChatRequest,
+    Message,
+    PageGeometry,
+    TokenUsage,
+    ToolCall,
+    ToolDefinition,
+)
 from services.core.models.protocol import AgentInput
 
 # How long one browser action may take before it counts as a failed step.
@@ -36,7 +45,7 @@ class Reply:
     """One chat-completions answer, reduced to what an agent loop needs."""
 
     content: str
-    tool_calls: list[dict[str, Any]]
+    tool_calls: list[ToolCall]
     input_tokens: int
     output_tokens: int
     latency_s: float
@@ -56,38 +65,43 @@ class Chat:
             headers={"Authorization": f"Bearer {spec.model.api_key}"},
         )
 
-    async def complete(self, messages: list[dict[str, Any]], **extra: Any) -> Reply:
-        body = {"model": self.model, "messages": messages, "temperature": self.temperature}
-        body.update(extra)
+    async def complete(
+        self,
+        messages: list[Message],
+        *,
+        tools: list[ToolDefinition] | None = None,
+        page: PageGeometry | None = None,
+    ) -> Reply:
+        """One answer to `messages`; `tools` are offered with `tool_choice` auto, `page` is
+        sent as `wpb_page`. An answer in another shape is a ValueError naming the field."""
+        body: ChatRequest = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": self.temperature,
+        }
+        if tools is not None:
+            body["tools"] = tools
+            body["tool_choice"] = "auto"
+        if page is not None:
+            body["wpb_page"] = page
         started = time.monotonic()
         response = await self.client.post(self.url, json=body)
         latency = time.monotonic() - started
         if response.status_code >= 400:
             raise EndpointError(response.status_code, response.text)
-        data = response.json()
-        choices = data.get("choices") or []
-        if not choices:
-            raise ValueError(f"model answer without choices: {str(data)[:300]}")
-        message = choices[0].get("message") or {}
-        usage = data.get("usage") or {}
+        answer = ChatAnswer.parse(response.content, f"the answer of {self.url}")
+        message = answer.choices[0].message
+        usage = answer.usage or TokenUsage()
         return Reply(
-            content=content_text(message.get("content")),
-            tool_calls=list(message.get("tool_calls") or []),
-            input_tokens=int(usage.get("prompt_tokens") or 0),
-            output_tokens=int(usage.get("completion_tokens") or 0),
+            content=message.text,
+            tool_calls=message.tool_calls or [],
+            input_tokens=usage.prompt_tokens,
+            output_tokens=usage.completion_tokens,
             latency_s=latency,
         )
 
     async def close(self) -> None:
         await self.client.aclose()
-
-
-def content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return ""
 
 
 class Tab:

@@ -14,12 +14,21 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
 from urllib.parse import urljoin
 
-from playwright.async_api import Page, async_playwright
+from playwright.async_api import Locator, Page, async_playwright
+from pydantic import JsonValue
 
 from runner.agents import browser as shared
+from runner.agents.chat import (
+    Arguments,
+    FunctionCall,
+    JsonSchema,
+    Message,
+    ToolDefinition,
+    UserMessage,
+)
 from runner.agents.protocol import Recorder, main
 from services.core.models.protocol import AgentInput
 
@@ -46,19 +55,20 @@ When the task is complete, call done with a short answer in Russian (success=tru
 it cannot be completed, call done with success=false and say why."""
 
 
-def tool(name: str, description: str, **params: dict[str, Any]) -> dict[str, Any]:
-    required = [key for key, spec in params.items() if not spec.pop("optional", False)]
+def tool(name: str, description: str, **params: JsonSchema) -> ToolDefinition:
+    required: list[JsonValue] = [k for k, spec in params.items() if not spec.pop("optional", False)]
+    properties: JsonSchema = {**params}
     return {
         "type": "function",
         "function": {
             "name": name,
             "description": description,
-            "parameters": {"type": "object", "properties": params, "required": required},
+            "parameters": {"type": "object", "properties": properties, "required": required},
         },
     }
 
 
-def _ref() -> dict[str, Any]:
+def _ref() -> JsonSchema:
     return {"type": "string", "description": "The element's reference, e.g. e12."}
 
 
@@ -139,10 +149,10 @@ def describe(tree: str, ref: str) -> str:
     return ""
 
 
-async def perform(page: Page, name: str, args: dict[str, Any], tree: str) -> str:
+async def perform(page: Page, name: str, args: Arguments, tree: str) -> str:
     """Do one tool call on the page; the short result the model reads next."""
 
-    def element(key: str = "ref") -> Any:
+    def element(key: str = "ref") -> Locator:
         ref = str(args.get(key, "")).strip().strip("[]").removeprefix("ref=")
         if not ref or f"[ref={ref}]" not in tree:
             raise StepError(f"no element [ref={ref}] in the newest tree")
@@ -172,12 +182,7 @@ async def perform(page: Page, name: str, args: dict[str, Any], tree: str) -> str
             await target.select_option(value=option)
         return f"selected {option!r}"
     if name == "scroll":
-        height = await page.evaluate("innerHeight")
-        amount = args.get("amount")
-        pixels = int(height * 0.8) if amount is None else int(amount)
-        pixels = -abs(pixels) if args.get("direction") == "up" else abs(pixels)
-        await page.evaluate("dy => window.scrollBy(0, dy)", pixels)
-        return f"scrolled {abs(pixels)} px {'up' if pixels < 0 else 'down'}"
+        return await scroll(page, args)
     if name == "go_back":
         if not await shared.go_back(page):
             raise StepError("there is no previous page")
@@ -193,7 +198,18 @@ async def perform(page: Page, name: str, args: dict[str, Any], tree: str) -> str
     )
 
 
-def state_message(spec: AgentInput, step: int, seen: Observation) -> dict[str, Any]:
+async def scroll(page: Page, args: Arguments) -> str:
+    height = await page.evaluate("innerHeight")
+    amount = args.get("amount")
+    if not isinstance(amount, int | float | str | None):
+        raise StepError("amount: a number of pixels")
+    pixels = int(height * 0.8) if amount is None else int(amount)
+    pixels = -abs(pixels) if args.get("direction") == "up" else abs(pixels)
+    await page.evaluate("dy => window.scrollBy(0, dy)", pixels)
+    return f"scrolled {abs(pixels)} px {'up' if pixels < 0 else 'down'}"
+
+
+def state_message(spec: AgentInput, step: int, seen: Observation) -> UserMessage:
     text = (
         f"Step {step} of {spec.limits.max_steps}.\nURL: {seen.url}\nTitle: {seen.title}\n"
         f"Accessibility tree:\n{seen.tree}"
@@ -201,8 +217,8 @@ def state_message(spec: AgentInput, step: int, seen: Observation) -> dict[str, A
     return {"role": "user", "content": text}
 
 
-def arguments(call: dict[str, Any]) -> dict[str, Any]:
-    raw = (call.get("function") or {}).get("arguments") or "{}"
+def arguments(function: FunctionCall) -> Arguments:
+    raw = function.arguments or "{}"
     if isinstance(raw, dict):
         return raw
     try:
@@ -218,8 +234,11 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
     limit = int(spec.options.get("max_tree_chars", MAX_TREE_CHARS))
     keep = int(spec.options.get("history_steps", HISTORY_STEPS))
     started = time.monotonic()
-    task = {"role": "user", "content": f"Task: {spec.prompt}\nStart page: {spec.start_url}"}
-    turns: list[list[dict[str, Any]]] = []
+    task: UserMessage = {
+        "role": "user",
+        "content": f"Task: {spec.prompt}\nStart page: {spec.start_url}",
+    }
+    turns: list[list[Message]] = []
     chat = shared.Chat(spec)
     async with async_playwright() as playwright:
         browser, tab = await shared.attach(playwright, spec)
@@ -230,27 +249,27 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                 shared.check_alive(browser)
                 page = await tab.current()
                 seen = await observe(page, limit)
-                messages = [
+                messages: list[Message] = [
                     {"role": "system", "content": SYSTEM},
                     task,
                     *[m for turn in turns[-keep:] for m in turn],
                     state_message(spec, step, seen),
                 ]
-                reply = await chat.complete(messages, tools=TOOLS, tool_choice="auto")
+                reply = await chat.complete(messages, tools=TOOLS)
                 recorder.add_usage(chat.model, reply.input_tokens, reply.output_tokens)
-                record: dict[str, Any] = {
-                    "url": seen.url,
-                    "input_tokens": reply.input_tokens,
-                    "output_tokens": reply.output_tokens,
-                    "latency_s": reply.latency_s,
-                    "screenshot": seen.screenshot,
-                }
+                record = partial(
+                    recorder.step,
+                    url=seen.url,
+                    input_tokens=reply.input_tokens,
+                    output_tokens=reply.output_tokens,
+                    latency_s=reply.latency_s,
+                    screenshot=seen.screenshot,
+                )
                 if not reply.tool_calls:
-                    recorder.step(
+                    record(
                         {"name": "none"},
                         model_output=reply.content,
                         error="the answer called no tool",
-                        **record,
                     )
                     turns.append(
                         [
@@ -259,22 +278,22 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                         ]
                     )
                     continue
-                call = dict(reply.tool_calls[0])
-                call.setdefault("id", f"call_{step}")
-                name = str((call.get("function") or {}).get("name", ""))
+                first = reply.tool_calls[0]
+                call = first.param(first.id or f"call_{step}")
+                name = first.function.name
                 output = json.dumps(
                     {"content": reply.content, "tool_calls": [call]}, ensure_ascii=False
                 )
                 error: str | None = None
                 result = ""
-                action: dict[str, Any] = {"name": name}
+                action: Arguments = {"name": name}
                 try:
-                    args = arguments(call)
+                    args = arguments(first.function)
                     action = {**args, "name": name}
                     if "ref" in args:
                         action["target"] = describe(seen.tree, str(args["ref"]))
                     if name == "done":
-                        recorder.step(action, model_output=output, **record)
+                        record(action, model_output=output)
                         recorder.finish(True, str(args.get("message", "")))
                         return
                     result = await perform(page, name, args, seen.tree)
@@ -283,7 +302,7 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                     error = str(exc)
                 except Exception as exc:  # a Playwright failure: a step error, not a crash
                     error = shared.short(f"{type(exc).__name__}: {exc}", 400)
-                recorder.step(action, model_output=output, error=error, **record)
+                record(action, model_output=output, error=error)
                 note = f"Error: {error}" if error else f"OK: {result}"
                 if len(reply.tool_calls) > 1:
                     note += f" (only the first of {len(reply.tool_calls)} tool calls was done)"
@@ -294,7 +313,7 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                             "content": reply.content or None,
                             "tool_calls": [call],
                         },
-                        {"role": "tool", "tool_call_id": str(call["id"]), "content": note},
+                        {"role": "tool", "tool_call_id": call["id"], "content": note},
                     ]
                 )
         finally:

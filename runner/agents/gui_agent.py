@@ -17,13 +17,23 @@ import asyncio
 import base64
 import time
 from dataclasses import dataclass, replace
-from typing import Any
+from functools import partial
 from urllib.parse import urljoin
 
 from playwright.async_api import Page, async_playwright
 
 from runner.agents import browser as shared
-from runner.agents.gui_families import FAMILIES, FRAMES, Action, ParseError, Screen, executable
+from runner.agents.chat import ContentPart, ImagePart, Message, PageGeometry
+from runner.agents.gui_families import (
+    FAMILIES,
+    FRAMES,
+    Action,
+    ActionRecord,
+    ParseError,
+    Screen,
+    SequenceRecord,
+    executable,
+)
 from runner.agents.protocol import Recorder, main
 from services.core.models.protocol import AgentInput
 
@@ -197,17 +207,17 @@ class Hands:
         return f"pressed {combo}"
 
 
-def image_part(png: bytes) -> dict[str, Any]:
+def image_part(png: bytes) -> ImagePart:
     data = base64.b64encode(png).decode("ascii")
     return {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{data}"}}
 
 
 def conversation(
     system: str, task: str, turns: list[Turn], now: Turn, images: int
-) -> list[dict[str, Any]]:
+) -> list[Message]:
     """System prompt, task, earlier steps (their newest `images - 1` screenshots kept), and
     the newest screenshot with the result of the last action."""
-    messages: list[dict[str, Any]] = [
+    messages: list[Message] = [
         {"role": "system", "content": system},
         {"role": "user", "content": task},
     ]
@@ -215,14 +225,13 @@ def conversation(
     kept_from = len(shown) - max(images - 1, 0)
     previous = ""
     for index, turn in enumerate([*shown, now]):
-        parts: list[dict[str, Any]] = []
         text = f"URL: {turn.url}" + (f"\nPrevious action: {previous}" if previous else "")
-        parts.append({"type": "text", "text": text})
-        if turn is now or index >= kept_from:
-            if turn.image:
-                parts.append(image_part(turn.image))
-        else:
-            parts[0]["text"] += "\n(screenshot omitted)"
+        shown_image = turn is now or index >= kept_from
+        if not shown_image:
+            text += "\n(screenshot omitted)"
+        parts: list[ContentPart] = [{"type": "text", "text": text}]
+        if shown_image and turn.image:
+            parts.append(image_part(turn.image))
         messages.append({"role": "user", "content": parts})
         if turn is not now:
             messages.append({"role": "assistant", "content": turn.output})
@@ -230,7 +239,7 @@ def conversation(
     return messages
 
 
-async def geometry(page: Page, family: str, screen: Screen) -> dict[str, Any]:
+async def geometry(page: Page, family: str, screen: Screen) -> PageGeometry:
     try:
         elements = await page.evaluate(ELEMENTS_JS)
     except Exception:
@@ -276,24 +285,24 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                 screen = Screen((int(size[0]), int(size[1])), shared.png_size(png), frame)
                 now = Turn(page.url, png, "", "")
                 messages = conversation(family.prompt(screen), task, turns, now, images)
-                extra = {}
-                if with_geometry:
-                    extra["wpb_page"] = await geometry(page, family_name, screen)
-                reply = await chat.complete(messages, **extra)
+                boxes = await geometry(page, family_name, screen) if with_geometry else None
+                reply = await chat.complete(messages, page=boxes)
                 recorder.add_usage(chat.model, reply.input_tokens, reply.output_tokens)
                 output = reply.content
                 if reply.tool_calls:  # a server that parsed the calls out of the text
-                    output = f"{output}\n{reply.tool_calls}".strip()
-                record: dict[str, Any] = {
-                    "url": now.url,
-                    "model_output": output,
-                    "input_tokens": reply.input_tokens,
-                    "output_tokens": reply.output_tokens,
-                    "latency_s": reply.latency_s,
-                    "screenshot": png,
-                }
+                    calls = [call.model_dump() for call in reply.tool_calls]
+                    output = f"{output}\n{calls}".strip()
+                record = partial(
+                    recorder.step,
+                    url=now.url,
+                    model_output=output,
+                    input_tokens=reply.input_tokens,
+                    output_tokens=reply.output_tokens,
+                    latency_s=reply.latency_s,
+                    screenshot=png,
+                )
                 hands = Hands(page, screen, pointer)
-                done: list[dict[str, Any]] = []
+                done: list[ActionRecord] = []
                 results: list[str] = []
                 error: str | None = None
                 try:
@@ -305,7 +314,7 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                         done.append(entry)
                         if action.name == "done":
                             message = action.text or answer
-                            recorder.step(steps_action(done), **record)
+                            record(steps_action(done))
                             recorder.finish(True, message)
                             return
                         if action.name == "answer":
@@ -320,9 +329,7 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                 except Exception as exc:  # a failed browser action: a step error
                     error = shared.short(f"{type(exc).__name__}: {exc}", 400)
                 pointer = hands.pointer
-                recorder.step(
-                    steps_action(done) if done else {"name": "none"}, error=error, **record
-                )
+                record(steps_action(done) if done else {"name": "none"}, error=error)
                 result = "; ".join(results) or "nothing done"
                 turns.append(
                     replace(now, output=output, result=f"Error: {error}" if error else result)
@@ -332,7 +339,7 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
     recorder.finish(False, "")
 
 
-def steps_action(done: list[dict[str, Any]]) -> dict[str, Any]:
+def steps_action(done: list[ActionRecord]) -> ActionRecord | SequenceRecord:
     return done[0] if len(done) == 1 else {"name": "sequence", "actions": done}
 
 

@@ -1,7 +1,8 @@
 """The model families the `gui` agent speaks: for each, a system prompt describing the
 family's published action space, a parser from its answer to normalized actions, and the
-coordinate frame its points are written in. Standard library only; nothing is evaluated
-(pyautogui code is read with `ast`, literals with `ast.literal_eval`).
+coordinate frame its points are written in. Pydantic and the chat shapes only (the test
+model's image imports it); nothing is evaluated (pyautogui code is read with `ast`, literals
+with `ast.literal_eval`).
 
 Families:
 - `uitars`: UI-TARS text, `Thought: …` then `Action: click(start_box='(x,y)')`; points on a
@@ -27,7 +28,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
+
+from pydantic import ConfigDict, Field, JsonValue, ValidationError
+
+from runner.agents.chat import ToolCall, ToolDefinition
+from services.core.models.base import Boundary, describe
 
 FRAMES = ("pixels", "resized", "0..1", "0..999", "0..1000")
 # Qwen2.5-VL's image processor: sides are multiples of 28, the area within these bounds.
@@ -115,6 +121,31 @@ class Screen:
 Point = tuple[float, float]
 
 
+class ActionRecord(TypedDict):
+    """An action as steps.jsonl records it: only what is set; `at` is its point in the
+    viewport."""
+
+    name: str
+    point: NotRequired[list[float]]
+    end: NotRequired[list[float]]
+    text: NotRequired[str]
+    keys: NotRequired[list[str]]
+    direction: NotRequired[str]
+    amount: NotRequired[float]
+    seconds: NotRequired[float]
+    success: NotRequired[bool]
+    submit: NotRequired[bool]
+    note: NotRequired[str]
+    at: NotRequired[list[int]]
+
+
+class SequenceRecord(TypedDict):
+    """The actions of one answer that held several."""
+
+    name: Literal["sequence"]
+    actions: list[ActionRecord]
+
+
 @dataclass
 class Action:
     """One normalized action; points stay in the model's frame until executed."""
@@ -132,13 +163,23 @@ class Action:
     clear: bool = False  # type: select and delete what the field holds first
     notes: list[str] = field(default_factory=list)
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> ActionRecord:
         """For steps.jsonl: only what is set."""
-        out: dict[str, Any] = {"name": self.name}
-        for key in ("point", "end", "text", "keys", "direction", "amount", "seconds"):
-            value = getattr(self, key)
-            if value not in (None, "", (), 0.0):
-                out[key] = list(value) if isinstance(value, tuple) else value
+        out: ActionRecord = {"name": self.name}
+        if self.point is not None:
+            out["point"] = list(self.point)
+        if self.end is not None:
+            out["end"] = list(self.end)
+        if self.text:
+            out["text"] = self.text
+        if self.keys:
+            out["keys"] = list(self.keys)
+        if self.direction:
+            out["direction"] = self.direction
+        if self.amount:
+            out["amount"] = self.amount
+        if self.seconds:
+            out["seconds"] = self.seconds
         if self.name == "done":
             out["success"] = self.success
         if self.submit:
@@ -336,7 +377,7 @@ def uitars_action(name: str, kw: dict[str, str]) -> Action:
     raise ParseError(f"unknown action {name!r}")
 
 
-def parse_uitars(content: str, tool_calls: list[dict[str, Any]]) -> list[Action]:
+def parse_uitars(content: str, tool_calls: list[ToolCall]) -> list[Action]:
     match = re.search(r"Action\s*:\s*(.*)", content, re.DOTALL)
     if not match:
         raise ParseError("no 'Action:' line")
@@ -383,7 +424,7 @@ FARA_ACTIONS = {
 def computer_use_prompt(screen: Screen, actions: dict[str, str]) -> str:
     w, h = (int(v) for v in screen.extent) if screen.frame != "0..1" else (1, 1)
     listed = "\n".join(f"* `{name}`: {what}" for name, what in actions.items())
-    properties: dict[str, Any] = {
+    properties: dict[str, JsonValue] = {
         "action": {"type": "string", "enum": list(actions), "description": listed},
         "coordinate": {"type": "array", "description": "[x, y] on the screen"},
         "keys": {"type": "array"},
@@ -395,7 +436,7 @@ def computer_use_prompt(screen: Screen, actions: dict[str, str]) -> str:
     if "visit_url" in actions:
         properties.update(url={"type": "string"}, query={"type": "string"})
         properties.update(fact={"type": "string"}, press_enter={"type": "boolean"})
-    function = {
+    function: ToolDefinition = {
         "type": "function",
         "function": {
             "name": "computer_use",
@@ -428,33 +469,56 @@ Call a function by writing a JSON object with its name and arguments between \
 TOOL_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 
 
-def function_calls(content: str, tool_calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+class ComputerUse(Boundary):
+    """The arguments of a computer_use call: both families' action sets (numbers are read
+    as text where text is due)."""
+
+    model_config = ConfigDict(coerce_numbers_to_str=True)
+
+    action: str = Field(min_length=1)
+    coordinate: list[float] | str | None = None
+    start_coordinate: list[float] | str | None = None
+    keys: list[str] | str | None = None
+    key: str | None = None
+    text: str = ""
+    pixels: float | None = None
+    time: float | None = None
+    status: str = "success"
+    answer: str | None = None
+    url: str = ""
+    fact: str = ""
+    press_enter: bool = False
+    delete_existing_text: bool = False
+
+
+def function_calls(content: str, tool_calls: list[ToolCall]) -> list[ComputerUse]:
     """The computer_use arguments of each call: from `<tool_call>` text, or native tool calls
     where a server parsed them."""
-    found: list[Any] = []
-    for call in tool_calls:
-        function = call.get("function") or {}
-        args = function.get("arguments") or {}
-        found.append({"name": function.get("name"), "arguments": args})
+    found: list[tuple[JsonValue, JsonValue]] = [
+        (call.function.name, call.function.arguments) for call in tool_calls
+    ]
     decoder = json.JSONDecoder()
     for block in TOOL_CALL.findall(content):
         try:
-            found.append(decoder.raw_decode(block)[0])
+            item = decoder.raw_decode(block)[0]
         except ValueError as exc:
             raise ParseError(f"the tool call is not JSON: {exc}") from None
-    calls = []
-    for item in found:
-        if not isinstance(item, dict) or item.get("name") not in ("computer_use", "computer"):
+        if not isinstance(item, dict):
             raise ParseError("call the computer_use function")
-        args = item.get("arguments")
+        found.append((item.get("name"), item.get("arguments")))
+    calls = []
+    for name, args in found:
+        if name not in ("computer_use", "computer"):
+            raise ParseError("call the computer_use function")
         if isinstance(args, str):
             try:
                 args = json.loads(args)
             except ValueError as exc:
                 raise ParseError(f"the arguments are not JSON: {exc}") from None
-        if not isinstance(args, dict) or not args.get("action"):
-            raise ParseError("computer_use needs an `action`")
-        calls.append(args)
+        try:
+            calls.append(ComputerUse.model_validate(args))
+        except ValidationError as exc:
+            raise ParseError(f"computer_use {describe(exc)}") from None
     return calls
 
 
@@ -467,52 +531,47 @@ COMPUTER_USE_POINTER = {
     "triple_click": "triple_click",
 }
 # Actions without a point: name -> the action made of the call's arguments.
-COMPUTER_USE_OTHER: dict[str, Any] = {
-    "wait": lambda a: Action("wait", seconds=float(a.get("time") or 2)),
+COMPUTER_USE_OTHER: dict[str, Callable[[ComputerUse], Action]] = {
+    "wait": lambda a: Action("wait", seconds=a.time or 2.0),
     "terminate": lambda a: Action(
-        "done",
-        text=str(a.get("answer") or ""),
-        success=str(a.get("status", "success")).lower() == "success",
+        "done", text=a.answer or "", success=a.status.lower() == "success"
     ),
-    "answer": lambda a: Action("answer", text=str(a.get("text", ""))),
-    "visit_url": lambda a: Action("navigate", text=str(a.get("url", ""))),
+    "answer": lambda a: Action("answer", text=a.text),
+    "visit_url": lambda a: Action("navigate", text=a.url),
     "history_back": lambda a: Action("back"),
     "refresh": lambda a: Action("reload"),
-    "pause_and_memorize_fact": lambda a: Action("memo", text=str(a.get("fact", ""))),
+    "pause_and_memorize_fact": lambda a: Action("memo", text=a.fact),
 }
 
 
-def computer_use_action(args: dict[str, Any], allowed: dict[str, str]) -> list[Action]:
-    name = str(args["action"])
+def computer_use_action(args: ComputerUse, allowed: dict[str, str]) -> list[Action]:
+    name = args.action
     if name not in allowed:
         raise ParseError(f"unknown action {name!r}")
-    point = point_of(args["coordinate"]) if args.get("coordinate") is not None else None
+    point = point_of(args.coordinate) if args.coordinate is not None else None
     if name in COMPUTER_USE_POINTER:
         return [Action(COMPUTER_USE_POINTER[name], point=point)]
     if name in COMPUTER_USE_OTHER:
         return [COMPUTER_USE_OTHER[name](args)]
     if name == "key":
-        keys = args.get("keys") or args.get("text") or args.get("key") or []
-        keys = split_keys(keys) if isinstance(keys, str) else tuple(key_name(k) for k in keys)
+        given = args.keys or args.text or args.key or []
+        keys = split_keys(given) if isinstance(given, str) else tuple(key_name(k) for k in given)
         if not keys:
             raise ParseError("key without keys")
         return [Action("key", keys=keys)]
     if name == "type":
-        text, enter = submitted(str(args.get("text", "")))
+        text, enter = submitted(args.text)
         typed = Action(
-            "type",
-            text=text,
-            submit=enter or bool(args.get("press_enter")),
-            clear=bool(args.get("delete_existing_text")),
+            "type", text=text, submit=enter or args.press_enter, clear=args.delete_existing_text
         )
         return [Action("click", point=point), typed] if point else [typed]
     if name == "left_click_drag":
         if point is None:
             raise ParseError("left_click_drag needs a coordinate")
-        start = point_of(args["start_coordinate"]) if args.get("start_coordinate") else None
+        start = point_of(args.start_coordinate) if args.start_coordinate else None
         return [Action("drag", point=start, end=point)]
     if name in ("scroll", "hscroll"):
-        pixels = float(args.get("pixels") or 0)
+        pixels = args.pixels or 0.0
         if name == "scroll":
             direction = "up" if pixels > 0 else "down"
         else:
@@ -528,14 +587,14 @@ def wheel(amount: float) -> float | None:
     return amount * 100 if amount < 20 else amount
 
 
-def parse_qwen3vl(content: str, tool_calls: list[dict[str, Any]]) -> list[Action]:
+def parse_qwen3vl(content: str, tool_calls: list[ToolCall]) -> list[Action]:
     calls = function_calls(content, tool_calls)
     if not calls:
         raise ParseError("no <tool_call>")
     return [a for args in calls for a in computer_use_action(args, QWEN3VL_ACTIONS)]
 
 
-def parse_fara(content: str, tool_calls: list[dict[str, Any]]) -> list[Action]:
+def parse_fara(content: str, tool_calls: list[ToolCall]) -> list[Action]:
     calls = function_calls(content, tool_calls)
     if not calls and "pyautogui." in content:
         return parse_pyautogui(content, tool_calls)
@@ -617,7 +676,7 @@ def call_arguments(call: ast.Call, name: str) -> tuple[list[Any], dict[str, Any]
     return args, kwargs
 
 
-def parse_pyautogui(content: str, tool_calls: list[dict[str, Any]]) -> list[Action]:
+def parse_pyautogui(content: str, tool_calls: list[ToolCall]) -> list[Action]:
     blocks = CODE.findall(content)
     code = blocks[-1] if blocks else content.split("## Code", 1)[-1]
     code = (
@@ -731,7 +790,7 @@ class Family:
     name: str
     frame: str  # the published default; options["coords"] overrides it
     prompt: Callable[[Screen], str]
-    parse: Callable[[str, list[dict[str, Any]]], list[Action]]
+    parse: Callable[[str, list[ToolCall]], list[Action]]
     # How the family writes "look again" and a reminder of its format, for a step error.
     reminder: str
 

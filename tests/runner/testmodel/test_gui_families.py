@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from runner.agents.chat import ToolCall
 from runner.agents.gui_agent import Turn, conversation
 from runner.agents.gui_families import (
     FAMILIES,
@@ -115,14 +116,16 @@ def test_qwen3vl_answers_in_text_or_parsed_by_the_server() -> None:
     )
     assert one(parse_qwen3vl(text, [])).point == (500, 300)
     native = [
-        {
-            "id": "c",
-            "type": "function",
-            "function": {
-                "name": "computer_use",
-                "arguments": '{"action": "scroll", "pixels": -5, "coordinate": [10, 10]}',
-            },
-        }
+        ToolCall.model_validate(
+            {
+                "id": "c",
+                "type": "function",
+                "function": {
+                    "name": "computer_use",
+                    "arguments": '{"action": "scroll", "pixels": -5, "coordinate": [10, 10]}',
+                },
+            }
+        )
     ]
     scroll = one(parse_qwen3vl("", native))
     assert (scroll.direction, scroll.amount) == ("down", 500)  # small numbers are notches

@@ -5,6 +5,7 @@ as the agent builds them, from a tree Playwright wrote for the grocery page."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from runner.agents import dom_agent
 from runner.testmodel.dialects.base import Element
 from runner.testmodel.dialects.dom import DIALECT, parse_tree
 from runner.testmodel.server import find_label
+from services.core.models.protocol import AgentInput, Limits, ModelSettings
 
 TID = "0123456789abcdef0123456789abcdef"
 HUB_TREE = f"""- generic [active] [ref=e1]:
@@ -60,8 +62,16 @@ GROCERY_TREE = "\n".join(
 def state(step: int, url: str, tree: str) -> dict[str, Any]:
     """The user message the agent ends each request with."""
     seen = dom_agent.Observation(url, "Продукты", tree, None)
-    spec = type("Spec", (), {"max_steps": 20})()
-    return dom_agent.state_message(spec, step, seen)  # type: ignore[arg-type]
+    spec = AgentInput(
+        task_id="t",
+        prompt="положи чай в корзину",
+        start_url=f"/t/{TID}/",
+        cdp_url="http://127.0.0.1:9222",
+        model=ModelSettings(name="test"),
+        limits=Limits(max_steps=20, time_limit_s=60),
+        output_dir=Path("."),
+    )
+    return dom_agent.state_message(spec, step, seen)  # type: ignore[return-value]
 
 
 def body(*messages: dict[str, Any]) -> dict[str, Any]:

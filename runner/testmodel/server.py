@@ -129,7 +129,7 @@ async def invalid_body(request: Request, exc: Exception) -> Response:
 
 
 def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
-    # A body without a Content-Type is read as JSON too, as OpenAI's API reads it.
+    # A body sent without a Content-Type is read as JSON too, as it always was.
     app = FastAPI(title="WebPageBench test model", strict_content_type=False)
     app.add_exception_handler(RequestValidationError, invalid_body)
     scripts = load_scripts(scripts_dir)

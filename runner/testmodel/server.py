@@ -15,18 +15,32 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Literal
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.responses import JSONResponse
+from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
 
 from runner.testmodel.dialects import all_dialects
-from runner.testmodel.dialects.base import Dialect, Element, text_of
+from runner.testmodel.dialects.base import Dialect, Element
+from runner.testmodel.schema import (
+    ChatCompletion,
+    ChatRequest,
+    Choice,
+    ErrorAnswer,
+    ErrorDetail,
+    ModelCard,
+    ModelList,
+    Reply,
+    Step,
+    Usage,
+)
 
 SCRIPTS_DIR = Path(__file__).parent / "scripts"
 START_URL = re.compile(r"https?://[0-9.:\[\]a-z]+/t/([A-Za-z0-9_-]{16,})/")
 # Steps that name an element and the key that holds its label.
-TARGETED = ("click", "type", "select")
+TARGETED: tuple[Literal["click", "type", "select"], ...] = ("click", "type", "select")
 IMAGE_DATA = re.compile(r"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+")
 # How often a label may be missing from the page before the script gives up on the step.
 MISSES = 5
@@ -35,7 +49,7 @@ MISSES = 5
 @dataclass
 class Script:
     name: str
-    steps: list[dict[str, Any]]
+    steps: list[Step]
     match: list[str] = field(default_factory=list)
     # Where the script starts over after its last step (a script that never ends); None
     # repeats the last step.
@@ -54,7 +68,7 @@ class Script:
             raise ValueError(f"{path}: steps: a script needs at least one step")
         return script
 
-    def step(self, index: int) -> dict[str, Any]:
+    def step(self, index: int) -> Step:
         if index < len(self.steps):
             return self.steps[index]
         if self.loop_from is not None:
@@ -93,33 +107,31 @@ def find_label(elements: list[Element], label: str, nth: int = 0) -> Element | N
     return None
 
 
-def conversation_text(body: dict[str, Any]) -> str:
-    return "\n".join(text_of(m) for m in body.get("messages") or [] if isinstance(m, dict))
+def conversation_text(body: ChatRequest) -> str:
+    return "\n".join(m.text for m in body.messages)
 
 
-async def chat_body(request: Request) -> dict[str, Any]:
-    """The request's JSON, a chat-completions body with a list of messages."""
-    try:
-        body = await request.json()
-    except ValueError:
-        raise HTTPException(400, "body: not JSON") from None
-    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
-        raise HTTPException(422, "messages: a list of chat messages is required")
-    return body
-
-
-def step_target(
-    dialect: Dialect, body: dict[str, Any], step: dict[str, Any], action: str
-) -> Element | None:
-    """The element a step's label names on the page the request shows, if it shows one."""
+def step_target(dialect: Dialect, body: ChatRequest, label: str, nth: int) -> Element | None:
+    """The element `label` names on the page the request shows, if it shows one."""
     elements = dialect.elements(body)
     if elements is None:
         return None
-    return find_label(elements, step[action], int(step.get("nth", 0)))
+    return find_label(elements, label, nth)
+
+
+async def invalid_body(request: Request, exc: Exception) -> Response:
+    """A body that is no JSON at all is a 400; one that is not a chat-completions request,
+    FastAPI's 422 naming the field."""
+    assert isinstance(exc, RequestValidationError)
+    if any(error["type"] == "json_invalid" for error in exc.errors()):
+        return JSONResponse({"detail": "body: not JSON"}, status_code=400)
+    return await request_validation_exception_handler(request, exc)
 
 
 def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
-    app = FastAPI(title="WebPageBench test model")
+    # A body sent without a Content-Type is read as JSON too, as it always was.
+    app = FastAPI(title="WebPageBench test model", strict_content_type=False)
+    app.add_exception_handler(RequestValidationError, invalid_body)
     scripts = load_scripts(scripts_dir)
     dialects = all_dialects()
     sessions: dict[tuple[str, str], Session] = {}
@@ -132,47 +144,41 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
                 return script
         raise HTTPException(404, f"model: no script named {model!r} or matching the prompt")
 
-    def pick_dialect(body: dict[str, Any]) -> Dialect:
+    def pick_dialect(body: ChatRequest) -> Dialect:
         for dialect in dialects:
             if dialect.detect(body):
                 return dialect
         raise HTTPException(400, "messages: the request matches no known harness dialect")
 
     @app.get("/v1/models")
-    async def models() -> dict[str, Any]:
-        names = ["test", *scripts]
-        return {"object": "list", "data": [{"id": n, "object": "model"} for n in names]}
+    async def models() -> ModelList:
+        return ModelList(data=[ModelCard(id=name) for name in ["test", *scripts]])
 
-    @app.post("/v1/chat/completions")
-    async def chat(request: Request) -> JSONResponse:
-        body = await chat_body(request)
-        model = str(body.get("model") or "test")
+    @app.post("/v1/chat/completions", response_model=ChatCompletion)
+    async def chat(body: ChatRequest) -> ChatCompletion | JSONResponse:
+        model = body.model or "test"
         text = conversation_text(body)
         script = pick_script(model, text)
         start = START_URL.search(text)
         session = sessions.setdefault((script.name, start.group(1) if start else "-"), Session())
         session.requests += 1
-        step = dict(script.step(session.index))
+        step = script.step(session.index).copy()
         if "http_error" in step:
             code = int(step["http_error"])
-            return JSONResponse(
-                {"error": {"message": f"scripted failure {code}", "type": "server_error"}},
-                status_code=code,
-            )
+            failure = ErrorDetail(message=f"scripted failure {code}", type="server_error")
+            return JSONResponse(ErrorAnswer(error=failure).model_dump(), status_code=code)
         dialect = pick_dialect(body)
         if "navigate" in step and start:
             step["navigate"] = start.group(0) + str(step["navigate"]).lstrip("/")
-        action = next((key for key in TARGETED if key in step), None)
+        label = next((step[key] for key in TARGETED if key in step), None)
         target: Element | None = None
-        if action and isinstance(step[action], str):
-            target = step_target(dialect, body, step, action)
+        if isinstance(label, str):
+            target = step_target(dialect, body, label, int(step.get("nth", 0)))
             if target is None and session.misses < MISSES:
                 session.misses += 1
                 return completion(model, dialect.observe(body), body)
             if target is None:
-                raise HTTPException(
-                    422, f"script {script.name}: no element labelled {step[action]!r}"
-                )
+                raise HTTPException(422, f"script {script.name}: no element labelled {label!r}")
         session.misses = 0
         session.index += 1
         return completion(model, dialect.answer(step, target, body), body)
@@ -180,26 +186,24 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
     return app
 
 
-def completion(model: str, message: dict[str, Any], body: dict[str, Any]) -> JSONResponse:
+def completion(model: str, message: Reply, body: ChatRequest) -> ChatCompletion:
     """An OpenAI chat-completions answer around `message`, with token counts estimated
     as a quarter of the characters sent and returned."""
-    message = {"role": "assistant", "content": None, **message}
+    messages = [m.model_dump(mode="json", exclude_unset=True) for m in body.messages]
     # Images count as a fixed share, not as the characters of their base64.
-    sent = len(IMAGE_DATA.sub("image", json.dumps(body.get("messages"), ensure_ascii=False)))
-    returned = len(json.dumps(message, ensure_ascii=False))
+    sent = len(IMAGE_DATA.sub("image", json.dumps(messages, ensure_ascii=False)))
+    returned = len(json.dumps(message.model_dump(mode="json"), ensure_ascii=False))
     prompt_tokens, completion_tokens = max(1, sent // 4), max(1, returned // 4)
-    finish = "tool_calls" if message.get("tool_calls") else "stop"
-    return JSONResponse(
-        {
-            "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": model,
-            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
-            },
-        }
+    return ChatCompletion(
+        id=f"chatcmpl-{uuid.uuid4().hex[:24]}",
+        created=int(time.time()),
+        model=model,
+        choices=[
+            Choice(message=message, finish_reason="tool_calls" if message.tool_calls else "stop")
+        ],
+        usage=Usage(
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            total_tokens=prompt_tokens + completion_tokens,
+        ),
     )

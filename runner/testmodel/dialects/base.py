@@ -1,12 +1,11 @@
-"""What every dialect shares: the page state's elements, the dialect protocol, a message's
-text and one tool call."""
+"""What every dialect shares: the page state's elements and the dialect protocol."""
 
 from __future__ import annotations
 
-import json
-import uuid
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
+
+from runner.testmodel.schema import ChatRequest, Reply, Step
 
 
 @dataclass
@@ -21,34 +20,15 @@ class Element:
 class Dialect(Protocol):
     name: str
 
-    def detect(self, body: dict[str, Any]) -> bool:
+    def detect(self, body: ChatRequest) -> bool:
         """Whether a chat-completions request comes from this harness."""
 
-    def elements(self, body: dict[str, Any]) -> list[Element] | None:
+    def elements(self, body: ChatRequest) -> list[Element] | None:
         """The newest page state in the request; None when the request carries none."""
 
-    def answer(self, step: dict[str, Any], target: Element | None, body: dict[str, Any]) -> dict:
+    def answer(self, step: Step, target: Element | None, body: ChatRequest) -> Reply:
         """The assistant message (`content`, `tool_calls`) that performs one script step;
         `target` is the element the step's label resolved to (None for steps without one)."""
 
-    def observe(self, body: dict[str, Any]) -> dict:
+    def observe(self, body: ChatRequest) -> Reply:
         """An assistant message that takes no script step but gets a (fresh) page state."""
-
-
-def text_of(message: dict[str, Any]) -> str:
-    """A chat message's text, whether its content is a string or a list of parts."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
-    return ""
-
-
-def tool_call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """One OpenAI tool call, for dialects that act through tools."""
-    return {
-        "id": f"call_{uuid.uuid4().hex[:16]}",
-        "type": "function",
-        "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)},
-    }

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
-from runner.testmodel.dialects.base import Element, text_of
+from runner.testmodel.dialects.base import Element
+from runner.testmodel.schema import ChatRequest, JsonObject, Reply, Step, member
 
 SCHEMA_NAME = "agent_output"
 # Phrases of browser-use's system prompt, for requests without a response_format.
@@ -85,24 +85,21 @@ def parse_state(state: str) -> list[Element]:
     return elements
 
 
-def messages_of(body: dict[str, Any]) -> list[dict[str, Any]]:
-    return [m for m in body.get("messages") or [] if isinstance(m, dict)]
+Action = dict[str, JsonObject]  # {"<action name>": {...params}}
 
 
-def schema_of(body: dict[str, Any]) -> dict[str, Any]:
-    fmt = body.get("response_format") or {}
-    spec = fmt.get("json_schema") if isinstance(fmt, dict) else None
-    schema = spec.get("schema") if isinstance(spec, dict) else None
-    return schema if isinstance(schema, dict) else {}
+def schema_of(body: ChatRequest) -> JsonObject:
+    fmt = body.response_format
+    return fmt.json_schema.schema_ if fmt and fmt.json_schema else {}
 
 
-def offered_actions(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def offered_actions(schema: JsonObject) -> dict[str, JsonObject]:
     """Action name → its parameter schema, from the request's `action` items."""
-    items = (schema.get("properties") or {}).get("action", {}).get("items") or {}
-    variants = items.get("anyOf") or items.get("oneOf") or [items]
-    offered: dict[str, dict[str, Any]] = {}
-    for variant in variants:
-        for name, params in (variant.get("properties") or {}).items():
+    items = member(member(member(schema, "properties"), "action"), "items")
+    variants = items.get("anyOf") or items.get("oneOf")
+    offered: dict[str, JsonObject] = {}
+    for variant in variants if isinstance(variants, list) else [items]:
+        for name, params in member(variant, "properties").items():
             offered[name] = params if isinstance(params, dict) else {}
     return offered
 
@@ -110,47 +107,44 @@ def offered_actions(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
 class BrowserUseDialect:
     name = "browser-use"
 
-    def detect(self, body: dict[str, Any]) -> bool:
-        fmt = body.get("response_format")
-        if isinstance(fmt, dict) and (fmt.get("json_schema") or {}).get("name") == SCHEMA_NAME:
+    def detect(self, body: ChatRequest) -> bool:
+        fmt = body.response_format
+        if fmt and fmt.json_schema and fmt.json_schema.name == SCHEMA_NAME:
             return True
-        system = next((m for m in messages_of(body) if m.get("role") == "system"), None)
-        text = text_of(system) if system else ""
+        system = next((m for m in body.messages if m.role == "system"), None)
+        text = system.text if system else ""
         return all(marker in text for marker in PROMPT_MARKERS)
 
-    def elements(self, body: dict[str, Any]) -> list[Element] | None:
-        for message in reversed(messages_of(body)):
-            if message.get("role") != "user":
+    def elements(self, body: ChatRequest) -> list[Element] | None:
+        for message in reversed(body.messages):
+            if message.role != "user":
                 continue
-            states = STATE.findall(text_of(message))
+            states = STATE.findall(message.text)
             if states:
                 return parse_state(states[-1])
         return None
 
-    def answer(self, step: dict[str, Any], target: Element | None, body: dict[str, Any]) -> dict:
+    def answer(self, step: Step, target: Element | None, body: ChatRequest) -> Reply:
         offered = offered_actions(schema_of(body))
         actions = [self._action(step, target, offered)]
         if "type" in step and step.get("submit"):
             actions.append({pick("keys", offered): {"keys": "Enter"}})
         goal = next(iter(actions[0]))
-        return {"content": self._content(body, f"Scripted step: {goal}.", actions)}
+        return Reply(content=self._content(body, f"Scripted step: {goal}.", actions))
 
-    def observe(self, body: dict[str, Any]) -> dict:
+    def observe(self, body: ChatRequest) -> Reply:
         offered = offered_actions(schema_of(body))
-        action = {pick("wait", offered): {"seconds": 1}}
-        return {"content": self._content(body, "Waiting for the page to settle.", [action])}
+        action: Action = {pick("wait", offered): {"seconds": 1}}
+        return Reply(content=self._content(body, "Waiting for the page to settle.", [action]))
 
-    def _action(
-        self, step: dict[str, Any], target: Element | None, offered: dict[str, dict[str, Any]]
-    ) -> dict[str, Any]:
+    def _action(self, step: Step, target: Element | None, offered: dict[str, JsonObject]) -> Action:
         index = int(target.ref) if target is not None else None
         if "click" in step:
-            if isinstance(step["click"], dict):
+            point = step["click"]
+            if not isinstance(point, str):
                 name = pick("click", offered)
-                params = (offered.get(name) or {}).get("properties") or {}
-                if "coordinate_x" not in params:
+                if "coordinate_x" not in member(offered.get(name), "properties"):
                     raise ValueError("browser-use offers this model no click by coordinates")
-                point = step["click"]
                 return {name: {"coordinate_x": int(point["x"]), "coordinate_y": int(point["y"])}}
             return {pick("click", offered): {"index": index}}
         if "type" in step:
@@ -175,8 +169,8 @@ class BrowserUseDialect:
             }
         raise ValueError(f"the browser-use dialect cannot perform step {step!r}")
 
-    def _content(self, body: dict[str, Any], goal: str, actions: list[dict[str, Any]]) -> str:
-        output: dict[str, Any] = {
+    def _content(self, body: ChatRequest, goal: str, actions: list[Action]) -> str:
+        output: dict[str, object] = {
             "thinking": "Following the test script.",
             "evaluation_previous_goal": "Previous step done.",
             "memory": "Test script in progress.",
@@ -184,16 +178,17 @@ class BrowserUseDialect:
             "action": actions,
         }
         schema = schema_of(body)
-        fields = schema.get("properties") or {}
+        fields = member(schema, "properties")
         if fields:  # only the fields the schema has (flash mode drops most of them)
             output = {k: v for k, v in output.items() if k in fields}
         # A strict schema requires every field it lists (planning fields among them).
-        for key in schema.get("required") or []:
-            output.setdefault(key, None)
+        required = schema.get("required")
+        for key in required if isinstance(required, list) else []:
+            output.setdefault(str(key), None)
         return json.dumps(output, ensure_ascii=False)
 
 
-def pick(kind: str, offered: dict[str, dict[str, Any]]) -> str:
+def pick(kind: str, offered: dict[str, JsonObject]) -> str:
     """The action name for `kind` that the request offers, else the current one."""
     names = ACTION_NAMES[kind]
     return next((n for n in names if n in offered), names[0])

@@ -15,11 +15,11 @@ change after every action.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from fastapi import HTTPException
 
-from runner.testmodel.dialects.base import Element, text_of, tool_call
+from runner.testmodel.dialects.base import Element
+from runner.testmodel.schema import ChatRequest, JsonObject, Reply, Step, ToolCall, member
 
 LINE = re.compile(
     r'^(?P<indent>\s*)- (?P<role>[\w-]+)(?: "(?P<name>(?:[^"\\]|\\.)*)")?'
@@ -104,64 +104,56 @@ def descendant_text(lines: list[str], start: int, indent: int) -> str:
     return " ".join(parts)[:200]
 
 
-def tool_names(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    tools: dict[str, dict[str, Any]] = {}
-    for tool in body.get("tools") or []:
-        function = tool.get("function") if isinstance(tool, dict) else None
-        if isinstance(function, dict):
-            tools[str(function.get("name"))] = function.get("parameters") or {}
-    return tools
+def tool_parameters(body: ChatRequest) -> dict[str, JsonObject]:
+    """Each offered function's name → its parameters' JSON schema."""
+    return {t.function.name: t.function.parameters for t in body.tools if t.function}
 
 
 class DomDialect:
     name = "dom"
 
-    def detect(self, body: dict[str, Any]) -> bool:
-        click = tool_names(body).get("click")
-        return bool(click) and "ref" in (click or {}).get("properties", {})
+    def detect(self, body: ChatRequest) -> bool:
+        return "ref" in member(tool_parameters(body).get("click"), "properties")
 
-    def elements(self, body: dict[str, Any]) -> list[Element] | None:
-        for message in reversed(body.get("messages") or []):
-            text = text_of(message) if isinstance(message, dict) else ""
-            if TREE.search(text):
-                return parse_tree(text)
+    def elements(self, body: ChatRequest) -> list[Element] | None:
+        for message in reversed(body.messages):
+            if TREE.search(message.text):
+                return parse_tree(message.text)
         return None
 
-    def answer(self, step: dict[str, Any], target: Element | None, body: dict[str, Any]) -> dict:
-
+    def answer(self, step: Step, target: Element | None, body: ChatRequest) -> Reply:
         ref = target.ref if target else ""
         if "done" in step:
-            args = {"message": str(step["done"]), "success": bool(step.get("success", True))}
-            call = tool_call("done", args)
+            args: JsonObject = {
+                "message": str(step["done"]),
+                "success": bool(step.get("success", True)),
+            }
+            call = ToolCall.of("done", args)
         elif "click" in step:
             if not target:
                 raise HTTPException(422, "the dom dialect clicks elements, not points")
-            call = tool_call("click", {"ref": ref})
+            call = ToolCall.of("click", {"ref": ref})
         elif "type" in step:
             args = {"ref": ref, "text": str(step.get("text", ""))}
-            call = tool_call("type", {**args, "submit": bool(step.get("submit", False))})
+            call = ToolCall.of("type", {**args, "submit": bool(step.get("submit", False))})
         elif "select" in step:
-            call = tool_call("select", {"ref": ref, "option": str(step.get("option", ""))})
+            call = ToolCall.of("select", {"ref": ref, "option": str(step.get("option", ""))})
         elif "scroll" in step:
             direction = "up" if step["scroll"] == "up" else "down"
-            call = tool_call("scroll", {"direction": direction})
+            call = ToolCall.of("scroll", {"direction": direction})
         elif "back" in step:
-            call = tool_call("go_back", {})
+            call = ToolCall.of("go_back", {})
         elif "navigate" in step:
-            call = tool_call("navigate", {"url": str(step["navigate"])})
+            call = ToolCall.of("navigate", {"url": str(step["navigate"])})
         elif "wait" in step:
             return self.observe(body)
         else:
             raise HTTPException(422, f"the dom dialect cannot play the step {step!r}")
-        return {"content": None, "tool_calls": [call]}
+        return Reply(tool_calls=[call])
 
-    def observe(self, body: dict[str, Any]) -> dict:
+    def observe(self, body: ChatRequest) -> Reply:
         """Scrolling by nothing leaves the page as it is and brings a fresh tree."""
-
-        return {
-            "content": None,
-            "tool_calls": [tool_call("scroll", {"direction": "down", "amount": 0})],
-        }
+        return Reply(tool_calls=[ToolCall.of("scroll", {"direction": "down", "amount": 0})])
 
 
 DIALECT = DomDialect()

@@ -16,29 +16,23 @@ from fastapi import HTTPException
 
 from runner.agents.gui_families import smart_resize
 from runner.testmodel.dialects.base import Element
+from runner.testmodel.schema import ChatRequest, JsonObject, PageGeometry, Reply, Step
 
 DEFAULT_FRAMES = {"uitars": "0..1000", "qwen3vl": "0..999", "opencua": "resized", "fara": "resized"}
 
 
-def page_of(body: dict[str, Any]) -> dict[str, Any]:
-    page = body.get("wpb_page")
-    if not isinstance(page, dict):
+def page_of(body: ChatRequest) -> PageGeometry:
+    if body.wpb_page is None:
         raise HTTPException(422, "wpb_page: the gui dialect needs the page geometry")
-    return page
+    return body.wpb_page
 
 
-def size(value: Any) -> tuple[float, float]:
-    if isinstance(value, dict):
-        return float(value["width"]), float(value["height"])
-    return float(value[0]), float(value[1])
-
-
-def to_frame(page: dict[str, Any], x: float, y: float) -> tuple[float, float]:
+def to_frame(page: PageGeometry, x: float, y: float) -> tuple[float, float]:
     """A viewport point in the frame the family points in."""
-    family = str(page.get("family"))
-    frame = str(page.get("frame") or DEFAULT_FRAMES.get(family, "pixels"))
-    vw, vh = size(page["viewport"])
-    iw, ih = size(page.get("image_size") or page["viewport"])
+    frame = page.frame or DEFAULT_FRAMES.get(page.family, "pixels")
+    vw, vh = page.viewport.width, page.viewport.height
+    image = page.image_size or page.viewport
+    iw, ih = image.width, image.height
     if frame == "pixels":
         return round(x * iw / vw), round(y * ih / vh)
     if frame == "resized":
@@ -62,7 +56,7 @@ def num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def tool_calls(*calls: dict[str, Any]) -> str:
+def tool_calls(*calls: JsonObject) -> str:
     """Calls of the computer_use function, as Qwen3-VL and Fara write them."""
     return "\n".join(
         "<tool_call>\n"
@@ -111,7 +105,7 @@ def render_computer_use(family: str, kind: str, thought: str, **a: Any) -> str:
     text, submit = str(a.get("text", "")), bool(a.get("submit"))
     status = "success" if a.get("success", True) else "failure"
     fara = family == "fara"
-    plain: dict[str, list[dict[str, Any]] | None] = {
+    plain: dict[str, list[JsonObject] | None] = {
         "click": [{"action": "left_click", "coordinate": point}],
         "scroll": [{"action": "scroll", "pixels": 500 * (1 if a.get("direction") == "up" else -1)}],
         "wait": [{"action": "wait", "time": 1}],
@@ -159,26 +153,18 @@ def render_opencua(family: str, kind: str, thought: str, **a: Any) -> str:
 class GuiDialect:
     name = "gui"
 
-    def detect(self, body: dict[str, Any]) -> bool:
-        return isinstance(body.get("wpb_page"), dict)
+    def detect(self, body: ChatRequest) -> bool:
+        return body.wpb_page is not None
 
-    def elements(self, body: dict[str, Any]) -> list[Element] | None:
-        items = page_of(body).get("elements")
-        if not isinstance(items, list):
+    def elements(self, body: ChatRequest) -> list[Element] | None:
+        items = page_of(body).elements
+        if items is None:
             return None
-        found = []
-        for index, item in enumerate(items):
-            if isinstance(item, dict) and isinstance(item.get("box"), list | tuple):
-                x, y, w, h = (float(v) for v in item["box"][:4])
-                found.append(
-                    Element(ref=str(index), label=str(item.get("label") or ""), box=(x, y, w, h))
-                )
-        return found
+        return [Element(ref=str(n), label=item.label, box=item.box) for n, item in enumerate(items)]
 
-    def answer(self, step: dict[str, Any], target: Element | None, body: dict[str, Any]) -> dict:
+    def answer(self, step: Step, target: Element | None, body: ChatRequest) -> Reply:
         page = page_of(body)
-        family = str(page.get("family"))
-        args: dict[str, Any] = {}
+        args: dict[str, float | str | bool] = {}
         if target is not None and target.box:
             x, y, w, h = target.box
             args["x"], args["y"] = to_frame(page, x + w / 2, y + h / 2)
@@ -188,10 +174,9 @@ class GuiDialect:
             args.update(text=str(step["done"]), success=bool(step.get("success", True)))
         elif "click" in step:
             kind, thought = "click", f"Click {label}."
-            if isinstance(step["click"], dict):
-                args["x"], args["y"] = to_frame(
-                    page, float(step["click"]["x"]), float(step["click"]["y"])
-                )
+            point = step["click"]
+            if not isinstance(point, str):
+                args["x"], args["y"] = to_frame(page, float(point["x"]), float(point["y"]))
                 thought = "Click the point."
         elif "type" in step:
             kind, thought = "type", f"Type into {label}."
@@ -212,12 +197,11 @@ class GuiDialect:
             return self.observe(body)
         else:
             raise HTTPException(422, f"the gui dialect cannot play the step {step!r}")
-        return {"content": render(family, kind, thought, **args)}
+        return Reply(content=render(page.family, kind, thought, **args))
 
-    def observe(self, body: dict[str, Any]) -> dict:
+    def observe(self, body: ChatRequest) -> Reply:
         """Waiting changes nothing and brings a new screenshot."""
-        family = str(page_of(body).get("family"))
-        return {"content": render(family, "wait", "Wait for the page.")}
+        return Reply(content=render(page_of(body).family, "wait", "Wait for the page."))
 
 
 DIALECT = GuiDialect()

@@ -13,26 +13,17 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from fastapi import HTTPException
 
-from runner.testmodel.dialects.base import Element, text_of, tool_call
+from runner.testmodel.dialects.base import Element
+from runner.testmodel.schema import ChatRequest, Reply, Step, ToolCall
 
 # Tools only an OpenHands browser tool set offers (browser-use's own MCP names overlap,
 # but browser-use agents send no `tools`).
 SIGNATURE = {"browser_get_state", "browser_click", "finish"}
 ELEMENT_START = re.compile(r'\{\s*"index"\s*:\s*\d+')
 SCROLLS = {"down", "up"}
-
-
-def tool_names(body: dict[str, Any]) -> set[str]:
-    names = set()
-    for tool in body.get("tools") or []:
-        if isinstance(tool, dict):
-            function = tool.get("function") or {}
-            names.add(str(function.get("name") or tool.get("name") or ""))
-    return names
 
 
 def parse_elements(text: str) -> list[Element] | None:
@@ -57,29 +48,28 @@ def parse_elements(text: str) -> list[Element] | None:
 class OpenHandsDialect:
     name = "openhands"
 
-    def detect(self, body: dict[str, Any]) -> bool:
-        return tool_names(body) >= SIGNATURE
+    def detect(self, body: ChatRequest) -> bool:
+        return {tool.tool_name for tool in body.tools} >= SIGNATURE
 
-    def elements(self, body: dict[str, Any]) -> list[Element] | None:
-        for message in reversed(body.get("messages") or []):
-            if isinstance(message, dict) and message.get("role") == "tool":
-                return parse_elements(text_of(message))
+    def elements(self, body: ChatRequest) -> list[Element] | None:
+        for message in reversed(body.messages):
+            if message.role == "tool":
+                return parse_elements(message.text)
         return None
 
-    def answer(self, step: dict[str, Any], target: Element | None, body: dict[str, Any]) -> dict:
-
+    def answer(self, step: Step, target: Element | None, body: ChatRequest) -> Reply:
         if "done" in step:
-            call = tool_call("finish", {"message": str(step["done"])})
+            call = ToolCall.of("finish", {"message": str(step["done"])})
         elif "click" in step:
-            call = tool_call("browser_click", {"index": self._index(step, target)})
+            call = ToolCall.of("browser_click", {"index": self._index(step, target)})
         elif "type" in step:
             # No key tool exists: a newline typed at the end submits the field's form.
             text = str(step.get("text", "")) + ("\n" if step.get("submit") else "")
-            call = tool_call("browser_type", {"index": self._index(step, target), "text": text})
+            call = ToolCall.of("browser_type", {"index": self._index(step, target), "text": text})
         elif "select" in step:
             # The tool set has no option picker; typing the option into a <select>
             # is how an OpenHands agent would have to try it.
-            call = tool_call(
+            call = ToolCall.of(
                 "browser_type",
                 {"index": self._index(step, target), "text": str(step.get("option", ""))},
             )
@@ -87,27 +77,23 @@ class OpenHandsDialect:
             direction = str(step["scroll"])
             if direction not in SCROLLS:
                 raise HTTPException(422, f"scroll: OpenHands scrolls only {sorted(SCROLLS)}")
-            call = tool_call("browser_scroll", {"direction": direction})
+            call = ToolCall.of("browser_scroll", {"direction": direction})
         elif "back" in step:
-            call = tool_call("browser_go_back", {})
+            call = ToolCall.of("browser_go_back", {})
         elif "navigate" in step:
-            call = tool_call("browser_navigate", {"url": str(step["navigate"])})
+            call = ToolCall.of("browser_navigate", {"url": str(step["navigate"])})
         elif "wait" in step:
             # Nothing waits; reading the state takes about as long and changes nothing.
-            call = tool_call("browser_get_state", {"include_screenshot": False})
+            call = ToolCall.of("browser_get_state", {"include_screenshot": False})
         else:
             raise HTTPException(422, f"step {step!r}: not an OpenHands action")
-        return {"content": None, "tool_calls": [call]}
+        return Reply(tool_calls=[call])
 
-    def observe(self, body: dict[str, Any]) -> dict:
-
-        return {
-            "content": None,
-            "tool_calls": [tool_call("browser_get_state", {"include_screenshot": False})],
-        }
+    def observe(self, body: ChatRequest) -> Reply:
+        return Reply(tool_calls=[ToolCall.of("browser_get_state", {"include_screenshot": False})])
 
     @staticmethod
-    def _index(step: dict[str, Any], target: Element | None) -> int:
+    def _index(step: Step, target: Element | None) -> int:
         if target is None:
             raise HTTPException(
                 422, f"step {step!r}: OpenHands acts on element indices, not coordinates"

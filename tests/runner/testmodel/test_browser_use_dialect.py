@@ -13,6 +13,7 @@ import pytest
 
 import runner.testmodel.server as server
 from runner.testmodel.dialects.browser_use import DIALECT, parse_attributes, parse_state
+from runner.testmodel.schema import ChatCompletion, ChatRequest, Reply, Step
 from runner.testmodel.server import find_label
 
 TID = "0123456789abcdef0123456789abcdef"
@@ -138,29 +139,29 @@ def body(state: str | None = GROCERY_STATE, actions: list | None = None, **extra
     } | extra
 
 
-def output(message: dict[str, Any]) -> dict[str, Any]:
-    assert message.get("content") and not message.get("tool_calls")
-    parsed = json.loads(message["content"])
+def output(message: Reply) -> dict[str, Any]:
+    assert message.content and not message.tool_calls
+    parsed = json.loads(message.content)
     assert set(parsed) == set(FIELDS)  # the strict schema's every field, nothing else
     return parsed
 
 
 def test_detects_browser_use_requests_only() -> None:
-    assert DIALECT.detect(body())
+    assert DIALECT.detect(ChatRequest.model_validate(body()))
     # Without structured output (dont_force_structured_output): its system prompt.
     plain = body()
     del plain["response_format"]
-    assert DIALECT.detect(plain)
+    assert DIALECT.detect(ChatRequest.model_validate(plain))
     tools = {
         "model": "test",
         "messages": [{"role": "system", "content": "You are a browser agent."}],
         "tools": [{"type": "function", "function": {"name": "browser_click"}}],
     }
-    assert not DIALECT.detect(tools)
+    assert not DIALECT.detect(ChatRequest.model_validate(tools))
     other = body()
     other["response_format"]["json_schema"]["name"] = "answer"
     other["messages"][0]["content"] = "Answer in JSON."
-    assert not DIALECT.detect(other)
+    assert not DIALECT.detect(ChatRequest.model_validate(other))
 
 
 def test_reads_indexed_elements_and_their_labels() -> None:
@@ -172,7 +173,7 @@ def test_reads_indexed_elements_and_their_labels() -> None:
     assert found["1960"] == "Выберите город"  # the nested option's text is its own
     assert found["1961"] == "Москва"
     assert found["1970"] == "Казань"
-    elements = DIALECT.elements(body())
+    elements = DIALECT.elements(ChatRequest.model_validate(body()))
     assert elements is not None and [e.ref for e in elements][:3] == ["1685", "1702", "1723"]
     # The tea card's button is the fifth «В корзину» of the showcase.
     assert find_label(elements, "В корзину", nth=4).ref == "1941"  # type: ignore[union-attr]
@@ -191,10 +192,10 @@ def test_uses_the_newest_page_state_and_none_without_one() -> None:
     request = body(HUB_STATE)
     request["messages"].append({"role": "assistant", "content": "{}"})
     request["messages"].append({"role": "user", "content": user_message(GROCERY_STATE)})
-    elements = DIALECT.elements(request)
+    elements = DIALECT.elements(ChatRequest.model_validate(request))
     assert elements is not None and elements[0].ref == "1685"
     # The system prompt names <browser_state> too; it is not a page state.
-    assert DIALECT.elements(body(None)) is None
+    assert DIALECT.elements(ChatRequest.model_validate(body(None))) is None
     # With vision the user message is a list of parts.
     vision = body()
     text = vision["messages"][1]["content"]
@@ -202,17 +203,18 @@ def test_uses_the_newest_page_state_and_none_without_one() -> None:
         {"type": "text", "text": text},
         {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}},
     ]
-    assert len(DIALECT.elements(vision) or []) == len(parse_state(GROCERY_STATE))
+    vision_request = ChatRequest.model_validate(vision)
+    assert len(DIALECT.elements(vision_request) or []) == len(parse_state(GROCERY_STATE))
 
 
 def test_answers_every_step_kind_as_browser_use_actions() -> None:
-    request = body()
+    request = ChatRequest.model_validate(body())
     elements = DIALECT.elements(request) or []
     tea = find_label(elements, "В корзину", nth=4)
     city = find_label(elements, "Казань")
     search = find_label(elements, "Найти продукты")
 
-    def act(step: dict[str, Any], target: Any = None) -> list[dict[str, Any]]:
+    def act(step: Step, target: Any = None) -> list[dict[str, Any]]:
         return output(DIALECT.answer(step, target, request))["action"]
 
     assert act({"click": "В корзину", "nth": 4}, tea) == [{"click": {"index": 1941}}]
@@ -242,14 +244,13 @@ def test_answers_every_step_kind_as_browser_use_actions() -> None:
 
 def test_coordinates_only_where_the_schema_offers_them() -> None:
     with pytest.raises(ValueError, match="coordinates"):
-        DIALECT.answer({"click": {"x": 640, "y": 120}}, None, body())
+        DIALECT.answer({"click": {"x": 640, "y": 120}}, None, ChatRequest.model_validate(body()))
     with_points = [
         action("click", {"index": 0, "coordinate_x": 0, "coordinate_y": 0}, ["index"]),
         *(a for a in ACTIONS if "click" not in a["properties"]),
     ]
-    answer = output(
-        DIALECT.answer({"click": {"x": 640, "y": 120}}, None, body(actions=with_points))
-    )
+    request = ChatRequest.model_validate(body(actions=with_points))
+    answer = output(DIALECT.answer({"click": {"x": 640, "y": 120}}, None, request))
     assert answer["action"] == [{"click": {"coordinate_x": 640, "coordinate_y": 120}}]
 
 
@@ -259,7 +260,7 @@ def test_older_action_names_when_the_schema_has_them() -> None:
         action("click_element_by_index", {"index": 0}, ["index"]),
         *ACTIONS[:1],
     ]
-    request = body(actions=older)
+    request = ChatRequest.model_validate(body(actions=older))
     assert output(DIALECT.answer({"navigate": "http://x/"}, None, request))["action"] == [
         {"go_to_url": {"url": "http://x/", "new_tab": False}}
     ]
@@ -276,9 +277,9 @@ def test_the_server_runs_the_tea_script_through_this_dialect(testmodel: str) -> 
         def ask(state: str) -> list[dict[str, Any]]:
             answer = client.post("/chat/completions", json=body(state))
             assert answer.status_code == 200, answer.text
-            data = answer.json()
-            assert data["usage"]["prompt_tokens"] > 0
-            return output(data["choices"][0]["message"])["action"]
+            data = ChatCompletion.model_validate(answer.json())
+            assert data.usage.prompt_tokens > 0
+            return output(data.choices[0].message)["action"]
 
         assert ask(HUB_STATE) == [{"click": {"index": 35}}]
         # «В корзину» is not on the hub: the model waits for a fresh state, no step taken.

@@ -5,7 +5,7 @@ as the agent builds them, from a tree Playwright wrote for the grocery page."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,8 +14,8 @@ from fastapi import HTTPException
 from runner.agents import dom_agent
 from runner.testmodel.dialects.base import Element
 from runner.testmodel.dialects.dom import DIALECT, parse_tree
+from runner.testmodel.schema import ChatRequest, Reply, Step
 from runner.testmodel.server import find_label
-from services.core.models.protocol import AgentInput, Limits, ModelSettings
 
 TID = "0123456789abcdef0123456789abcdef"
 HUB_TREE = f"""- generic [active] [ref=e1]:
@@ -62,44 +62,39 @@ GROCERY_TREE = "\n".join(
 def state(step: int, url: str, tree: str) -> dict[str, Any]:
     """The user message the agent ends each request with."""
     seen = dom_agent.Observation(url, "Продукты", tree, None)
-    spec = AgentInput(
-        task_id="t",
-        prompt="положи чай в корзину",
-        start_url=f"/t/{TID}/",
-        cdp_url="http://127.0.0.1:9222",
-        model=ModelSettings(name="test"),
-        limits=Limits(max_steps=20, time_limit_s=60),
-        output_dir=Path("."),
+    spec = SimpleNamespace(limits=SimpleNamespace(max_steps=20))
+    return dom_agent.state_message(spec, step, seen)  # type: ignore[arg-type]
+
+
+def body(*messages: dict[str, Any]) -> ChatRequest:
+    return ChatRequest.model_validate(
+        {
+            "model": "test",
+            "messages": [
+                {"role": "system", "content": dom_agent.SYSTEM},
+                {"role": "user", "content": f"Task: положи чай в корзину\nStart page: /t/{TID}/"},
+                *messages,
+            ],
+            "tools": dom_agent.TOOLS,
+            "tool_choice": "auto",
+            "temperature": 0,
+        }
     )
-    return dom_agent.state_message(spec, step, seen)  # type: ignore[return-value]
 
 
-def body(*messages: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "model": "test",
-        "messages": [
-            {"role": "system", "content": dom_agent.SYSTEM},
-            {"role": "user", "content": f"Task: положи чай в корзину\nStart page: /t/{TID}/"},
-            *messages,
-        ],
-        "tools": dom_agent.TOOLS,
-        "tool_choice": "auto",
-        "temperature": 0,
-    }
-
-
-def arguments(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    (call,) = message["tool_calls"]
-    return call["function"]["name"], json.loads(call["function"]["arguments"])
+def arguments(message: Reply) -> tuple[str, dict[str, Any]]:
+    (call,) = message.tool_calls or []
+    return call.function.name, json.loads(call.function.arguments)
 
 
 def test_detects_the_dom_agents_tools_only() -> None:
     assert DIALECT.detect(body(state(1, "/", HUB_TREE)))
     openhands = [{"type": "function", "function": {"name": "browser_click", "parameters": {}}}]
-    assert not DIALECT.detect({"messages": [], "tools": openhands})
+    assert not DIALECT.detect(ChatRequest.model_validate({"messages": [], "tools": openhands}))
     index_click = {"name": "click", "parameters": {"properties": {"index": {}}}}
-    assert not DIALECT.detect({"messages": [], "tools": [{"function": index_click}]})
-    assert not DIALECT.detect({"messages": []})
+    tools = [{"function": index_click}]
+    assert not DIALECT.detect(ChatRequest.model_validate({"messages": [], "tools": tools}))
+    assert not DIALECT.detect(ChatRequest.model_validate({"messages": []}))
 
 
 def test_labels_are_names_then_inline_text_then_the_text_inside() -> None:
@@ -150,7 +145,7 @@ def test_every_step_is_one_of_the_agents_tools_with_its_required_arguments() -> 
     elements = DIALECT.elements(request) or []
     search = find_label(elements, "Поиск")
     city = find_label(elements, "Город")
-    cases: list[tuple[dict[str, Any], Element | None, dict[str, Any]]] = [
+    cases: list[tuple[Step, Element | None, dict[str, Any]]] = [
         ({"type": "Поиск", "text": "чай", "submit": True}, search,
          {"ref": "f1e90", "text": "чай", "submit": True}),
         ({"select": "Город", "option": "Казань"}, city, {"ref": "f1e91", "option": "Казань"}),

@@ -25,6 +25,7 @@ from runner.agents.gui_families import (
 )
 from runner.testmodel.dialects.base import Element
 from runner.testmodel.dialects.gui import DIALECT
+from runner.testmodel.schema import ChatRequest, Step
 from runner.testmodel.server import find_label
 
 VIEWPORT = (1280, 800)
@@ -232,7 +233,7 @@ def test_pyautogui_code_is_read_never_run(code: str) -> None:
         parse_pyautogui(f"```python\n{code}\n```", [])
 
 
-def page(family: str, frame: str | None = None, image: tuple[int, int] = VIEWPORT) -> dict:
+def page(family: str, frame: str | None = None, image: tuple[int, int] = VIEWPORT) -> ChatRequest:
     wpb: dict[str, Any] = {
         "family": family,
         "viewport": {"width": VIEWPORT[0], "height": VIEWPORT[1]},
@@ -241,14 +242,16 @@ def page(family: str, frame: str | None = None, image: tuple[int, int] = VIEWPOR
     }
     if frame:
         wpb["frame"] = frame
-    return {"model": "test", "messages": [{"role": "user", "content": "x"}], "wpb_page": wpb}
+    return ChatRequest.model_validate(
+        {"model": "test", "messages": [{"role": "user", "content": "x"}], "wpb_page": wpb}
+    )
 
 
-def played(body: dict[str, Any], step: dict[str, Any], target: Element | None) -> list[Action]:
+def played(body: ChatRequest, step: Step, target: Element | None) -> list[Action]:
     """The dialect's answer, read back by the family's parser, as the agent would do it."""
-    family = FAMILIES[body["wpb_page"]["family"]]
+    family = FAMILIES[body.wpb_page.family]  # type: ignore[union-attr]
     message = DIALECT.answer(step, target, body)
-    return [executable(a) for a in family.parse(message.get("content") or "", [])]
+    return [executable(a) for a in family.parse(message.content or "", [])]
 
 
 CASES = [(name, None) for name in FAMILIES] + [
@@ -260,7 +263,7 @@ CASES = [(name, None) for name in FAMILIES] + [
 @pytest.mark.parametrize("image", [VIEWPORT, (2560, 1600)])
 def test_the_dialect_points_where_the_agent_clicks(family, frame, image) -> None:
     body = page(family, frame, image)
-    assert DIALECT.detect(body) and not DIALECT.detect({"messages": []})
+    assert DIALECT.detect(body) and not DIALECT.detect(ChatRequest(messages=[]))
     elements = DIALECT.elements(body)
     assert elements is not None
     tea = find_label(elements, "В корзину", nth=4)
@@ -289,7 +292,7 @@ def test_every_script_step_in_every_family(family: str) -> None:
     assert back.name == "back" or back.keys == ("Alt", "ArrowLeft")
     waited = one(played(body, {"wait": 1}, None))
     assert waited.name == "wait"
-    assert one(FAMILIES[family].parse(DIALECT.observe(body)["content"], [])).name == "wait"
+    assert one(FAMILIES[family].parse(DIALECT.observe(body).content or "", [])).name == "wait"
     end = [a for a in played(body, {"done": "Чай в корзине", "success": True}, None)]
     assert end[-1].name == "done" and end[-1].success
     assert "Чай в корзине" in (end[-1].text or end[0].text)

@@ -13,6 +13,7 @@ from fastapi import HTTPException
 
 from runner.testmodel.dialects.base import Element
 from runner.testmodel.dialects.openhands import DIALECT, parse_elements
+from runner.testmodel.schema import ChatCompletion, ChatRequest, Reply, Step
 from runner.testmodel.server import find_label
 
 TID = "fedcba9876543210fedcba9876543210"
@@ -126,25 +127,27 @@ def body(*turns: tuple[str, dict[str, Any], str], model: str = "test") -> dict[s
 GET_STATE = ("browser_get_state", {"include_screenshot": False})
 
 
-def calls(message: dict[str, Any]) -> list[tuple[str, Any]]:
-    return [
-        (c["function"]["name"], json.loads(c["function"]["arguments"]))
-        for c in message.get("tool_calls") or []
-    ]
+def request(*turns: tuple[str, dict[str, Any], str]) -> ChatRequest:
+    """`body(*turns)` as the test model reads it."""
+    return ChatRequest.model_validate(body(*turns))
+
+
+def calls(message: Reply) -> list[tuple[str, Any]]:
+    return [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
 
 
 def test_detects_openhands_requests_only() -> None:
-    assert DIALECT.detect(body())
+    assert DIALECT.detect(request())
     without_tools = body()
     del without_tools["tools"]
-    assert not DIALECT.detect(without_tools)
+    assert not DIALECT.detect(ChatRequest.model_validate(without_tools))
     other = body()
     other["tools"] = [tool_schema("click"), tool_schema("done")]
-    assert not DIALECT.detect(other)
+    assert not DIALECT.detect(ChatRequest.model_validate(other))
 
 
 def test_reads_the_element_list_of_browser_get_state() -> None:
-    elements = DIALECT.elements(body((*GET_STATE, GROCERY)))
+    elements = DIALECT.elements(request((*GET_STATE, GROCERY)))
     assert elements is not None
     assert [e.ref for e in elements[:3]] == ["195", "217", "233"]
     assert elements[2].label == "Корзина \n0"
@@ -155,10 +158,10 @@ def test_reads_the_element_list_of_browser_get_state() -> None:
 
 
 def test_the_state_is_stale_once_an_action_followed_it() -> None:
-    assert DIALECT.elements(body()) is None
-    after_click = body((*GET_STATE, HUB), ("browser_click", {"index": 35}, "Clicked element 35"))
+    assert DIALECT.elements(request()) is None
+    after_click = request((*GET_STATE, HUB), ("browser_click", {"index": 35}, "Clicked element 35"))
     assert DIALECT.elements(after_click) is None
-    fresh = body(
+    fresh = request(
         (*GET_STATE, HUB),
         ("browser_click", {"index": 35}, "Clicked element 35"),
         (*GET_STATE, GROCERY),
@@ -176,11 +179,11 @@ def test_a_clipped_result_still_yields_its_whole_elements() -> None:
 
 
 def test_answers_every_step_kind_as_a_tool_call() -> None:
-    request = body((*GET_STATE, GROCERY))
+    grocery = request((*GET_STATE, GROCERY))
     target = Element(ref="240", label="Найти продукты")
 
-    def act(step: dict[str, Any], element: Element | None = None) -> list[tuple[str, Any]]:
-        return calls(DIALECT.answer(step, element, request))
+    def act(step: Step, element: Element | None = None) -> list[tuple[str, Any]]:
+        return calls(DIALECT.answer(step, element, grocery))
 
     assert act({"click": "В корзину"}, Element(ref="451", label="В корзину")) == [
         ("browser_click", {"index": 451})
@@ -201,16 +204,16 @@ def test_answers_every_step_kind_as_a_tool_call() -> None:
     ]
     assert act({"wait": 1}) == [("browser_get_state", {"include_screenshot": False})]
     assert act({"done": "Готово", "success": True}) == [("finish", {"message": "Готово"})]
-    assert calls(DIALECT.observe(request)) == [("browser_get_state", {"include_screenshot": False})]
+    assert calls(DIALECT.observe(grocery)) == [("browser_get_state", {"include_screenshot": False})]
 
 
 def test_steps_it_cannot_express_are_refused() -> None:
-    request = body((*GET_STATE, GROCERY))
+    grocery = request((*GET_STATE, GROCERY))
     with pytest.raises(HTTPException) as refused:
-        DIALECT.answer({"click": {"x": 640, "y": 120}}, None, request)
+        DIALECT.answer({"click": {"x": 640, "y": 120}}, None, grocery)
     assert refused.value.status_code == 422
     with pytest.raises(HTTPException):
-        DIALECT.answer({"scroll": "left"}, None, request)
+        DIALECT.answer({"scroll": "left"}, None, grocery)
 
 
 def test_the_server_runs_the_tea_script_through_this_dialect(testmodel: str) -> None:
@@ -220,9 +223,9 @@ def test_the_server_runs_the_tea_script_through_this_dialect(testmodel: str) -> 
         def ask(*turns: tuple[str, dict[str, Any], str]) -> list[tuple[str, Any]]:
             answer = client.post("/chat/completions", json=body(*turns))
             assert answer.status_code == 200, answer.text
-            data = answer.json()
-            assert data["choices"][0]["finish_reason"] == "tool_calls"
-            return calls(data["choices"][0]["message"])
+            data = ChatCompletion.model_validate(answer.json())
+            assert data.choices[0].finish_reason == "tool_calls"
+            return calls(data.choices[0].message)
 
         # No page state yet: the model reads it first (no script step taken).
         assert ask() == [GET_STATE]

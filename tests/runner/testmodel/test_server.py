@@ -53,6 +53,15 @@ def test_bad_requests_get_clear_errors(testmodel: str) -> None:
     assert httpx.post(url, content=b"{").status_code == 400
     answer = httpx.post(url, json={"model": "test"})
     assert answer.status_code == 422 and "messages" in answer.text
+    # A body that is not a chat-completions request: 422 naming the field.
+    parts = [{"role": "user", "content": [{"type": "text", "txt": "привет"}]}]
+    answer = httpx.post(url, json={"model": "test", "messages": parts})
+    assert answer.status_code == 422
+    assert answer.json()["detail"][0]["loc"][:4] == ["body", "messages", 0, "content"]
+    geometry = {"family": "uitars", "elements": []}
+    answer = httpx.post(url, json={"messages": parts[:0], "wpb_page": geometry})
+    assert answer.status_code == 422
+    assert answer.json()["detail"][0]["loc"] == ["body", "wpb_page", "viewport"]
     answer = httpx.post(
         url, json={"model": "nobody", "messages": [{"role": "user", "content": "привет"}]}
     )

@@ -3,11 +3,11 @@ are in runner/tables.py."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
-from services.core.results.board import Filter, Run, build, compare, to_csv
+from services.core.models.board import Board, BoardFile, Filter
+from services.core.results.board import Run, build, compare, to_csv
 from services.core.results.page import ASSETS, STATIC, render_board, render_compare
 
 
@@ -23,7 +23,7 @@ def export(runs: list[Run], folder: Path, latest: bool = True, suite: str | None
     compared: dict[tuple[str, str], str] = {}
 
     def page(only: Filter) -> str:
-        chosen = [(k, v) for k, v in only.as_dict().items() if v]
+        chosen = list(only.chosen().items())
         return "index.html" if not chosen else f"{chosen[0][0]}-{chosen[0][1]}.html"
 
     def comparison(a: str, b: str) -> str:
@@ -33,18 +33,17 @@ def export(runs: list[Run], folder: Path, latest: bool = True, suite: str | None
             (folder / compared[a, b]).write_text(html, encoding="utf-8")
         return compared[a, b]
 
-    boards = {}
+    boards: dict[str, Board] = {}
     filters = [Filter()] + [
-        Filter(**{facet: group}) for facet, groups in full["facets"].items() for group in groups
+        Filter(**{facet: group})
+        for facet, groups in full.facets.model_dump().items()
+        for group in groups
     ]
     for only in filters:
         board = full if only == Filter() else build(runs, only, latest=latest, suite=suite)
         boards[page(only)] = board
         html = render_board(board, page, "assets", compare=comparison)
         (folder / page(only)).write_text(html, encoding="utf-8")
-    (folder / "board.json").write_text(
-        json.dumps({"board": full, "filtered": boards}, ensure_ascii=False, indent=1),
-        encoding="utf-8",
-    )
+    BoardFile(board=full, filtered=boards).write(folder / "board.json")
     (folder / "board.csv").write_text(to_csv(full), encoding="utf-8")
     return folder / "index.html"

@@ -56,12 +56,15 @@ def board(
     task set (others listed apart), every rate with its 95% interval (docs/results.md)."""
     if ctx.invoked_subcommand:
         return
-    from services.core.results.board import Filter, build, finished_runs
+    from services.core.models.board import Filter
+    from services.core.results.board import build, finished_runs
 
     runs = finished_runs(runner_home() / "runs")
     if not runs:
         fail(f"no finished run under {runner_home() / 'runs'} (runner eval)")
-    print_board(console, build(runs, Filter(site, ui, kind), latest=not every, suite=suite))
+    print_board(
+        console, build(runs, Filter(site=site, ui=ui, kind=kind), latest=not every, suite=suite)
+    )
 
 
 @board_app.command("export")

@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from services.core.models.board import Board, Comparison, PairedView, RateView
 from services.core.models.run import Status
 from services.core.results.board import Run
 
@@ -106,104 +107,105 @@ def print_run(console: Console, run: Run, out_dir: Path) -> None:
     console.print(f"EMS {_fmt(overall.ems)} · run directory {out_dir}")
 
 
-def _rate(rate: dict[str, Any]) -> str:
-    if rate["value"] is None:
+def _rate(rate: RateView) -> str:
+    if rate.value is None:
         return "—"
-    return f"{rate['value']:.3f} [{rate['low']:.2f}–{rate['high']:.2f}]"
+    return f"{rate.value:.3f} [{rate.low:.2f}–{rate.high:.2f}]"
 
 
-def _paired_cells(item: dict[str, Any]) -> list[str]:
+def _paired_cells(item: PairedView) -> list[str]:
     """Attempts, only A, only B, the difference and the verdict of a paired comparison."""
-    return [str(item["n"]), str(item["a_only"]), str(item["b_only"]), _delta(item), _verdict(item)]
+    return [str(item.n), str(item.a_only), str(item.b_only), _delta(item), _verdict(item)]
 
 
-def _delta(paired: dict[str, Any]) -> str:
-    if paired["delta"] is None:
+def _delta(paired: PairedView) -> str:
+    if paired.delta is None:
         return "—"
-    return f"{paired['delta']:+.3f} [{paired['low']:+.2f}; {paired['high']:+.2f}]"
+    return f"{paired.delta:+.3f} [{paired.low:+.2f}; {paired.high:+.2f}]"
 
 
-def _verdict(paired: dict[str, Any]) -> str:
-    word = "[bold]real[/bold]" if paired["significant"] else "not shown"
-    return f"{paired['p']:.3g} {word}"
+def _verdict(paired: PairedView) -> str:
+    word = "[bold]real[/bold]" if paired.significant else "not shown"
+    return f"{paired.p:.3g} {word}"
 
 
-def print_board(console: Console, board: dict[str, Any]) -> None:
-    only = ", ".join(f"{k}={v}" for k, v in board["filter"].items() if v) or "all tasks"
-    table = Table(title=f"Board · task set {board['suite']} · {only} · 95% Wilson intervals")
+def print_board(console: Console, board: Board) -> None:
+    only = ", ".join(f"{k}={v}" for k, v in board.filter.chosen().items()) or "all tasks"
+    table = Table(title=f"Board · task set {board.suite} · {only} · 95% Wilson intervals")
     columns = ["Model", "Harness", "EMS", "Completion", "Done&pass", "Gap", "False done"]
     columns += ["Steps", "Seconds", "Cost", "Infra", "Scored", "pass@k", "pass^k", "Run"]
     for column in columns:
         table.add_column(column, overflow="fold")
-    for row in board["rows"]:
-        k = str(row["attempts"])
-        repeated = row["attempts"] > 1
+    for row in board.rows:
+        k = str(row.attempts)
+        repeated = row.attempts > 1
         table.add_row(
-            row["model"],
-            row["harness"],
-            _rate(row["ems"]),
-            _rate(row["completion"]),
-            _rate(row["done_and_pass"]),
-            _rate(row["gap"]),
-            _rate(row["false_done"]),
-            "—" if row["steps"] is None else f"{row['steps']:.1f}",
-            "—" if row["seconds"] is None else f"{row['seconds']:.1f}",
-            f"${row['cost']:.4f}" + ("" if row["priced"] else "*"),
-            f"{row['infra_errors']} ({row['infra_retries']} rerun)",
-            f"{row['tasks_scored']}/{board['suite_tasks']}",
-            f"@{k} {row['pass_at_k'][k]:.3f}" if repeated else "—",
-            f"^{k} {row['pass_hat_k'][k]:.3f}" if repeated else "—",
-            row["run"],
+            row.model,
+            row.harness,
+            _rate(row.ems),
+            _rate(row.completion),
+            _rate(row.done_and_pass),
+            _rate(row.gap),
+            _rate(row.false_done),
+            "—" if row.steps is None else f"{row.steps:.1f}",
+            "—" if row.seconds is None else f"{row.seconds:.1f}",
+            f"${row.cost:.4f}" + ("" if row.priced else "*"),
+            f"{row.infra_errors} ({row.infra_retries} rerun)",
+            f"{row.tasks_scored}/{board.suite_tasks}",
+            f"@{k} {row.pass_at_k[k]:.3f}" if repeated else "—",
+            f"^{k} {row.pass_hat_k[k]:.3f}" if repeated else "—",
+            row.run,
         )
     console.print(table)
-    if board["pairwise"]:
+    if board.pairwise:
         pairs = Table(title="Pairwise (same attempts): EMS B − A, exact McNemar")
         for column in ("A", "B", "Attempts", "Only A", "Only B", "B − A", "p"):
             pairs.add_column(column)
-        for item in board["pairwise"]:
-            pairs.add_row(item["a"], item["b"], *_paired_cells(item))
+        for item in board.pairwise:
+            pairs.add_row(item.a, item.b, *_paired_cells(item))
         console.print(pairs)
-    variants = board["variants"]
-    if variants["controls"]:
-        labels = [f"{row['model']} · {row['harness']}" for row in board["rows"]]
+    variants = board.variants
+    if variants.controls:
+        labels = [row.label for row in board.rows]
         sensitivity = Table(title="Variant sensitivity: variant EMS − donor EMS (pairs)")
         sensitivity.add_column("Control implementation")
         for label in labels:
             sensitivity.add_column(label)
-        for control in variants["controls"]:
-            cells = variants["cells"][control]
+        for control in variants.controls:
+            cells = variants.cells[control]
             sensitivity.add_row(
                 control,
                 *(
-                    f"{_delta(cells[label])} n={cells[label]['n']}" if label in cells else "—"
+                    f"{_delta(cells[label])} n={cells[label].n}" if label in cells else "—"
                     for label in labels
                 ),
             )
         console.print(sensitivity)
-    for suite, rows in board["apart"].items():
-        names = ", ".join(f"{r['model']} · {r['harness']} ({r['run']})" for r in rows)
+    for suite, rows in board.apart.items():
+        names = ", ".join(f"{r.label} ({r.run})" for r in rows)
         console.print(f"[yellow]another task set {suite}, not on this board:[/yellow] {names}")
 
 
-def print_compare(console: Console, result: dict[str, Any]) -> None:
-    a, b = result["a"], result["b"]
+def print_compare(console: Console, result: Comparison) -> None:
+    a, b = result.a, result.b
     console.print(
-        f"A {a['run']} ({a['model']} · {a['harness']})  B {b['run']} ({b['model']} · "
-        f"{b['harness']}) · {result['common']} common attempts"
+        f"A {a.run} ({a.model} · {a.harness})  B {b.run} ({b.model} · "
+        f"{b.harness}) · {result.common} common attempts"
     )
-    if not result["same_suite"]:
-        console.print(f"[yellow]different task sets[/yellow] ({a['suite']}, {b['suite']})")
+    if not result.same_suite:
+        console.print(f"[yellow]different task sets[/yellow] ({a.suite}, {b.suite})")
     table = Table(title="B − A: EMS delta with Newcombe's 95% interval, exact McNemar")
     for column in ("Facet", "Group", "Attempts", "Only A", "Only B", "B − A", "p"):
         table.add_column(column)
-    rows = [("all", "", result["overall"])]
-    for facet in ("by_site", "by_ui", "by_kind"):
-        rows += [(facet, group, item) for group, item in result[facet].items()]
+    rows = [("all", "", result.overall)]
+    facets = {"by_site": result.by_site, "by_ui": result.by_ui, "by_kind": result.by_kind}
+    for facet, groups in facets.items():
+        rows += [(facet, group, item) for group, item in groups.items()]
     for facet, group, item in rows:
         table.add_row(facet, group, *_paired_cells(item))
     console.print(table)
-    console.print(f"passed in A, failed in B: {', '.join(result['pass_to_fail']) or 'none'}")
-    console.print(f"failed in A, passed in B: {', '.join(result['fail_to_pass']) or 'none'}")
+    console.print(f"passed in A, failed in B: {', '.join(result.pass_to_fail) or 'none'}")
+    console.print(f"failed in A, passed in B: {', '.join(result.fail_to_pass) or 'none'}")
 
 
 def print_harnesses(console: Console, rows: list[tuple[str, str, str, str]]) -> None:

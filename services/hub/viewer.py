@@ -11,7 +11,8 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 
 from services.core.errors import FieldError
 from services.core.models.base import FileFormatError
-from services.core.results.board import Filter, Run, build, compare, finished_runs
+from services.core.models.board import Filter
+from services.core.results.board import Run, build, compare, finished_runs
 from services.core.results.page import ASSETS, STATIC, render_board, render_compare
 from services.hub.deps import (
     COOKIE,
@@ -54,11 +55,11 @@ async def board_page(
     every: bool = False,
 ) -> HTMLResponse:
     """The leaderboard over the runs under WPB_HOME (docs/results.md)."""
-    only = Filter(site or None, ui or None, kind or None)
+    only = Filter(site=site or None, ui=ui or None, kind=kind or None)
     board = build(finished_runs(hub.home / "runs"), only, latest=not every)
 
     def href(chosen: Filter) -> str:
-        query = {k: v for k, v in chosen.as_dict().items() if v} | ({"every": 1} if every else {})
+        query = chosen.chosen() | ({"every": "1"} if every else {})
         return "/view/board" + (f"?{urlencode(query)}" if query else "")
 
     def compare(a: str, b: str) -> str:

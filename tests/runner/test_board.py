@@ -19,7 +19,8 @@ from runner.board import export
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
 from runner.settings import TASKS_DIR
-from services.core.results.board import Filter, build, compare, finished_runs
+from services.core.models.board import Board, Filter, Row
+from services.core.results.board import build, compare, finished_runs
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -47,58 +48,58 @@ def mine(root: Path) -> list[Any]:
     return [run for run in finished_runs(root) if run.name.startswith("20990301")]
 
 
-def rows_by_model(board: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {f"{r['model']}/{r['harness']}": r for r in board["rows"]}
+def rows_by_model(board: Board) -> dict[str, Row]:
+    return {f"{r.model}/{r.harness}": r for r in board.rows}
 
 
 def test_every_figure_by_hand(runs):
     board = build(mine(runs))
     rows = rows_by_model(board)
     assert set(rows) == {"—/oracle", "—/noop", "test/dom", "done-at-once/dom"}
-    assert board["suite_tasks"] == 3 and not board["apart"]
+    assert board.suite_tasks == 3 and not board.apart
     oracle, noop = rows["—/oracle"], rows["—/noop"]
     # The oracle: 3 tasks × 2 attempts, all pass; Wilson's lower bound for 6/6 is 6/(6+z²).
-    assert oracle["ems"]["k"] == oracle["ems"]["n"] == 6 and oracle["repeat"] == 2
-    assert oracle["ems"]["low"] == pytest.approx(6 / (6 + Z2), abs=1e-4)
-    assert oracle["gap"]["value"] == 0 and oracle["false_done"]["value"] == 0
-    assert oracle["pass_at_k"] == {"1": 1.0, "2": 1.0} and oracle["pass_hat_k"]["2"] == 1.0
-    assert oracle["agreement"] == 1.0 and oracle["tasks_scored"] == 3
+    assert oracle.ems.k == oracle.ems.n == 6 and oracle.repeat == 2
+    assert oracle.ems.low == pytest.approx(6 / (6 + Z2), abs=1e-4)
+    assert oracle.gap.value == 0 and oracle.false_done.value == 0
+    assert oracle.pass_at_k == {"1": 1.0, "2": 1.0} and oracle.pass_hat_k["2"] == 1.0
+    assert oracle.agreement == 1.0 and oracle.tasks_scored == 3
     # noop says done and does nothing: Completion 1, EMS 0, the whole gap is false done.
     for row in (noop, rows["done-at-once/dom"]):
-        assert (row["completion"]["value"], row["ems"]["value"]) == (1.0, 0.0)
-        assert row["gap"]["k"] == row["false_done"]["k"] == row["false_done"]["n"] == 3
-        assert row["ems"]["high"] == pytest.approx(Z2 / (3 + Z2), abs=1e-4)
-        assert row["agreement"] is None and row["infra_errors"] == 0
+        assert (row.completion.value, row.ems.value) == (1.0, 0.0)
+        assert row.gap.k == row.false_done.k == row.false_done.n == 3
+        assert row.ems.high == pytest.approx(Z2 / (3 + Z2), abs=1e-4)
+        assert row.agreement is None and row.infra_errors == 0
     # The scripted model, by hand from its own records.
     solver = rows["test/dom"]
     records = next(r for r in mine(runs) if r.name.endswith("2Z-dom")).records
     passed = sum(r.ems for r in records)
-    assert solver["ems"]["k"] == passed and solver["ems"]["n"] == 3 and passed >= 2
-    assert solver["steps"] == round(sum(r.steps for r in records) / 3, 2)
-    assert solver["seconds"] == round(sum(r.seconds for r in records) / 3, 2)
-    assert solver["gap"]["k"] == sum(r.completion and not r.ems for r in records)
-    assert board["rows"][0]["harness"] == "oracle"  # sorted by EMS
+    assert solver.ems.k == passed and solver.ems.n == 3 and passed >= 2
+    assert solver.steps == round(sum(r.steps for r in records) / 3, 2)
+    assert solver.seconds == round(sum(r.seconds for r in records) / 3, 2)
+    assert solver.gap.k == sum(r.completion and not r.ems for r in records)
+    assert board.rows[0].harness == "oracle"  # sorted by EMS
 
 
 def test_pairwise_and_variants_by_hand(runs):
     board = build(mine(runs))
-    pair = next(p for p in board["pairwise"] if {p["a"], p["b"]} == {"— · oracle", "— · noop"})
+    pair = next(p for p in board.pairwise if {p.a, p.b} == {"— · oracle", "— · noop"})
     # Common attempts: attempt 1 of each task; the oracle alone passes all 3: p = 2 / 2³.
-    assert (pair["n"], pair["both"], pair["neither"]) == (3, 0, 0)
-    assert {pair["a_only"], pair["b_only"]} == {0, 3}
-    assert pair["p"] == 0.25 and not pair["significant"]
-    cells = board["variants"]["cells"]
-    assert board["variants"]["controls"] == ["theme=dark"]
+    assert (pair.n, pair.both, pair.neither) == (3, 0, 0)
+    assert {pair.a_only, pair.b_only} == {0, 3}
+    assert pair.p == 0.25 and not pair.significant
+    cells = board.variants.cells
+    assert board.variants.controls == ["theme=dark"]
     oracle = cells["theme=dark"]["— · oracle"]
-    assert (oracle["n"], oracle["both"], oracle["delta"]) == (2, 2, 0.0)
-    assert cells["theme=dark"]["— · noop"]["neither"] == 1
+    assert (oracle.n, oracle.both, oracle.delta) == (2, 2, 0.0)
+    assert cells["theme=dark"]["— · noop"].neither == 1
 
 
 def test_filters_count_only_their_tasks(runs):
     hotels = rows_by_model(build(mine(runs), Filter(site="hotels")))
-    assert hotels["—/oracle"]["ems"]["n"] == 4 and hotels["—/noop"]["ems"]["n"] == 2
+    assert hotels["—/oracle"].ems.n == 4 and hotels["—/noop"].ems.n == 2
     variants = rows_by_model(build(mine(runs), Filter(kind="variant")))
-    assert variants["—/oracle"]["ems"]["n"] == 2
+    assert variants["—/oracle"].ems.n == 2
 
 
 def test_compare_lists_flips_and_facets(runs):
@@ -106,9 +107,9 @@ def test_compare_lists_flips_and_facets(runs):
         next(r for r in mine(runs) if r.name.endswith(end)) for end in ("oracle", "noop")
     )
     result = compare(oracle, noop)
-    assert sorted(result["pass_to_fail"]) == sorted(TASKS.split(","))
-    assert result["fail_to_pass"] == [] and result["only_a"] == 3  # the oracle's second attempts
-    assert result["by_site"]["hotels"]["a_only"] == 2 and result["overall"]["delta"] == -1.0
+    assert sorted(result.pass_to_fail) == sorted(TASKS.split(","))
+    assert result.fail_to_pass == [] and result.only_a == 3  # the oracle's second attempts
+    assert result.by_site["hotels"].a_only == 2 and result.overall.delta == -1.0
 
 
 def test_runner_board_and_compare_in_the_terminal(runs, tmp_path):

@@ -81,9 +81,9 @@ def test_import_puts_an_upstream_file_on_our_board(tmp_path):
         VARIANT: {"theme": "dark"},
     }
     board = build([run])
-    (row,) = board["rows"]
-    assert (row["ems"]["k"], row["ems"]["n"], row["false_done"]["k"]) == (1, 2, 1)
-    assert board["variants"]["cells"]["theme=dark"]["m · dom"]["a_only"] == 1
+    (row,) = board.rows
+    assert (row.ems.k, row.ems.n, row.false_done.k) == (1, 2, 1)
+    assert board.variants.cells["theme=dark"]["m · dom"].a_only == 1
     # Our task files named: the run is on the task set `runner eval` of them records.
     assert run.suite == task_set_hash(select_tasks(TASKS_DIR, f"{DONOR},{VARIANT}", None))
 

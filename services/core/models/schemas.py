@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from services.core.models import api, protocol, run, stack
+from services.core.models import api, board, protocol, run, stack
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "schemas"
 
@@ -25,6 +25,7 @@ FILES: dict[str, type[BaseModel]] = {
     "protocol-step.json": protocol.Step,
     "protocol-output.json": protocol.AgentOutput,
     "stack.json": stack.StackFile,
+    "board.json": board.BoardFile,
 }
 # The trajectory API's requests and answers, in one file.
 API = (

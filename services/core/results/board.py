@@ -12,9 +12,20 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
-from typing import Any
 
 from services.core.models.base import FileFormatError
+from services.core.models.board import (
+    Board,
+    Comparison,
+    Facets,
+    Filter,
+    PairedView,
+    Pairwise,
+    RateView,
+    Row,
+    Sensitivity,
+    Side,
+)
 from services.core.models.run import (
     MANIFEST,
     RECORDS,
@@ -80,90 +91,67 @@ def finished_runs(root: Path) -> list[Run]:
     return runs
 
 
-@dataclass(frozen=True)
-class Filter:
-    """Which records a board counts: one site, one UI class (primary), canonical or variant."""
-
-    site: str | None = None
-    ui: str | None = None
-    kind: str | None = None
-
-    def keeps(self, record: Record) -> bool:
-        return (
-            (self.site is None or record.site == self.site)
-            and (self.ui is None or record.ui_primary == self.ui)
-            and (self.kind is None or record.kind == self.kind)
-        )
-
-    def as_dict(self) -> dict[str, str | None]:
-        return {"site": self.site, "ui": self.ui, "kind": self.kind}
-
-
 def _scored(records: Iterable[Record]) -> list[Record]:
     return [r for r in records if r.scored]
 
 
-def _rate(records: list[Record], test: Callable[[Record], bool]) -> dict[str, Any]:
-    return rate(sum(1 for r in records if test(r)), len(records)).as_dict()
+def _rate(records: list[Record], test: Callable[[Record], bool]) -> RateView:
+    return rate(sum(1 for r in records if test(r)), len(records)).view()
 
 
-def _by(records: list[Record], key: Callable[[Record], str]) -> dict[str, Any]:
+def _by(records: list[Record], key: Callable[[Record], str]) -> dict[str, RateView]:
     groups: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         groups[key(record)].append(record)
     return {name: _rate(rows, lambda r: r.ems == 1) for name, rows in sorted(groups.items())}
 
 
-def row(run: Run, only: Filter) -> dict[str, Any]:
+def row(run: Run, only: Filter) -> Row:
     """One board row: the run's records that `only` keeps."""
     records = [r for r in run.records if only.keeps(r)]
     scored = _scored(records)
     said_done = [r for r in scored if r.completion]
     n = len(scored)
     model, harness = run.key
-    return {
-        "model": model,
-        "harness": harness,
-        "run": run.name,
-        "created_at": run.manifest.created_at,
-        "suite": run.suite,
-        "repeat": run.manifest.repeat,
-        "ems": _rate(scored, lambda r: r.ems == 1),
-        "completion": _rate(scored, lambda r: bool(r.completion)),
-        "done_and_pass": _rate(scored, lambda r: bool(r.done_and_pass)),
+    return Row(
+        model=model,
+        harness=harness,
+        run=run.name,
+        created_at=run.manifest.created_at,
+        suite=run.suite,
+        repeat=run.manifest.repeat,
+        ems=_rate(scored, lambda r: r.ems == 1),
+        completion=_rate(scored, lambda r: bool(r.completion)),
+        done_and_pass=_rate(scored, lambda r: bool(r.done_and_pass)),
         # Said done, conditions failed: of every scored attempt (Completion - Done&pass)
         # and of the attempts that said done (the false-done rate).
-        "gap": _rate(scored, lambda r: bool(r.completion) and r.ems != 1),
-        "false_done": _rate(said_done, lambda r: r.ems != 1),
-        "steps": round(sum(r.steps for r in scored) / n, 2) if n else None,
-        "seconds": round(sum(r.seconds for r in scored) / n, 2) if n else None,
-        "cost": round(sum(r.cost for r in records), 6),
-        "priced": all(r.priced for r in records),
-        "infra_errors": sum(r.status == Status.INFRA_ERROR for r in records),
-        "infra_retries": sum(len(r.infra_errors) for r in records),
-        "tasks_scored": len({r.task for r in scored}),
-        "tasks": len({r.task for r in records}),
-        "attempts_scored": n,
+        gap=_rate(scored, lambda r: bool(r.completion) and r.ems != 1),
+        false_done=_rate(said_done, lambda r: r.ems != 1),
+        steps=round(sum(r.steps for r in scored) / n, 2) if n else None,
+        seconds=round(sum(r.seconds for r in scored) / n, 2) if n else None,
+        cost=round(sum(r.cost for r in records), 6),
+        priced=all(r.priced for r in records),
+        infra_errors=sum(r.status == Status.INFRA_ERROR for r in records),
+        infra_retries=sum(len(r.infra_errors) for r in records),
+        tasks_scored=len({r.task for r in scored}),
+        tasks=len({r.task for r in records}),
+        attempts_scored=n,
         **repeats(scored).model_dump(),
-        "by_site": _by(scored, lambda r: r.site),
-        "by_ui": _by(scored, lambda r: r.ui_primary),
-        "by_kind": _by(scored, lambda r: r.kind),
-    }
-
-
-def _label(row: dict[str, Any]) -> str:
-    return f"{row['model']} · {row['harness']}"
+        by_site=_by(scored, lambda r: r.site),
+        by_ui=_by(scored, lambda r: r.ui_primary),
+        by_kind=_by(scored, lambda r: r.kind),
+    )
 
 
 def _outcomes(run: Run, only: Filter) -> dict[tuple[str, int], bool]:
     return {r.attempt: r.ems == 1 for r in _scored(run.records) if only.keeps(r)}
 
 
-def pair(a: Run, b: Run, only: Filter = Filter()) -> dict[str, Any]:
+def pair(a: Run, b: Run, only: Filter = Filter()) -> PairedView:
     """A against B on the attempts (task, attempt number) scored in both."""
     left, right = _outcomes(a, only), _outcomes(b, only)
     common = sorted(set(left) & set(right))
-    return paired([(left[k], right[k]) for k in common]).as_dict()
+    return paired([(left[k], right[k]) for k in common]).view()
 
 
 def control_label(record: Record) -> str:
@@ -185,17 +173,26 @@ def variant_pairs(run: Run, only: Filter) -> dict[str, list[tuple[bool, bool]]]:
     return pairs
 
 
-def sensitivity(runs: list[Run], only: Filter) -> dict[str, Any]:
+def sensitivity(runs: list[Run], only: Filter) -> Sensitivity:
     """The variant table: for each control implementation and row, the paired donor (A)
     against variant (B) result; `a_only` pass on the donor and fail on the variant."""
-    cells: dict[str, dict[str, Any]] = defaultdict(dict)
+    cells: dict[str, dict[str, PairedView]] = defaultdict(dict)
     for run in runs:
         for control, pairs in variant_pairs(run, only).items():
-            cells[control][f"{run.key[0]} · {run.key[1]}"] = paired(pairs).as_dict()
-    return {"controls": sorted(cells), "cells": {c: cells[c] for c in sorted(cells)}}
+            cells[control][f"{run.key[0]} · {run.key[1]}"] = paired(pairs).view()
+    return Sensitivity(controls=sorted(cells), cells={c: cells[c] for c in sorted(cells)})
 
 
-def choose(runs: list[Run], latest: bool = True, suite: str | None = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Chosen:
+    """The runs a board shows, on one task set, and the other task sets' runs apart."""
+
+    suite: str | None
+    runs: list[Run]
+    apart: dict[str, list[Run]]
+
+
+def choose(runs: list[Run], latest: bool = True, suite: str | None = None) -> Chosen:
     """The runs a board shows: the newest per model × harness (every run with `latest`
     False) on `suite`, or else the task set most rows share (the newest such on a tie); the
     other task sets' runs apart, by set."""
@@ -214,7 +211,7 @@ def choose(runs: list[Run], latest: bool = True, suite: str | None = None) -> di
     for run in picked:
         if run.suite != suite:
             apart[run.suite].append(run)
-    return {"suite": suite, "runs": main, "apart": dict(apart)}
+    return Chosen(suite, main, dict(apart))
 
 
 SORTS = ("ems", "completion", "done_and_pass", "gap", "false_done", "cost", "seconds")
@@ -226,54 +223,57 @@ def build(
     latest: bool = True,
     suite: str | None = None,
     sort: str = "ems",
-) -> dict[str, Any]:
+) -> Board:
     """The board as data (what board.json holds)."""
     picked = choose(runs, latest, suite)
-    main: list[Run] = picked["runs"]
 
-    def order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        def value(r: dict[str, Any]) -> float:
-            field = r[sort]
-            number = field["value"] if isinstance(field, dict) else field
+    def order(rows: list[Row]) -> list[Row]:
+        def value(r: Row) -> float:
+            field = getattr(r, sort)
+            number = field.value if isinstance(field, RateView) else field
             return -1.0 if number is None else float(number)
 
         return sorted(rows, key=value, reverse=sort not in ("cost", "seconds", "gap"))
 
-    rows = order([row(run, only) for run in main])
-    by_label = {f"{r.key[0]} · {r.key[1]}": r for r in main}
-    labels = [_label(r) for r in rows]
-    every = [r for run in main for r in run.records]
-    return {
-        "suite": picked["suite"],
-        "suite_tasks": max((r.manifest.tasks for r in main), default=0),
-        "filter": only.as_dict(),
-        "sort": sort,
-        "latest": latest,
-        "facets": {
-            "site": sorted({r.site for r in every}),
-            "ui": sorted({r.ui_primary for r in every}),
-            "kind": [k for k in KINDS if any(r.kind == k for r in every)],
-        },
-        "rows": rows,
-        "pairwise": [
-            {
-                "a": a,
-                "b": b,
-                "run_a": by_label[a].name,
-                "run_b": by_label[b].name,
-                **pair(by_label[a], by_label[b], only),
-            }
+    rows = order([row(run, only) for run in picked.runs])
+    by_label = {f"{r.key[0]} · {r.key[1]}": r for r in picked.runs}
+    labels = [r.label for r in rows]
+    every = [r for run in picked.runs for r in run.records]
+    return Board(
+        suite=picked.suite,
+        suite_tasks=max((r.manifest.tasks for r in picked.runs), default=0),
+        filter=only,
+        sort=sort,
+        latest=latest,
+        facets=Facets(
+            site=sorted({r.site for r in every}),
+            ui=sorted({r.ui_primary for r in every}),
+            kind=[k for k in KINDS if any(r.kind == k for r in every)],
+        ),
+        rows=rows,
+        pairwise=[
+            Pairwise(
+                a=a,
+                b=b,
+                run_a=by_label[a].name,
+                run_b=by_label[b].name,
+                **pair(by_label[a], by_label[b], only).model_dump(),
+            )
             for a, b in combinations(labels, 2)
         ],
-        "variants": sensitivity([by_label[label] for label in labels], only),
-        "apart": {
+        variants=sensitivity([by_label[label] for label in labels], only),
+        apart={
             suite: order([row(run, only) for run in runs])
-            for suite, runs in sorted(picked["apart"].items())
+            for suite, runs in sorted(picked.apart.items())
         },
-    }
+    )
 
 
-def compare(a: Run, b: Run) -> dict[str, Any]:
+def side(run: Run) -> Side:
+    return Side(run=run.name, model=run.key[0], harness=run.key[1], suite=run.suite)
+
+
+def compare(a: Run, b: Run) -> Comparison:
     """B against A on their common attempts: overall and by site, UI class and kind, with
     the tasks that flipped."""
     every = Filter()
@@ -281,35 +281,35 @@ def compare(a: Run, b: Run) -> dict[str, Any]:
     common = sorted(set(left) & set(right))
     records = {r.attempt: r for r in b.records}
 
-    def facet(key: Callable[[Record], str]) -> dict[str, Any]:
+    def facet(key: Callable[[Record], str]) -> dict[str, PairedView]:
         groups: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
         for item in common:
             groups[key(records[item])].append((left[item], right[item]))
-        return {name: paired(pairs).as_dict() for name, pairs in sorted(groups.items())}
+        return {name: paired(pairs).view() for name, pairs in sorted(groups.items())}
 
     def name(item: tuple[str, int]) -> str:
         return item[0] if b.manifest.repeat == 1 else f"{item[0]} #{item[1]}"
 
-    return {
-        "a": {"run": a.name, "model": a.key[0], "harness": a.key[1], "suite": a.suite},
-        "b": {"run": b.name, "model": b.key[0], "harness": b.key[1], "suite": b.suite},
-        "same_suite": a.suite == b.suite,
-        "common": len(common),
-        "only_a": len(set(left) - set(right)),
-        "only_b": len(set(right) - set(left)),
-        "overall": paired([(left[i], right[i]) for i in common]).as_dict(),
-        "by_site": facet(lambda r: r.site),
-        "by_ui": facet(lambda r: r.ui_primary),
-        "by_kind": facet(lambda r: r.kind),
-        "pass_to_fail": [name(i) for i in common if left[i] and not right[i]],
-        "fail_to_pass": [name(i) for i in common if right[i] and not left[i]],
-    }
+    return Comparison(
+        a=side(a),
+        b=side(b),
+        same_suite=a.suite == b.suite,
+        common=len(common),
+        only_a=len(set(left) - set(right)),
+        only_b=len(set(right) - set(left)),
+        overall=paired([(left[i], right[i]) for i in common]).view(),
+        by_site=facet(lambda r: r.site),
+        by_ui=facet(lambda r: r.ui_primary),
+        by_kind=facet(lambda r: r.kind),
+        pass_to_fail=[name(i) for i in common if left[i] and not right[i]],
+        fail_to_pass=[name(i) for i in common if right[i] and not left[i]],
+    )
 
 
 CSV_RATES = ("ems", "completion", "done_and_pass", "gap", "false_done")
 
 
-def to_csv(board: dict[str, Any]) -> str:
+def to_csv(board: Board) -> str:
     """The board's rows as CSV: each rate with its interval's bounds."""
     out = io.StringIO()
     writer = csv.writer(out)
@@ -319,13 +319,14 @@ def to_csv(board: dict[str, Any]) -> str:
     header += ["steps", "seconds", "cost", "infra_errors", "infra_retries", "tasks_scored"]
     header += ["tasks", "repeat", "pass_at_k", "pass_hat_k", "agreement"]
     writer.writerow(header)
-    for item in board["rows"]:
-        k = str(item["attempts"])
-        line = [item["model"], item["harness"], item["run"], item["suite"]]
+    for item in board.rows:
+        k = str(item.attempts)
+        line: list[object] = [item.model, item.harness, item.run, item.suite]
         for name in CSV_RATES:
-            line += [item[name]["value"], item[name]["low"], item[name]["high"]]
-        line += [item["steps"], item["seconds"], item["cost"], item["infra_errors"]]
-        line += [item["infra_retries"], item["tasks_scored"], item["tasks"], item["repeat"]]
-        line += [item["pass_at_k"].get(k), item["pass_hat_k"].get(k), item["agreement"]]
+            rate_of: RateView = getattr(item, name)
+            line += [rate_of.value, rate_of.low, rate_of.high]
+        line += [item.steps, item.seconds, item.cost, item.infra_errors]
+        line += [item.infra_retries, item.tasks_scored, item.tasks, item.repeat]
+        line += [item.pass_at_k.get(k), item.pass_hat_k.get(k), item.agreement]
         writer.writerow(["" if v is None else v for v in line])
     return out.getvalue()

@@ -4,7 +4,8 @@ variable of board.css, so one drawing serves the light and the dark theme."""
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+
+from services.core.models.board import Board, RateView, Row, Sensitivity
 
 WIDTH = 640
 LABEL_W = 200  # the left column of names
@@ -38,8 +39,8 @@ def _label(y: float, text: str) -> str:
     return f'<text class="label" x="{LABEL_W - 8}" y="{y}">{escape(text)}</text>'
 
 
-def _interval(y: float, rate: dict[str, Any]) -> list[str]:
-    lo, hi = _x(rate["low"]), _x(rate["high"])
+def _interval(y: float, rate: RateView) -> list[str]:
+    lo, hi = _x(rate.low), _x(rate.high)
     return [
         f'<line class="whisker" x1="{lo}" x2="{hi}" y1="{y}" y2="{y}"/>',
         f'<line class="whisker" x1="{lo}" x2="{lo}" y1="{y - 5}" y2="{y + 5}"/>',
@@ -47,35 +48,31 @@ def _interval(y: float, rate: dict[str, Any]) -> list[str]:
     ]
 
 
-def _name(row: dict[str, Any]) -> str:
-    return f"{row['model']} · {row['harness']}"
-
-
-def ems(rows: list[dict[str, Any]]) -> str:
+def ems(rows: list[Row]) -> str:
     """EMS per model × harness: a bar and its 95% interval."""
     height = 30 + ROW_H * len(rows) + 20
     body = _axis(10, height - 20)
     for i, row in enumerate(rows):
         y = 20 + i * ROW_H
-        value = row["ems"]["value"] or 0.0
-        body.append(_label(y + 5, _name(row)))
+        value = row.ems.value or 0.0
+        body.append(_label(y + 5, row.label))
         body.append(
             f'<rect class="bar s{i % SERIES}" x="{LABEL_W}" y="{y - 8}" '
             f'width="{_x(value) - LABEL_W}" height="16"><title>EMS {value:.3f}</title></rect>'
         )
-        body += _interval(y, row["ems"])
+        body += _interval(y, row.ems)
     return _svg("ems", "EMS с 95% интервалом по модели и харнессу", height, body)
 
 
-def gap(rows: list[dict[str, Any]]) -> str:
+def gap(rows: list[Row]) -> str:
     """Completion against Done&pass: the claimed-versus-confirmed gap as a segment."""
     height = 30 + ROW_H * len(rows) + 40
     body = _axis(10, height - 40)
     for i, row in enumerate(rows):
         y = 20 + i * ROW_H
-        done = row["completion"]["value"] or 0.0
-        both = row["done_and_pass"]["value"] or 0.0
-        body.append(_label(y + 5, _name(row)))
+        done = row.completion.value or 0.0
+        both = row.done_and_pass.value or 0.0
+        body.append(_label(y + 5, row.label))
         body.append(f'<line class="gapline" x1="{_x(both)}" x2="{_x(done)}" y1="{y}" y2="{y}"/>')
         body.append(f'<circle class="dot-pass" cx="{_x(both)}" cy="{y}" r="6"/>')
         body.append(f'<circle class="dot-done" cx="{_x(done)}" cy="{y}" r="6"/>')
@@ -87,9 +84,10 @@ def gap(rows: list[dict[str, Any]]) -> str:
     return _svg("gap", "Completion против Done&pass: заявлено и подтверждено", height, body)
 
 
-def facet(rows: list[dict[str, Any]], key: str, name: str, title: str) -> str:
+def facet(rows: list[Row], key: str, name: str, title: str) -> str:
     """EMS by a facet (`by_site`, `by_ui`): for each group a bar per row, with intervals."""
-    groups = sorted({group for row in rows for group in row[key]})
+    cells: list[dict[str, RateView]] = [getattr(row, key) for row in rows]
+    groups = sorted({group for by in cells for group in by})
     bar = 14
     block = bar * max(1, len(rows)) + 10
     height = 20 + block * len(groups) + 20
@@ -97,26 +95,26 @@ def facet(rows: list[dict[str, Any]], key: str, name: str, title: str) -> str:
     for g, group in enumerate(groups):
         top = 16 + g * block
         body.append(_label(top + bar * len(rows) / 2 + 4, group))
-        for i, row in enumerate(rows):
-            cell = row[key].get(group)
+        for i, (row, by) in enumerate(zip(rows, cells, strict=True)):
+            cell = by.get(group)
             if cell is None:
                 continue
             y = top + i * bar
-            value = cell["value"] or 0.0
+            value = cell.value or 0.0
             body.append(
                 f'<rect class="bar s{i % SERIES}" x="{LABEL_W}" y="{y}" '
                 f'width="{_x(value) - LABEL_W}" height="{bar - 3}">'
-                f"<title>{escape(_name(row))}: {value:.3f} "
-                f"({cell['k']}/{cell['n']})</title></rect>"
+                f"<title>{escape(row.label)}: {value:.3f} "
+                f"({cell.k}/{cell.n})</title></rect>"
             )
             body += _interval(y + (bar - 3) / 2, cell)[:1]
     return _svg(name, title, height, body)
 
 
-def heatmap(variants: dict[str, Any], labels: list[str]) -> str:
+def heatmap(variants: Sensitivity, labels: list[str]) -> str:
     """Variant sensitivity: control implementation × model, the variant's EMS minus its
     donor's, red where the variant loses, green where it gains."""
-    controls = variants["controls"]
+    controls = variants.controls
     col_w = max(60, min(140, (WIDTH - LABEL_W) // max(1, len(labels))))
     height = 40 + ROW_H * len(controls) + 10
     body = []
@@ -127,18 +125,18 @@ def heatmap(variants: dict[str, Any], labels: list[str]) -> str:
         y = 24 + i * ROW_H
         body.append(_label(y + ROW_H / 2 + 4, control))
         for j, label in enumerate(labels):
-            cell = variants["cells"][control].get(label)
-            if cell is None or cell["delta"] is None:
+            cell = variants.cells[control].get(label)
+            if cell is None or cell.delta is None:
                 continue
-            delta = cell["delta"]
+            delta = cell.delta
             tone = "worse" if delta < 0 else "better" if delta > 0 else "same"
             strength = round(0.15 + 0.85 * min(1.0, abs(delta)), 2) if delta else 1
             x = LABEL_W + j * col_w
             body.append(
                 f'<rect class="cell {tone}" x="{x + 1}" y="{y + 1}" width="{col_w - 2}" '
                 f'height="{ROW_H - 2}" fill-opacity="{strength}"><title>{escape(control)}, '
-                f"{escape(label)}: {delta:+.2f} [{cell['low']:+.2f}; {cell['high']:+.2f}], "
-                f"n={cell['n']}</title></rect>"
+                f"{escape(label)}: {delta:+.2f} [{cell.low:+.2f}; {cell.high:+.2f}], "
+                f"n={cell.n}</title></rect>"
             )
             body.append(
                 f'<text class="celltext" x="{x + col_w / 2}" y="{y + ROW_H / 2 + 4}">'
@@ -147,10 +145,10 @@ def heatmap(variants: dict[str, Any], labels: list[str]) -> str:
     return _svg("heatmap", "Чувствительность к вариантам: EMS варианта минус донора", height, body)
 
 
-def cost(rows: list[dict[str, Any]]) -> str:
+def cost(rows: list[Row]) -> str:
     """Total cost (x) against EMS (y), each point with its EMS interval."""
     left, right, top, bottom = 60, WIDTH - 20, 16, 236
-    most = max((row["cost"] for row in rows), default=0.0) or 1.0
+    most = max((row.cost for row in rows), default=0.0) or 1.0
     body = []
     for tick in (0, 0.5, 1):
         y = round(bottom - tick * (bottom - top), 1)
@@ -160,30 +158,30 @@ def cost(rows: list[dict[str, Any]]) -> str:
         x = round(left + tick * (right - left), 1)
         body.append(f'<text class="tick" x="{x}" y="{bottom + 16}">${most * tick:.4g}</text>')
     for i, row in enumerate(rows):
-        x = round(left + row["cost"] / most * (right - left), 1)
-        rate = row["ems"]
-        y = round(bottom - (rate["value"] or 0.0) * (bottom - top), 1)
-        lo = round(bottom - rate["low"] * (bottom - top), 1)
-        hi = round(bottom - rate["high"] * (bottom - top), 1)
+        x = round(left + row.cost / most * (right - left), 1)
+        rate = row.ems
+        y = round(bottom - (rate.value or 0.0) * (bottom - top), 1)
+        lo = round(bottom - rate.low * (bottom - top), 1)
+        hi = round(bottom - rate.high * (bottom - top), 1)
         body.append(f'<line class="whisker" x1="{x}" x2="{x}" y1="{lo}" y2="{hi}"/>')
         body.append(
             f'<circle class="bar s{i % SERIES}" cx="{x}" cy="{y}" r="6"><title>'
-            f"{escape(_name(row))}: ${row['cost']:.4f}, EMS {rate['value'] or 0:.3f}"
+            f"{escape(row.label)}: ${row.cost:.4f}, EMS {rate.value or 0:.3f}"
             "</title></circle>"
         )
-        body.append(f'<text class="tick start" x="{x + 9}" y="{y - 6}">{escape(_name(row))}</text>')
+        body.append(f'<text class="tick start" x="{x + 9}" y="{y - 6}">{escape(row.label)}</text>')
     return _svg("cost", "Стоимость против EMS", bottom + 26, body)
 
 
-def all_charts(board: dict[str, Any]) -> dict[str, str]:
+def all_charts(board: Board) -> dict[str, str]:
     """Every chart of a board, by name."""
-    rows = board["rows"]
-    labels = [_name(row) for row in rows]
+    rows = board.rows
+    labels = [row.label for row in rows]
     return {
         "ems": ems(rows),
         "gap": gap(rows),
         "site": facet(rows, "by_site", "site", "EMS по сайтам"),
         "ui": facet(rows, "by_ui", "ui", "EMS по классам интерфейса"),
-        "heatmap": heatmap(board["variants"], labels),
+        "heatmap": heatmap(board.variants, labels),
         "cost": cost(rows),
     }

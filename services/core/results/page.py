@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from services.core.results.board import Filter
+from services.core.models.board import Board, Comparison, Filter
 from services.core.results.charts import all_charts
 
 HERE = Path(__file__).parent
@@ -22,15 +21,15 @@ KIND_NAMES = {"canonical": "канонические", "variant": "вариан�
 
 
 def filter_links(
-    board: dict[str, Any], href: Callable[[Filter], str]
+    board: Board, href: Callable[[Filter], str]
 ) -> list[tuple[str, list[tuple[str, str, bool]]]]:
     """For each facet, a link per group (and «все»): (caption, address, chosen)."""
-    current = Filter(**board["filter"])
+    current = board.filter
     links = []
     for facet, title in FACETS.items():
         chosen = getattr(current, facet)
         items = [("все", href(Filter()), chosen is None and current == Filter())]
-        for group in board["facets"][facet]:
+        for group in getattr(board.facets, facet):
             caption = KIND_NAMES.get(group, group)
             items.append((caption, href(Filter(**{facet: group})), chosen == group))
         links.append((title, items))
@@ -38,7 +37,7 @@ def filter_links(
 
 
 def render_board(
-    board: dict[str, Any],
+    board: Board,
     href: Callable[[Filter], str],
     assets: str,
     back: str | None = None,
@@ -56,5 +55,5 @@ def render_board(
     )
 
 
-def render_compare(result: dict[str, Any], assets: str, back: str | None = None) -> str:
+def render_compare(result: Comparison, assets: str, back: str | None = None) -> str:
     return ENV.get_template("compare.html").render(c=result, assets=assets, back=back)

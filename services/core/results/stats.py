@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb, sqrt
 
+from services.core.models.board import PairedView, RateView
 from services.core.models.run import Record, Repeats
 
 Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
@@ -27,15 +28,15 @@ class Rate:
     def value(self) -> float | None:
         return self.k / self.n if self.n else None
 
-    def as_dict(self) -> dict[str, float | int | None]:
+    def view(self) -> RateView:
         value = self.value
-        return {
-            "value": None if value is None else round(value, 4),
-            "k": self.k,
-            "n": self.n,
-            "low": round(self.low, 4),
-            "high": round(self.high, 4),
-        }
+        return RateView(
+            value=None if value is None else round(value, 4),
+            k=self.k,
+            n=self.n,
+            low=round(self.low, 4),
+            high=round(self.high, 4),
+        )
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -78,19 +79,19 @@ class Paired:
     def significant(self) -> bool:
         return self.p < SIGNIFICANT
 
-    def as_dict(self) -> dict[str, float | int | bool | None]:
-        return {
-            "n": self.n,
-            "both": self.both,
-            "a_only": self.a_only,
-            "b_only": self.b_only,
-            "neither": self.neither,
-            "delta": None if self.delta is None else round(self.delta, 4),
-            "low": round(self.low, 4),
-            "high": round(self.high, 4),
-            "p": round(self.p, 6),
-            "significant": self.significant,
-        }
+    def view(self) -> PairedView:
+        return PairedView(
+            n=self.n,
+            both=self.both,
+            a_only=self.a_only,
+            b_only=self.b_only,
+            neither=self.neither,
+            delta=None if self.delta is None else round(self.delta, 4),
+            low=round(self.low, 4),
+            high=round(self.high, 4),
+            p=round(self.p, 6),
+            significant=self.significant,
+        )
 
 
 def mcnemar_exact(b: int, c: int) -> float:

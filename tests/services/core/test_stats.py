@@ -27,9 +27,9 @@ def test_wilson_known_cases():
 
 
 def test_a_rate_carries_its_counts_and_interval():
-    got = rate(3, 4).as_dict()
-    assert got["value"] == 0.75 and (got["k"], got["n"]) == (3, 4)
-    assert got["low"] < 0.75 < got["high"]
+    got = rate(3, 4).view()
+    assert got.value == 0.75 and (got.k, got.n) == (3, 4)
+    assert got.low < 0.75 < got.high
     assert rate(0, 0).value is None
 
 

@@ -1,0 +1,158 @@
+"""The board over runs and the comparison of two runs (docs/results.md): what `board.json`
+holds, what the board pages and the terminal tables show."""
+
+from __future__ import annotations
+
+from pydantic import ConfigDict, Field
+
+from services.core.models.base import Boundary
+from services.core.models.run import Record, Repeats
+
+
+class Filter(Boundary):
+    """Which records a board counts: one site, one UI class (primary), canonical or variant."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    site: str | None = None
+    ui: str | None = None
+    kind: str | None = None
+
+    def keeps(self, record: Record) -> bool:
+        return (
+            (self.site is None or record.site == self.site)
+            and (self.ui is None or record.ui_primary == self.ui)
+            and (self.kind is None or record.kind == self.kind)
+        )
+
+    def chosen(self) -> dict[str, str]:
+        """The facets it narrows, facet -> group."""
+        return {facet: group for facet, group in self.model_dump().items() if group}
+
+
+class RateView(Boundary):
+    """`k` of `n`, its value and its Wilson 95% interval (`value` None when n is 0)."""
+
+    value: float | None
+    k: int
+    n: int
+    low: float
+    high: float
+
+
+class PairedView(Boundary):
+    """Two results on the same attempts: `a_only` pass in A and fail in B; `delta` is B's
+    rate minus A's with Newcombe's 95% interval; `p` McNemar's exact p-value."""
+
+    n: int
+    both: int
+    a_only: int
+    b_only: int
+    neither: int
+    delta: float | None
+    low: float
+    high: float
+    p: float
+    significant: bool
+
+
+class Row(Repeats):
+    """One model × harness: its run's records that the board's filter keeps."""
+
+    model: str
+    harness: str
+    run: str
+    created_at: str | None = None
+    suite: str
+    repeat: int = 1
+    ems: RateView
+    completion: RateView
+    done_and_pass: RateView
+    # Said done, conditions failed: of every scored attempt, and of those that said done.
+    gap: RateView
+    false_done: RateView
+    steps: float | None = None
+    seconds: float | None = None
+    cost: float = 0.0
+    priced: bool = True
+    infra_errors: int = 0
+    infra_retries: int = 0
+    tasks_scored: int = 0
+    tasks: int = 0
+    attempts_scored: int = 0
+    by_site: dict[str, RateView] = Field(default_factory=dict)
+    by_ui: dict[str, RateView] = Field(default_factory=dict)
+    by_kind: dict[str, RateView] = Field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return f"{self.model} · {self.harness}"
+
+
+class Facets(Boundary):
+    """The groups a board's records fall in, for its filter links."""
+
+    site: list[str] = Field(default_factory=list)
+    ui: list[str] = Field(default_factory=list)
+    kind: list[str] = Field(default_factory=list)
+
+
+class Pairwise(PairedView):
+    """Row B against row A on the attempts both scored."""
+
+    a: str
+    b: str
+    run_a: str
+    run_b: str
+
+
+class Sensitivity(Boundary):
+    """The variant table: per control implementation and row, donor (A) against variant (B)."""
+
+    controls: list[str] = Field(default_factory=list)
+    cells: dict[str, dict[str, PairedView]] = Field(default_factory=dict)
+
+
+class Board(Boundary):
+    suite: str | None = None
+    suite_tasks: int = 0
+    filter: Filter = Field(default_factory=Filter)
+    sort: str = "ems"
+    latest: bool = True
+    facets: Facets = Field(default_factory=Facets)
+    rows: list[Row] = Field(default_factory=list)
+    pairwise: list[Pairwise] = Field(default_factory=list)
+    variants: Sensitivity = Field(default_factory=Sensitivity)
+    # Rows on other task sets, by set: not comparable with these.
+    apart: dict[str, list[Row]] = Field(default_factory=dict)
+
+
+class BoardFile(Boundary):
+    """`board.json` of `runner board export`: the whole board and each filtered page's."""
+
+    board: Board
+    filtered: dict[str, Board] = Field(default_factory=dict)
+
+
+class Side(Boundary):
+    run: str
+    model: str
+    harness: str
+    suite: str
+
+
+class Comparison(Boundary):
+    """B against A on their common attempts: overall and by facet, with the flipped tasks."""
+
+    a: Side
+    b: Side
+    same_suite: bool
+    common: int
+    only_a: int
+    only_b: int
+    overall: PairedView
+    by_site: dict[str, PairedView] = Field(default_factory=dict)
+    by_ui: dict[str, PairedView] = Field(default_factory=dict)
+    by_kind: dict[str, PairedView] = Field(default_factory=dict)
+    pass_to_fail: list[str] = Field(default_factory=list)
+    fail_to_pass: list[str] = Field(default_factory=list)

@@ -84,6 +84,7 @@ def load(reference: str) -> Any:
 
 
 def _problems(site: SiteDescriptor) -> list[str]:
+    """What is wrong with the descriptor, each problem a phrase."""
     problems = []
     if not DOMAIN_KEY.match(site.domain):
         problems.append(f"domain {site.domain!r} is not a key (lowercase letters, digits, _)")
@@ -95,6 +96,12 @@ def _problems(site: SiteDescriptor) -> list[str]:
         reference = getattr(site, name)
         if reference is not None and not REFERENCE.match(reference):
             problems.append(f"{name} {reference!r} is not a 'module:function' reference")
+    return problems + _declared_problems(site)
+
+
+def _declared_problems(site: SiteDescriptor) -> list[str]:
+    """What is wrong with the site's controls, evidence and event types."""
+    problems = []
     for key, implementations in site.controls.items():
         if key in SHELL_CONTROLS:
             problems.append(f"control {key!r} is the page shell's, every site has it")
@@ -103,6 +110,8 @@ def _problems(site: SiteDescriptor) -> list[str]:
     for rule in site.evidence:
         if rule.event not in site.events:
             problems.append(f"evidence names {rule.event!r}, an event the site does not write")
+        if rule.at_least is not None and rule.having is None:
+            problems.append(f"evidence for {rule.event!r}: at_least needs the parameter having")
     for name in site.event_types:
         if name not in site.events:
             problems.append(f"event type {name!r} is declared but not among its events")
@@ -144,19 +153,19 @@ class Registry:
         for domain, controls in self.site_controls.items():
             for key, implementations in controls.items():
                 self.controls.setdefault(key, {})[domain] = implementations
-        # event type -> its parameters, of the types the plug-ins add to the contract
+        # event type -> its parameters (and the domain that declares it), of the types the
+        # plug-ins add to the contract
         self.event_types: dict[str, type[BaseModel]] = {}
-        declared_by: dict[str, str] = {}
+        self.declared_by: dict[str, str] = {}
         for site in self.sites:
             for name, schema in site.event_types.items():
-                if name in declared_by:
+                if name in self.declared_by:
                     raise SiteError(
                         f"site plug-in {site.domain!r}: event type {name!r} is already"
-                        f" declared by {declared_by[name]!r}"
+                        f" declared by {self.declared_by[name]!r}"
                     )
-                declared_by[name] = site.domain
+                self.declared_by[name] = site.domain
                 self.event_types[name] = schema
-        self.declared_by = declared_by
 
     def site(self, domain: str) -> SiteDescriptor | None:
         return self.by_domain.get(domain)

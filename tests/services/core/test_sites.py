@@ -23,7 +23,7 @@ FIELDS = SiteDescriptor(
     domain="Bad Key", caption=" ", order=1, app="bad.app:create_app",
     events=frozenset({"state_changed"}), oracle="bad.oracle",
     controls={"theme": ("light",), "size": ()},
-    evidence=(Evidence("CARD", "bad_event"),),
+    evidence=(Evidence("CARD", "bad_event"), Evidence("CARD", "state_changed", at_least=2)),
 )
 CLASH = SiteDescriptor(
     domain="clash", caption="Столкновение", order=1, app="bad.app",
@@ -81,6 +81,7 @@ def test_bad_fields_are_named_each(tmp_path: Path) -> None:
         "control 'theme' is the page shell's",
         "control 'size': implementations must be distinct, at least one",
         "evidence names 'bad_event', an event the site does not write",
+        "evidence for 'state_changed': at_least needs the parameter having",
     ):
         assert problem in str(bad.value)
 

@@ -44,6 +44,17 @@ COPY --from=packages /opt/venv /opt/venv
 COPY services/__init__.py services/
 COPY services/core services/core
 COPY services/kit services/kit
+# Every site's descriptor and the entry points that declare them (deploy/sites.py): each
+# service knows every site (the tabs of the hub and of each page), as the installed project
+# does. tests/deploy/test_site_list.py holds this list and the stages below to the registry.
+COPY pyproject.toml deploy/sites.py /tmp/
+RUN python /tmp/sites.py /tmp/pyproject.toml /app
+COPY services/market/__init__.py services/market/plugin.py services/market/
+COPY services/books/__init__.py services/books/plugin.py services/books/
+COPY services/grocery/__init__.py services/grocery/plugin.py services/grocery/
+COPY services/rail/__init__.py services/rail/plugin.py services/rail/
+COPY services/hotels/__init__.py services/hotels/plugin.py services/hotels/
+COPY services/files/__init__.py services/files/plugin.py services/files/
 USER wpb
 EXPOSE 8000
 HEALTHCHECK --interval=2s --timeout=3s --start-period=30s --retries=5 \

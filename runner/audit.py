@@ -32,13 +32,17 @@ from datetime import date, timedelta
 from typing import Any
 
 from services.core.matching import (
+    BASKET_ADD,
     BASKET_FAMILY,
+    BASKET_REMOVE,
     QUANTITY_PARAMS,
     check,
     event_matches,
     value_matches,
 )
 from services.core.models.run import Record
+from services.core.sites import Evidence, registry
+from services.core.tasks import PRIMARY_CLASSES
 
 ALTERNATIVES = 3  # look-alike values tried per parameter
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -79,11 +83,8 @@ CHOICE_PARAMS = frozenset(
 )
 
 
-def _counter(kind: str, params: dict[str, Any]) -> bool:
-    if kind in {"bench_hotel_select_guests", "basket_remove"}:
-        return True
-    if kind == "basket_add":  # the stepper: a line of two or more
-        return _at_least(params, "amount", 2)
+def _people(params: dict[str, Any]) -> bool:
+    """Whether a search or booking was made for several people (a counter set them)."""
     if _at_least(params, "passengers_amount", 2):  # the default (one) says nothing
         return True
     passengers = params.get("passengers")
@@ -95,31 +96,38 @@ def _counter(kind: str, params: dict[str, Any]) -> bool:
     return bool(GUEST_PARAMS & set(params))
 
 
-# The primary classes (docs/tasks.md, "UI classes") and the events that evidence each: NAV,
+# The primary classes (docs/tasks.md, "UI classes") evidenced by the parameters of any
+# event; the events that evidence a class are the sites' (`SiteDescriptor.evidence`). NAV,
 # RADIO, SEARCH and SEAT are never primary, so never checked.
-CLASS_EVIDENCE: dict[str, Callable[[str, dict[str, Any]], bool]] = {
-    "BASKET": lambda kind, _: kind in {"basket_add", "basket_remove"},
-    "COUNTER": _counter,
-    "FILES": lambda kind, _: kind.startswith("bench_files_"),
-    "FAV": lambda kind, _: kind in {"add_favorites", "remove_favorites"},
-    "CARD": lambda kind, _: (
-        kind in {"bench_hotel_select_hotel", "bench_hotel_select_room", "select_train"}
-    ),
-    "DATE": lambda kind, params: (
-        kind in {"select_date", "bench_hotel_select_start_date", "bench_hotel_select_end_date"}
-        or bool(DATE_PARAMS & set(params))
-    ),
-    "PAY": lambda kind, _: kind in {"select_pay_method", "submit_payment"},
-    "SELECT_AC": lambda kind, params: (
-        kind in {"select_city", "bench_hotel_select_city"} or bool(CITY_PARAMS & set(params))
-    ),
-    # A list chosen by click: a sort or filter list, a category menu, a year, a tariff.
-    "SELECT_LIST": lambda kind, params: (
-        kind in {"apply_sort", "apply_filter", "bench_files_select_year", "select_tariff"}
-        or (kind == "state_changed" and "category" in params)
-        or bool(CHOICE_PARAMS & set(params))
-    ),
+PARAM_EVIDENCE: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "COUNTER": _people,
+    "DATE": lambda params: bool(DATE_PARAMS & set(params)),
+    "SELECT_AC": lambda params: bool(CITY_PARAMS & set(params)),
+    # A list chosen by click: a tariff, a train, a berth count, a room type, a year.
+    "SELECT_LIST": lambda params: bool(CHOICE_PARAMS & set(params)),
 }
+
+
+def _evidences(rule: Evidence, params: dict[str, Any]) -> bool:
+    if rule.having is None:
+        return True
+    if rule.at_least is None:
+        return rule.having in params
+    return _at_least(params, rule.having, rule.at_least)
+
+
+def evidences(ui_class: str, kind: str, params: dict[str, Any]) -> bool:
+    """Whether an event (or a condition, as the event it asks for) evidences the class."""
+    rules = [
+        rule
+        for site in registry().sites
+        for rule in site.evidence
+        if rule.ui_class == ui_class and rule.event == kind
+    ]
+    if any(_evidences(rule, params) for rule in rules):
+        return True
+    by_params = PARAM_EVIDENCE.get(ui_class)
+    return not any(rule.alone for rule in rules) and bool(by_params and by_params(params))
 
 
 def _plain_params(condition: Condition) -> dict[str, Any]:
@@ -135,8 +143,7 @@ def _plain_params(condition: Condition) -> dict[str, Any]:
 
 def class_check(primary: str | None, conditions: list[Condition], events: list[Event]) -> dict:
     """Is the primary class evidenced by the log, and required by a condition?"""
-    rule = CLASS_EVIDENCE.get(primary or "")
-    if rule is None:
+    if primary not in PRIMARY_CLASSES:
         return {
             "class": primary,
             "known": False,
@@ -144,9 +151,11 @@ def class_check(primary: str | None, conditions: list[Condition], events: list[E
             "in_conditions": False,
             "ok": False,
         }
-    in_log = any(rule(str(e.get("type")), _params(e)) for e in events)
+    in_log = any(evidences(primary, str(e.get("type")), _params(e)) for e in events)
     in_conditions = any(
-        rule(c["event_name"], _plain_params(c)) for c in conditions if not c.get("forbidden")
+        evidences(primary, c["event_name"], _plain_params(c))
+        for c in conditions
+        if not c.get("forbidden")
     )
     return {
         "class": primary,
@@ -403,7 +412,7 @@ def _quantity_changes(conditions: list[Condition], events: list[Event]) -> Itera
                     continue
                 kind = name
                 if name in BASKET_FAMILY:
-                    kind = "basket_add" if step > 0 else "basket_remove"
+                    kind = BASKET_ADD if step > 0 else BASKET_REMOVE
                 params = {**copy.deepcopy(_params(last)), param: value}
                 yield Mutation(f"last:{unit}.{param}={value}", _appended(events, kind, params))
 
@@ -644,12 +653,11 @@ def build_pools(items: Sequence[AuditItem], vocabulary: bool = True) -> dict[str
                     if name not in {"target", "key", "x", "y"}:
                         _collect(pool, value, name)
     if vocabulary:
-        from runner.tasks import site_module
-
         for domain in [d for d in pools if d is not None]:
-            module = site_module(domain)
-            if module is not None and hasattr(module, "vocabulary"):
-                for name, values in module.vocabulary().items():
+            site = registry().site(domain)
+            vocabulary_of = site.hook("vocabulary") if site else None
+            if vocabulary_of is not None:
+                for name, values in vocabulary_of().items():
                     pools[domain][name].update(v for v in values if isinstance(v, str))
     return {domain: dict(pool) for domain, pool in pools.items()}
 

@@ -33,7 +33,7 @@ from runner.settings import (
     write_private,
 )
 from runner.wait import WaitTimeout, until
-from services.core.variants import SITE_PACKAGES
+from services.core.sites import registry
 
 # Supervision: a dead service is started again after a back-off that doubles from the first
 # to the longest wait, and starts over once the service has stayed up for a healthy minute.
@@ -80,18 +80,14 @@ def nats_server_binary() -> str:
 
 
 def built_sites(only: str | None = None) -> dict[str, str]:
-    """domain -> app module of every site built in this checkout (or of those `only` names)."""
-    wanted = [d.strip() for d in only.split(",")] if only else list(SITE_PACKAGES)
-    unknown = [d for d in wanted if d not in SITE_PACKAGES]
+    """domain -> app module of every declared site whose app is built in this checkout (or
+    of those `only` names), in tab order."""
+    declared = registry().by_domain
+    wanted = [d.strip() for d in only.split(",")] if only else list(declared)
+    unknown = [d for d in wanted if d not in declared]
     if unknown:
-        raise StackError(
-            f"WPB_STACK_SITES: unknown domains {unknown}; known: {list(SITE_PACKAGES)}"
-        )
-    return {
-        d: f"services.{SITE_PACKAGES[d]}.app"
-        for d in wanted
-        if importlib.util.find_spec(f"services.{SITE_PACKAGES[d]}") is not None
-    }
+        raise StackError(f"WPB_STACK_SITES: unknown domains {unknown}; known: {list(declared)}")
+    return {d: declared[d].app for d in wanted if importlib.util.find_spec(declared[d].app)}
 
 
 @dataclass

@@ -9,7 +9,6 @@ is a copy of its donor whose only differences are `ui_variants`, `ui_variant_pro
 from __future__ import annotations
 
 import copy
-import importlib
 import json
 import re
 import tomllib
@@ -19,11 +18,12 @@ from datetime import date
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from services.core.contract import EVENT_TYPES
+from services.core.contract import event_types
 from services.core.dateshift import shift_task
 from services.core.errors import FieldError
+from services.core.sites import registry
 from services.core.tasks import check_task, task_files
-from services.core.variants import DOMAINS, SITE_PACKAGES, check_selection
+from services.core.variants import check_selection
 
 CANONICAL = "canonical"
 GENERATED = "variants"
@@ -106,17 +106,8 @@ def build(tasks_dir: Path, write: bool = True) -> dict[Path, str]:
 # -- the validator -----------------------------------------------------------------------
 
 
-def site_module(domain: str) -> Any | None:
-    """The catalog module of a domain's site (its `vocabulary()`/`states()` hooks)."""
-
-    try:
-        return importlib.import_module(f"services.{SITE_PACKAGES[domain]}.catalog")
-    except ModuleNotFoundError:
-        return None
-
-
 def upstream_main(domain: Any) -> str:
-    """How upstream task files name a site's main screen (`state_shop_main`)."""
+    """How upstream task files name a site's main screen (`state_<domain>_main`)."""
     return f"state_{domain}_main"
 
 
@@ -140,9 +131,11 @@ def validate(task: Any, name: str) -> list[str]:
     domain = data.get("bench_first_domain")
     if domain is None:
         problems.append(f"{name}.test_data.bench_first_domain: missing")
-    module = site_module(domain) if domain in DOMAINS else None
-    vocabulary = module.vocabulary() if module and hasattr(module, "vocabulary") else {}
-    states = module.states() | HUB_STATES if module and hasattr(module, "states") else None
+    site = registry().site(domain) if isinstance(domain, str) else None
+    vocabulary_of = site.hook("vocabulary") if site else None
+    vocabulary = vocabulary_of() if vocabulary_of else {}
+    screens_of = site.hook("screens") if site else None
+    states = screens_of() | HUB_STATES if screens_of else None
     first_state = data.get("bench_first_state")
     if first_state == upstream_main(domain):  # an upstream file's name of the main screen
         first_state = None
@@ -150,7 +143,7 @@ def validate(task: Any, name: str) -> list[str]:
         problems.append(f"{name}.test_data.bench_first_state: unknown screen {first_state!r}")
     for index, condition in enumerate(data["conditions"]):
         where = f"{name}.test_data.conditions[{index}]"
-        schema = EVENT_TYPES[condition["event_name"]]
+        schema = event_types()[condition["event_name"]]
         for param, expected in (condition.get("parameters") or {}).items():
             if param not in schema.model_fields:
                 problems.append(
@@ -175,9 +168,10 @@ def validate(task: Any, name: str) -> list[str]:
                 problems.append(
                     f"{where}.parameters.{param}: {value!r} is not in the {domain} catalog"
                 )
-    if module and hasattr(module, "task_problems"):
-        problems.extend(f"{name}: {p}" for p in module.task_problems(data))
-    if domain in DOMAINS:
+    task_problems = site.hook("task_problems") if site else None
+    if task_problems:
+        problems.extend(f"{name}: {p}" for p in task_problems(data))
+    if site is not None:
         try:  # the task-level selection must exist on the task's own site
             check_selection(data.get("ui_variants") or {}, f"{name}.test_data.ui_variants", domain)
         except FieldError as exc:

@@ -31,6 +31,7 @@ from runner.wait import WaitTimeout, until
 from services.core.models.api import CreatedTrajectory, Verdict
 from services.core.models.run import Record
 from services.core.results.board import Run
+from services.core.sites import ENTRY_POINT_GROUP, registry
 from services.kit import pagetoken
 from services.kit.bus import NATS_USER, TRAJECTORIES_BUCKET
 
@@ -54,6 +55,36 @@ def running_stack(
         yield started
     finally:
         started.stop()
+
+
+TESTS = Path(__file__).resolve().parent
+
+
+@contextlib.contextmanager
+def site_plugins(folder: Path, entries: dict[str, str]) -> Iterator[None]:
+    """Site plug-ins installed as another package installs them: a distribution declaring
+    `entries` (name -> "module:attribute") in the `webpagebench.sites` group, its
+    `.dist-info` written into `folder` as the images' is (deploy/sites.py), `folder` on
+    sys.path, and for the processes a stack starts on PYTHONPATH with tests/ (where their
+    code is). The registry is read again on the way in and on the way out."""
+    declared = "".join(
+        f"{json.dumps(name)} = {json.dumps(value)}\n" for name, value in entries.items()
+    )
+    project = folder / "pyproject.toml"
+    project.write_text(
+        f'[project]\nname = "wpbtestsites"\nversion = "0"\n'
+        f'[project.entry-points."{ENTRY_POINT_GROUP}"]\n{declared}'
+    )
+    subprocess.run([sys.executable, REPO / "deploy" / "sites.py", project, folder], check=True)
+    path = os.pathsep.join(p for p in (str(folder), str(TESTS), os.environ.get("PYTHONPATH")) if p)
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.syspath_prepend(str(folder))
+            patch.setenv("PYTHONPATH", path)
+            registry.cache_clear()
+            yield
+    finally:
+        registry.cache_clear()
 
 
 @contextlib.contextmanager

@@ -2,17 +2,21 @@
 
 Names are fixed by the event contract (docs/events.md); other tools and task files depend
 on them. A type's schema forbids unknown parameters, except `widget` (the implementation
-that wrote the event), which any event may carry.
+that wrote the event), which any event may carry. `EVENT_TYPES` is the released contract;
+`event_types()` adds the types that site plug-ins declare (services/core/sites.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
+from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from services.core.errors import FieldError
+from services.core.sites import Registry, SiteError, registry
 
 Source = Literal["page", "server"]
 
@@ -303,10 +307,28 @@ EVENT_TYPES: dict[str, type[Params]] = {
 TRACKING_TYPES = frozenset({"click", "keypress", "scroll"})
 
 
+def event_types() -> Mapping[str, type[Params]]:
+    """Every event type: the released contract's and those the registered sites declare."""
+    return _with_declared(registry())
+
+
+@cache
+def _with_declared(sites: Registry) -> Mapping[str, type[Params]]:
+    merged = dict(EVENT_TYPES)
+    for name, schema in sites.event_types.items():
+        where = f"site plug-in {sites.declared_by[name]!r}: event type {name!r}"
+        if name in EVENT_TYPES:
+            raise SiteError(f"{where} is the released contract's, it cannot be declared again")
+        if not issubclass(schema, Params):
+            raise SiteError(f"{where}: its parameters must subclass services.core.contract.Params")
+        merged[name] = schema
+    return merged
+
+
 def validate_params(event_type: str, params: Any, where: str = "") -> dict[str, Any]:
     """The event's parameters as the contract defines them, or FieldError naming the field."""
     prefix = f"{where}." if where else ""
-    schema = EVENT_TYPES.get(event_type)
+    schema = event_types().get(event_type)
     if schema is None:
         raise FieldError(f"{prefix}type", f"unknown event type {event_type!r}")
     if not isinstance(params, dict):

@@ -34,7 +34,8 @@ OPERATORS: frozenset[str] = frozenset(
 ORDERING_OPERATORS: frozenset[str] = OPERATORS - {"equal"}
 MATCH_MODES: frozenset[str] = frozenset({"any", "last"})
 
-BASKET_FAMILY: frozenset[str] = frozenset({"basket_add", "basket_remove"})
+BASKET_ADD, BASKET_REMOVE = "basket_add", "basket_remove"
+BASKET_FAMILY: frozenset[str] = frozenset({BASKET_ADD, BASKET_REMOVE})
 # event_name -> parameter names that put a condition under the last-event rule
 QUANTITY_PARAMS: dict[str, frozenset[str]] = {
     "basket_add": frozenset({"amount"}),

@@ -6,11 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from services.core.contract import EVENT_TYPES
+from services.core.contract import event_types
 from services.core.errors import FieldError
 from services.core.keys import TASK_NAME
 from services.core.matching import validate_conditions
-from services.core.variants import DOMAINS, check_selection
+from services.core.sites import registry
+from services.core.variants import check_selection
 
 # The UI classes the published paper and board report (docs/tasks.md, "UI classes"): a
 # task's primary class is one of PRIMARY_CLASSES; the classes it exercises also may name
@@ -66,18 +67,19 @@ def check_task(task: Any, field: str = "task") -> dict[str, Any]:
     prompt = data.get("task")
     if not isinstance(prompt, str) or not prompt.strip():
         raise FieldError(f"{field}.test_data.task", "the prompt must be a non-empty string")
+    domains = registry().captions
     first = data.get("bench_first_domain")
-    if first is not None and (not isinstance(first, str) or first not in DOMAINS):
+    if first is not None and (not isinstance(first, str) or first not in domains):
         raise FieldError(
             f"{field}.test_data.bench_first_domain",
-            f"unknown domain {first!r}; known: {list(DOMAINS)}",
+            f"unknown domain {first!r}; known: {list(domains)}",
         )
     where = f"{field}.test_data.conditions"
     conditions = validate_conditions(data.get("conditions"), where)
     if not conditions:
         raise FieldError(where, "must be a non-empty list")
     for index, condition in enumerate(conditions):
-        if condition["event_name"] not in EVENT_TYPES:
+        if condition["event_name"] not in event_types():
             name = condition["event_name"]
             raise FieldError(f"{where}[{index}].event_name", f"unknown event type {name!r}")
     if all(condition.get("forbidden") is True for condition in conditions):
@@ -93,7 +95,7 @@ def check_task(task: Any, field: str = "task") -> dict[str, Any]:
     if not isinstance(configs, dict):
         raise FieldError(f"{field}.domain_configs", "must be an object")
     for domain, config in configs.items():
-        if domain not in DOMAINS:
+        if domain not in domains:
             raise FieldError(f"{field}.domain_configs.{domain}", "unknown domain")
         if config is not None and not isinstance(config, dict):
             raise FieldError(f"{field}.domain_configs.{domain}", "must be an object")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from services.core.variants import VARIANTS
+from services.files.plugin import SITE
 
 DOMAIN = "files"
 
@@ -33,4 +33,4 @@ def attachment(name: str) -> str:
 
 def widget_of(key: str, value: str | None) -> dict[str, str]:
     """`widget=<impl>` for the event when the link said which implementation it came from."""
-    return {"widget": value} if value in VARIANTS[key][DOMAIN] else {}
+    return {"widget": value} if value in SITE.controls[key] else {}

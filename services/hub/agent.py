@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from services.core.contract import TRACKING_TYPES
 from services.core.errors import FieldError
-from services.core.variants import DOMAINS
+from services.core.sites import registry
 from services.hub.deps import HERE, HttpDep, PagesDep, SettingsDep
 from services.hub.proxy import check_path, forward
 from services.kit.site import (
@@ -75,7 +75,7 @@ async def page_events(request: Request, tid: str, domain: str) -> Response:
     """Tracking events (click, keypress, scroll) are stored here, one hop shorter;
     widget selections go on to the site, which checks them against its catalog. (The most
     frequent request of all: no dependencies to solve, the app's state read directly.)"""
-    if domain != "hub" and domain not in DOMAINS:
+    if domain != "hub" and domain not in registry().captions:
         raise FieldError("domain", f"unknown domain {domain!r}", 404)
     payload = read_json(await request.body())  # refused here when it is not JSON
     if domain != "hub" and not tracking_only(payload):
@@ -100,7 +100,7 @@ async def hub_page_slash(tid: str) -> RedirectResponse:
 async def site(
     request: Request, tid: str, domain: str, hub: SettingsDep, pages: PagesDep, client: HttpDep
 ) -> Response:
-    if domain not in DOMAINS:
+    if domain not in registry().captions:
         raise FieldError("domain", f"unknown domain {domain!r}", 404)
     check_path(request.url.path)
     trajectory = await current_trajectory(request, tid)

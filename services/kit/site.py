@@ -24,9 +24,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from services.core import keys
-from services.core.contract import EVENT_TYPES, TRACKING_TYPES, validate_params
+from services.core.contract import TRACKING_TYPES, event_types, validate_params
 from services.core.errors import FieldError
-from services.core.variants import DOMAINS
+from services.core.sites import registry
 from services.kit import pagetoken
 from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.settings import SiteSettings
@@ -171,7 +171,7 @@ class Pages:
             ),
             autoescape=True,
         )
-        self.env.globals["DOMAINS"] = DOMAINS
+        self.env.globals["DOMAINS"] = registry().captions
 
     def render_plain(self, template: str, **context: Any) -> HTMLResponse:
         """A page outside any trajectory (pages for people)."""
@@ -289,7 +289,7 @@ def parse_page_events(
         event_id = item.get("id")
         if event_id is not None:
             keys.event_id(event_id, f"{where}.id")
-        if event_type not in allowed and event_type in EVENT_TYPES:
+        if event_type not in allowed and event_type in event_types():
             raise FieldError(
                 f"{where}.type", f"{event_type!r} is written by the server, not by a page"
             )

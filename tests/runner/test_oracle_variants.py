@@ -11,7 +11,8 @@ from helpers import failures, run_eval, site_tasks, with_variants
 
 from runner.evaluate import select_tasks
 from runner.settings import TASKS_DIR
-from services.core.variants import DOMAINS, VARIANTS, defaults
+from services.core.sites import registry
+from services.core.variants import defaults
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -36,6 +37,7 @@ PROFILES: dict[str, list[dict[str, str]]] = {
         {"collections": "compact", "years": "select", "buttons": "split", "theme": "dark"},
     ],
 }
+CONTROLS = registry().controls
 # A search field's style shows only where a task searches: the sites' search donors (those
 # the variant files render under `text_search`) under the style those files lack.
 SEARCH_STYLE = {"text_search": "large"}
@@ -47,7 +49,7 @@ CASES = [
     for variants in profiles
 ] + [
     pytest.param(site, SEARCH_STYLE, True, id=f"{site}-search-donors-large")
-    for site in VARIANTS["text_search"]
+    for site in CONTROLS["text_search"]
 ]
 
 
@@ -68,14 +70,14 @@ def search_donors(site: str) -> list:
 def test_with_the_suite_every_implementation_is_run() -> None:
     """Every implementation of every key, on each site that has the key, is the site's
     default, in a variant file of the suite, or in a case here."""
-    profiles = [(site, defaults(site)) for site in DOMAINS]
+    profiles = [(site, defaults(site)) for site in registry().captions]
     profiles += [(ref.site, ref.task["test_data"]["ui_variants"]) for ref in variant_files()]
     profiles += [(site, variants) for site, listed in PROFILES.items() for variants in listed]
-    profiles += [(site, SEARCH_STYLE) for site in VARIANTS["text_search"]]
+    profiles += [(site, SEARCH_STYLE) for site in CONTROLS["text_search"]]
     run = {(site, key, impl) for site, variants in profiles for key, impl in variants.items()}
     every = {
         (site, key, impl)
-        for key, per_site in VARIANTS.items()
+        for key, per_site in CONTROLS.items()
         for site, impls in per_site.items()
         for impl in impls
     }

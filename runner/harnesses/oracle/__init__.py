@@ -1,10 +1,10 @@
 """`oracle`: the reference solver. It reads a task's conditions and satisfies them through
 the real UI, clicking and typing as an agent would; it never posts events itself.
 
-Each site has a solver module named after its domain (`oracle/grocery.py`, `oracle/shop.py`)
-with `async def solve(ui: UI, conditions) -> None`. A solver is given only the conditions
-it must make hold: forbidden ones (an event that must not happen) are left out, so no
-solver ever works towards one.
+Each site's descriptor names its solver (`SiteDescriptor.oracle`; the built-in ones are
+`oracle/<domain>.py`), an `async def solve(ui: UI, conditions) -> None`. A solver is given
+only the conditions it must make hold: forbidden ones (an event that must not happen) are
+left out, so no solver ever works towards one.
 
 `--option path=alternate` takes the second reference path, another way a person would do
 the same task: the keyboard only, the item found by search where the reference browses
@@ -14,7 +14,6 @@ the catalogue, a default confirmed in its widget where the reference leaves it a
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -23,16 +22,14 @@ from playwright.async_api import Error as PlaywrightError
 from runner.browser import new_context
 from runner.harness import Episode, InfraError, Outcome
 from runner.harnesses.oracle.ui import PATHS, UI
+from services.core.sites import registry
 
 Solver = Callable[[UI, list[dict[str, Any]]], Awaitable[None]]
 
 
 def solver_for(domain: str) -> Solver | None:
-    try:
-        module = importlib.import_module(f"runner.harnesses.oracle.{domain}")
-    except ModuleNotFoundError:
-        return None
-    return module.solve  # type: ignore[no-any-return]
+    site = registry().site(domain)
+    return site.hook("oracle") if site else None
 
 
 def required(conditions: list[dict[str, Any]]) -> list[dict[str, Any]]:

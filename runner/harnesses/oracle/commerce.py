@@ -1,6 +1,6 @@
-"""What the shop oracles share (grocery, shop, books): one condition per group, the
-`text_search` field, finding a card by its `data-*` facts, and the cart and favourite
-controls of `services/kit/templates/kit/commerce.html`."""
+"""What the oracles of the sites built on the kit's shop controls share: one condition per
+group, the `text_search` field, finding a card by its `data-*` facts, and the cart and
+favourite controls of `services/kit/templates/kit/commerce.html`."""
 
 from __future__ import annotations
 

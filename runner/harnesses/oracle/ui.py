@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.async_api import Locator, Page
 
-from services.core.variants import DOMAINS
+from services.core.sites import registry
 
 PATHS = ("reference", "alternate")
 
@@ -31,7 +31,9 @@ class UI:
         await self.page.goto(url)
         self.steps += 1
         await self.click(
-            self.page.locator("nav.wpb-tabs").get_by_role("link", name=DOMAINS[self.domain])
+            self.page.locator("nav.wpb-tabs").get_by_role(
+                "link", name=registry().captions[self.domain]
+            )
         )
 
     async def click(self, target: Locator) -> None:

@@ -9,11 +9,11 @@ import pytest
 from helpers import create, make_task, params_of, wait_events
 from playwright.sync_api import Page, expect
 
-from services.core.variants import VARIANTS
+from services.core.sites import registry
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-IMPLEMENTATIONS = VARIANTS["text_search"]["shop"]
+IMPLEMENTATIONS = registry().controls["text_search"]["shop"]
 
 
 def open_site(page: Page, hub: httpx.Client, impl: str) -> str:

@@ -10,7 +10,7 @@ import pytest
 from helpers import create, make_task
 from playwright.sync_api import Page
 
-from services.core.variants import DOMAINS
+from services.core.sites import registry
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -36,7 +36,7 @@ def tags(html: str) -> list[str]:
     return re.findall(r"<([a-z0-9-]+)[\s>]", html)
 
 
-@pytest.mark.parametrize("domain", [*DOMAINS, "hub"])
+@pytest.mark.parametrize("domain", [*registry().captions, "hub"])
 def test_dark_theme_is_readable_from_the_first_byte(
     domain: str, page: Page, hub: httpx.Client, agent: httpx.Client, stack
 ) -> None:

@@ -1,0 +1,20 @@
+"""Книги declared as a site (entry point `books` in `webpagebench.sites`)."""
+
+from __future__ import annotations
+
+from services.core.sites import SiteDescriptor
+from services.kit import evidence
+
+SITE = SiteDescriptor(
+    domain="books",
+    caption="Книги",
+    order=20,
+    app="services.books.app",
+    events=evidence.SHOP_EVENTS | {"state_changed"},
+    screens="services.books.catalog:states",
+    vocabulary="services.books.catalog:vocabulary",
+    task_problems="services.books.catalog:task_problems",
+    oracle="runner.harnesses.oracle.books:solve",
+    controls={"text_search": ("standard", "outlined", "filled", "underlined", "pill", "large")},
+    evidence=(*evidence.BASKET, *evidence.FAVORITES, *evidence.CHECKOUT, *evidence.LISTS),
+)

@@ -1,0 +1,34 @@
+"""Файлы declared as a site (entry point `files` in `webpagebench.sites`)."""
+
+from __future__ import annotations
+
+from services.core.sites import Evidence, SiteDescriptor
+
+SITE = SiteDescriptor(
+    domain="files",
+    caption="Файлы",
+    order=60,
+    app="services.files.app",
+    events=frozenset(
+        {
+            "state_changed",
+            "bench_files_select_collection",
+            "bench_files_select_year",
+            "bench_files_download",
+        }
+    ),
+    screens="services.files.catalog:states",
+    vocabulary="services.files.catalog:vocabulary",
+    oracle="runner.harnesses.oracle.files:solve",
+    controls={
+        "collections": ("cards", "list", "tree", "compact"),
+        "years": ("select", "buttons", "radio"),
+        "buttons": ("outline", "solid", "icon", "split"),
+    },
+    evidence=(
+        Evidence("FILES", "bench_files_select_collection"),
+        Evidence("FILES", "bench_files_select_year"),
+        Evidence("FILES", "bench_files_download"),
+        Evidence("SELECT_LIST", "bench_files_select_year"),
+    ),
+)

@@ -1,0 +1,18 @@
+"""Продукты declared as a site (entry point `grocery` in `webpagebench.sites`)."""
+
+from __future__ import annotations
+
+from services.core.sites import SiteDescriptor
+from services.kit import evidence
+
+SITE = SiteDescriptor(
+    domain="grocery",
+    caption="Продукты",
+    order=30,
+    app="services.grocery.app",
+    events=evidence.BASKET_EVENTS | {"state_changed"},
+    screens="services.grocery.catalog:states",
+    vocabulary="services.grocery.catalog:vocabulary",
+    oracle="runner.harnesses.oracle.grocery:solve",
+    evidence=(*evidence.BASKET, evidence.CATEGORY),
+)

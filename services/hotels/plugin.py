@@ -1,0 +1,41 @@
+"""Отели declared as a site (entry point `hotels` in `webpagebench.sites`)."""
+
+from __future__ import annotations
+
+from services.core.sites import Evidence, SiteDescriptor
+from services.kit import evidence
+
+SITE = SiteDescriptor(
+    domain="hotels",
+    caption="Отели",
+    order=50,
+    app="services.hotels.app",
+    events=frozenset(
+        {
+            "state_changed",
+            "bench_hotel_select_city",
+            "bench_hotel_select_start_date",
+            "bench_hotel_select_end_date",
+            "bench_hotel_select_guests",
+            "bench_hotel_select_hotel",
+            "bench_hotel_select_room",
+        }
+    ),
+    screens="services.hotels.catalog:states",
+    vocabulary="services.hotels.catalog:vocabulary",
+    oracle="runner.harnesses.oracle.hotels:solve",
+    controls={
+        "date": ("split_popup", "inline_calendar", "text_input", "single_popup"),
+        "select_city": ("autocomplete", "native_select"),
+        "counter_guests": ("rooms_popup", "inline_stepper", "compact_select", "pill_buttons"),
+    },
+    evidence=(
+        Evidence("COUNTER", "bench_hotel_select_guests"),
+        Evidence("CARD", "bench_hotel_select_hotel"),
+        Evidence("CARD", "bench_hotel_select_room"),
+        Evidence("DATE", "bench_hotel_select_start_date"),
+        Evidence("DATE", "bench_hotel_select_end_date"),
+        Evidence("SELECT_AC", "bench_hotel_select_city"),
+        evidence.CATEGORY,
+    ),
+)

@@ -1,0 +1,25 @@
+"""Маркет declared as a site (entry point `shop` in `webpagebench.sites`)."""
+
+from __future__ import annotations
+
+from services.core.sites import SiteDescriptor
+from services.kit import evidence
+
+SITE = SiteDescriptor(
+    domain="shop",
+    caption="Маркет",
+    order=10,
+    app="services.market.app",
+    events=evidence.SHOP_EVENTS | {"state_changed", "dialog_opened"},
+    screens="services.market.catalog:states",
+    vocabulary="services.market.catalog:vocabulary",
+    oracle="runner.harnesses.oracle.shop:solve",
+    controls={"text_search": ("standard", "outlined", "filled", "underlined", "pill", "large")},
+    evidence=(
+        *evidence.BASKET,
+        *evidence.FAVORITES,
+        *evidence.CHECKOUT,
+        *evidence.LISTS,
+        evidence.CATEGORY,
+    ),
+)

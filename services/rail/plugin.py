@@ -1,0 +1,44 @@
+"""Поезда declared as a site (entry point `rail` in `webpagebench.sites`)."""
+
+from __future__ import annotations
+
+from services.core.sites import Evidence, SiteDescriptor
+from services.kit import evidence
+
+SITE = SiteDescriptor(
+    domain="rail",
+    caption="Поезда",
+    order=40,
+    app="services.rail.app",
+    events=evidence.BASKET_EVENTS
+    | {
+        "state_changed",
+        "submit_search",
+        "apply_filter",
+        "apply_sort",
+        "select_city",
+        "select_date",
+        "select_train",
+        "select_tariff",
+        "select_seat",
+        "select_passenger",
+        "select_pay_method",
+        "submit_payment",
+    },
+    screens="services.rail.catalog:states",
+    vocabulary="services.rail.catalog:vocabulary",
+    oracle="runner.harnesses.oracle.rail:solve",
+    controls={
+        "date": ("popup_grid", "native_input", "text_input"),
+        "select_station": ("typeahead", "native_select"),
+    },
+    evidence=(
+        *evidence.BASKET,
+        *evidence.CHECKOUT,
+        *evidence.LISTS,
+        Evidence("CARD", "select_train"),
+        Evidence("DATE", "select_date"),
+        Evidence("SELECT_AC", "select_city"),
+        Evidence("SELECT_LIST", "select_tariff"),
+    ),
+)

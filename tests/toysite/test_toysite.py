@@ -51,7 +51,7 @@ def test_the_toy_site_is_registered_after_the_others(toy_stack: Stack) -> None:
 def test_the_hub_serves_the_toy_site(toy_stack: Stack) -> None:
     with admin_client(toy_stack) as hub, httpx.Client(base_url=toy_stack.hub_url) as agent:
         task = json.loads((TASKS / "toy" / "toy_ring_bell.json").read_text(encoding="utf-8"))
-        tid = create(hub, task)["trajectory_id"]
+        tid = create(hub, task).trajectory_id
         page = agent.get(f"/t/{tid}/")
         assert page.status_code == 200 and "Игрушки" in page.text and "Маркет" in page.text
         toy = agent.get(f"/t/{tid}/toy/")
@@ -87,10 +87,8 @@ def test_the_oracle_solves_the_toy_task_and_the_audit_passes_it(
 ) -> None:
     refs = select_tasks(TASKS, None, None)
     run = run_eval(toy_stack, tmp_path / "run", "oracle", refs, workers=1)
-    records = run["records"]
-    assert [(r["task"], r["ems"], r["status"]) for r in records] == [("toy_ring_bell", 1, "ok")], (
-        records
-    )
+    records = run.records
+    assert [(r.task, r.ems, r.status) for r in records] == [("toy_ring_bell", 1, "ok")], records
     items = run_async(collect(toy_stack.hub_url, toy_stack.token, refs, records))
     summary = audit_suite(items)
     result = summary["tasks"]["toy_ring_bell"]

@@ -40,6 +40,7 @@ from services.core.matching import (
     event_matches,
     value_matches,
 )
+from services.core.models.events import Condition, Event, Parameters
 from services.core.models.run import Record
 from services.core.sites import Evidence, registry
 from services.core.tasks import PRIMARY_CLASSES
@@ -47,8 +48,6 @@ from services.core.tasks import PRIMARY_CLASSES
 ALTERNATIVES = 3  # look-alike values tried per parameter
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
-Event = dict[str, Any]
-Condition = dict[str, Any]
 Pool = dict[str, set[Any]]
 
 
@@ -382,9 +381,9 @@ def _with_changed(events: list[Event], indexes: list[int], path: str, value: Any
     return changed
 
 
-def _appended(events: list[Event], kind: str, params: dict[str, Any]) -> list[Event]:
+def _appended(events: list[Event], kind: str, params: Parameters) -> list[Event]:
     seq = max((int(e.get("seq") or 0) for e in events), default=0) + 1
-    site = events[-1].get("site") if events else None
+    site = events[-1].get("site", "") if events else ""
     return [*events, {"seq": seq, "type": kind, "site": site, "source": "audit", "params": params}]
 
 
@@ -571,8 +570,8 @@ def audit_log(
     ]
     original = check(conditions, events)
     result: dict[str, Any] = {
-        "ems": original["ems"],
-        "failed_conditions": [i for i, c in enumerate(original["conditions"]) if not c["success"]],
+        "ems": original.ems,
+        "failed_conditions": [i for i, c in enumerate(original.conditions) if not c.success],
         "mutations": [],
         "tried": 0,
         "caught": 0,
@@ -583,11 +582,11 @@ def audit_log(
     }
     if primary is not None:
         result["class_check"] = class_check(primary, conditions, events)
-    if original["ems"] != 1:
+    if original.ems != 1:
         return result  # near misses of a failing log say nothing
     used: set[str] = set()
     for mutation in mutations(conditions, events, pool, kinds):
-        caught = check(conditions, mutation.events)["ems"] == 0
+        caught = check(conditions, mutation.events).ems == 0
         reason = None
         if not caught:
             for pattern, regex, why in rules:

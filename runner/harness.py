@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from playwright.async_api import Browser
 
+from services.core.models.events import Condition
 from services.core.models.run import Status, Usage
 
 ENTRY_POINT_GROUP = "webpagebench.harnesses"
@@ -52,7 +53,7 @@ class Episode:
     browser: Browser | None
     # The shifted success conditions: for reference solvers only; an agent harness that
     # reads them is not measuring an agent.
-    conditions: list[dict[str, Any]] = field(default_factory=list)
+    conditions: list[Condition] = field(default_factory=list)
     model: str | None = None
     agent: AgentConfig = field(default_factory=AgentConfig)
     # Where the episode's steps, screenshots and logs go (the run's episodes/<trajectory>/).

@@ -18,6 +18,9 @@ from typing import Any
 
 from services.core.contract import TRACKING_TYPES
 from services.core.errors import FieldError
+from services.core.models.api import UnpromptedEvent, Verdict
+from services.core.models.events import Condition, Event, Parameters
+from services.core.models.run import ConditionReport, MatchedEvent
 
 __all__ = [
     "OPERATORS",
@@ -49,9 +52,6 @@ _MISSING = object()
 SCREEN_EVENT = "state_changed"
 INPUT_EVENTS = frozenset({"click", "keypress"})
 _OPERATOR_KEYS = frozenset({"value", "condition"})
-
-Event = dict[str, Any]
-Condition = dict[str, Any]
 
 
 # --- value comparison -------------------------------------------------------
@@ -182,24 +182,30 @@ def value_matches(expected: object, actual: object) -> bool:
 # --- event matching ---------------------------------------------------------
 
 
-def _params(mapping: dict[str, Any], key: str) -> dict[str, Any]:
-    """The parameter dict under ``key``, or an empty one."""
-    params = mapping.get(key)
+def condition_parameters(condition: Condition) -> Parameters:
+    """A condition's parameters, or none."""
+    params = condition.get("parameters")
     return params if isinstance(params, dict) else {}
 
 
-def _params_match(expected: dict[str, Any], actual: dict[str, Any]) -> bool:
+def event_params(event: Event) -> Parameters:
+    """An event's parameters, or none."""
+    params = event.get("params")
+    return params if isinstance(params, dict) else {}
+
+
+def _params_match(expected: Parameters, actual: Parameters) -> bool:
     """Every named parameter is present in ``actual`` and matches."""
     return all(
         name in actual and value_matches(value, actual[name]) for name, value in expected.items()
     )
 
 
-def event_matches(condition: dict, event: dict) -> bool:
+def event_matches(condition: Condition, event: Event) -> bool:
     """The event has the condition's type and every named parameter."""
     if event.get("type") != condition.get("event_name"):
         return False
-    return _params_match(_params(condition, "parameters"), _params(event, "params"))
+    return _params_match(condition_parameters(condition), event_params(event))
 
 
 def _last_event_family(condition: Condition) -> frozenset[str] | None:
@@ -211,7 +217,7 @@ def _last_event_family(condition: Condition) -> frozenset[str] | None:
     family = BASKET_FAMILY if name in BASKET_FAMILY else frozenset({name})
     if mode == "last":
         return family
-    named = set(_params(condition, "parameters"))
+    named = set(condition_parameters(condition))
     return family if named & QUANTITY_PARAMS.get(name, frozenset()) else None
 
 
@@ -219,10 +225,10 @@ def _in_family(condition: Condition, family: frozenset[str], event: Event) -> bo
     """Event is of a family type and, when the condition names item_id, of that item."""
     if event.get("type") not in family:
         return False
-    parameters = _params(condition, "parameters")
+    parameters = condition_parameters(condition)
     if "item_id" not in parameters:
         return True
-    params = _params(event, "params")
+    params = event_params(event)
     return "item_id" in params and value_matches(parameters["item_id"], params["item_id"])
 
 
@@ -232,7 +238,7 @@ def _match_last(condition: Condition, family: frozenset[str], events: list[Event
     if not members:
         return None
     last = members[-1]
-    ok = _params_match(_params(condition, "parameters"), _params(last, "params"))
+    ok = _params_match(condition_parameters(condition), event_params(last))
     return last if ok else None
 
 
@@ -319,7 +325,7 @@ def _validate_forbidden(path: str, condition: dict[str, Any]) -> None:
         )
 
 
-def validate_conditions(conditions: object, where: str = "conditions") -> list[dict]:
+def validate_conditions(conditions: object, where: str = "conditions") -> list[Condition]:
     """Check the shape of a conditions list (`where` is its field path); return it or raise
     FieldError naming the offending field."""
     if not isinstance(conditions, list):
@@ -332,28 +338,24 @@ def validate_conditions(conditions: object, where: str = "conditions") -> list[d
 # --- scoring ----------------------------------------------------------------
 
 
-def _event_summary(event: Event | None) -> dict[str, Any] | None:
+def _event_summary(event: Event | None) -> MatchedEvent | None:
     """The reported view of a matched event."""
     if event is None:
         return None
-    return {"seq": event.get("seq"), "type": event.get("type"), "params": _params(event, "params")}
+    return MatchedEvent(seq=event.get("seq"), type=event.get("type"), params=event_params(event))
 
 
-def _condition_result(condition: Condition, matched: Event | None) -> dict[str, Any]:
+def _condition_result(condition: Condition, matched: Event | None) -> ConditionReport:
     """One entry of check()'s ``conditions`` list."""
-    result: dict[str, Any] = {
-        "event_name": condition["event_name"],
-        "parameters": _params(condition, "parameters"),
-    }
-    if "group" in condition:
-        result["group"] = condition["group"]
-    if _is_forbidden(condition):
-        result["forbidden"] = True
-        result["success"] = matched is None
-    else:
-        result["success"] = matched is not None
-    result["matched_event"] = _event_summary(matched)
-    return result
+    forbidden = _is_forbidden(condition)
+    return ConditionReport(
+        event_name=condition["event_name"],
+        parameters=condition_parameters(condition),
+        group=condition.get("group"),
+        forbidden=forbidden,
+        success=(matched is None) if forbidden else (matched is not None),
+        matched_event=_event_summary(matched),
+    )
 
 
 def _unit_key(index: int, condition: Condition) -> tuple[str, object]:
@@ -363,16 +365,16 @@ def _unit_key(index: int, condition: Condition) -> tuple[str, object]:
     return ("condition", index)
 
 
-def _units(conditions: list[Condition], results: list[dict[str, Any]]) -> dict[Any, bool]:
+def _units(conditions: list[Condition], results: list[ConditionReport]) -> dict[Any, bool]:
     """Whether each unit holds (a group holds when any member does)."""
     units: dict[Any, bool] = {}
     for index, (condition, result) in enumerate(zip(conditions, results, strict=True)):
         key = _unit_key(index, condition)
-        units[key] = units.get(key, False) or result["success"]
+        units[key] = units.get(key, False) or result.success
     return units
 
 
-def unprompted(events: list[Event]) -> list[dict[str, Any]]:
+def unprompted(events: list[Event]) -> list[UnpromptedEvent]:
     """Page-written selections with no click or key on their site's screen before them: a
     person's selection follows an input; a post made without the page does not. A flag for
     the reader, not a failure (the selection still counts)."""
@@ -387,28 +389,33 @@ def unprompted(events: list[Event]) -> list[dict[str, Any]]:
         elif (
             kind not in TRACKING_TYPES and event.get("source") == "page" and not had_input.get(site)
         ):
-            found.append({**(_event_summary(event) or {}), "site": site})
+            found.append(
+                UnpromptedEvent(
+                    seq=event.get("seq"), type=kind, params=event_params(event), site=site
+                )
+            )
     return found
 
 
-def check(conditions: list[dict], events: list[dict]) -> dict:
+def check(conditions: list[Condition], events: list[Event]) -> Verdict:
     """Score an event log against conditions: EMS plus a per-condition report, and the
-    page selections that no input preceded (`unprompted`)."""
+    page selections that no input preceded (`unprompted`). Its JSON answer leaves out
+    what is at its default (`Verdict.answer`)."""
     validate_conditions(conditions)
     results = [_condition_result(c, _find_match(c, events)) for c in conditions]
     units = _units(conditions, results)
     passed = sum(units.values())
     total = len(units)
-    return {
-        "ems": int(total > 0 and passed == total),
-        "passed": passed,
-        "total": total,
-        "conditions": results,
-        "unprompted": unprompted(events),
-    }
+    return Verdict(
+        ems=int(total > 0 and passed == total),
+        passed=passed,
+        total=total,
+        conditions=results,
+        unprompted=unprompted(events),
+    )
 
 
-def event_types(conditions: list[dict[str, Any]]) -> list[str]:
+def event_types(conditions: list[Condition]) -> list[str]:
     """Every event type `check` may look at for these conditions (forbidden ones
     included): their names, the basket twin of a basket condition (one quantity family),
     and the screens and inputs `unprompted` reads."""

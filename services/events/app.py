@@ -19,10 +19,9 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import Any
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig
 from prometheus_client import Counter, Gauge
@@ -30,6 +29,8 @@ from prometheus_client import Counter, Gauge
 from services.core import keys
 from services.core.errors import FieldError
 from services.core.matching import check, event_types, validate_conditions
+from services.core.models.api import Verdict
+from services.core.models.events import Condition
 from services.events.recent import RecentLogs
 from services.events.store import EventStore
 from services.kit.bus import EVENTS_STREAM, EVENTS_SUBJECT, Bus
@@ -153,8 +154,8 @@ class Collector:
             return await asyncio.to_thread(self.store.events_json, trajectory_id, after, types)
 
     async def check(
-        self, trajectory_id: str, conditions: list[dict[str, Any]], wait_s: float
-    ) -> dict[str, Any]:
+        self, trajectory_id: str, conditions: list[Condition], wait_s: float
+    ) -> Verdict:
         """The verdict of conditions on a trajectory's log, once all it has is stored."""
         await self.caught_up(trajectory_id, wait_s)
         log = self.recent.get(trajectory_id)
@@ -208,11 +209,11 @@ def create_app(settings: EventsSettings | None = None) -> FastAPI:
         return Response(body.encode(), media_type="application/json")
 
     @app.post("/trajectories/{tid}/check")
-    async def trajectory_check(request: Request, tid: str) -> JSONResponse:
+    async def trajectory_check(request: Request, tid: str) -> Response:
         """check() of the body's `conditions` on the trajectory's log (the verifier's)."""
         keys.trajectory_id(tid)
         conditions = validate_conditions((await json_object(request)).get("conditions"))
         verdict = await request.app.state.collector.check(tid, conditions, CHECK_WAIT_S)
-        return JSONResponse(verdict)
+        return Response(verdict.answer(), media_type="application/json")
 
     return app

@@ -4,9 +4,9 @@ there instead of reading, sending and parsing the whole log for every call."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
 
-Row = tuple[dict[str, Any], int]  # a stored event and its stream sequence
+from services.core.models.events import Event
+from services.events.store import Row
 
 
 class RecentLogs:
@@ -21,7 +21,7 @@ class RecentLogs:
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._logs: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        self._logs: OrderedDict[str, list[Event]] = OrderedDict()
         self._last: dict[str, int] = {}  # each cached log's last stream sequence
         self._held = 0
 
@@ -33,13 +33,13 @@ class RecentLogs:
         """Events held in all."""
         return self._held
 
-    def get(self, trajectory_id: str) -> list[dict[str, Any]] | None:
+    def get(self, trajectory_id: str) -> list[Event] | None:
         log = self._logs.get(trajectory_id)
         if log is not None:
             self._logs.move_to_end(trajectory_id)
         return log
 
-    def load(self, trajectory_id: str, rows: list[Row]) -> list[dict[str, Any]]:
+    def load(self, trajectory_id: str, rows: list[Row]) -> list[Event]:
         """Cache a trajectory's whole stored log; returns it."""
         self._drop(trajectory_id)
         self._logs[trajectory_id] = []

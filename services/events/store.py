@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
 
+from services.core.models.events import Event
 from services.kit.bus import event_json
+
+Row = tuple[Event, int]  # a stored event and its stream sequence
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -43,7 +45,7 @@ class EventStore:
         self.reader.close()
         self.db.close()
 
-    def insert(self, rows: list[tuple[dict[str, Any], int]]) -> list[tuple[dict[str, Any], int]]:
+    def insert(self, rows: list[Row]) -> list[Row]:
         """Store (event, stream sequence) pairs in one transaction; returns those that were
         new (a redelivered event is already stored and is ignored)."""
         self.db.execute("BEGIN")
@@ -85,7 +87,7 @@ class EventStore:
         ).fetchall()
         return "[" + ",".join(row[0] for row in rows) + "]"
 
-    def events(self, trajectory_id: str) -> list[tuple[dict[str, Any], int]]:
+    def events(self, trajectory_id: str) -> list[Row]:
         """The trajectory's stored events and their stream sequences, in stream order."""
         rows = self.reader.execute(
             "SELECT doc, stream_seq FROM events WHERE trajectory_id = ? ORDER BY stream_seq",

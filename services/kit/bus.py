@@ -23,6 +23,7 @@ from nats.js.errors import (
 from nats.js.kv import KeyValue
 
 from services.core import keys
+from services.core.models.events import Event
 
 log = logging.getLogger("wpb.bus")
 
@@ -48,12 +49,12 @@ def event_subject(trajectory_id: str) -> str:
     return f"{EVENTS_SUBJECT}.{keys.trajectory_id(trajectory_id, 'trajectory_id')}"
 
 
-def message_id(event: dict[str, Any]) -> str:
+def message_id(event: Event) -> str:
     """The header by which JetStream drops a re-published event: its trajectory and id."""
     return f"{event['trajectory_id']}:{keys.event_id(event['id'], 'id')}"
 
 
-def event_json(event: dict[str, Any]) -> bytes:
+def event_json(event: Event) -> bytes:
     """An event as UTF-8 JSON: orjson's (a tenth of the time), or the standard library's for
     the odd whole number past 64 bits, which orjson does not write."""
     try:
@@ -189,7 +190,7 @@ class Bus:
         if self.nc is not None and not self.nc.is_closed:
             await self.nc.drain()
 
-    async def publish_events(self, events: list[dict[str, Any]]) -> list[int]:
+    async def publish_events(self, events: list[Event]) -> list[int]:
         """Publish stored-form events in their order; returns their stream sequences once
         JetStream acked every one (NATS errors, a timeout among them, propagate). The
         messages go out back to back and their acks are awaited together."""

@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from services.core import keys
 from services.core.contract import TRACKING_TYPES, event_types, validate_params
 from services.core.errors import FieldError
+from services.core.models.events import Event, Parameters
 from services.core.sites import registry
 from services.kit import pagetoken
 from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
@@ -88,11 +89,11 @@ class Emitter:
     def build(
         self,
         event_type: str,
-        params: dict[str, Any],
+        params: Parameters,
         source: str = "server",
         event_id: str | None = None,
         where: str = "",
-    ) -> dict[str, Any]:
+    ) -> Event:
         return {
             "id": event_id or uuid.uuid4().hex,
             "trajectory_id": self.trajectory.id,
@@ -103,7 +104,7 @@ class Emitter:
             "params": validate_params(event_type, params, where),
         }
 
-    async def publish(self, events: list[dict[str, Any]]) -> None:
+    async def publish(self, events: list[Event]) -> None:
         if not self.trajectory.is_open:
             raise FieldError("trajectory", "closed, no more events accepted", 409)
         await self.bus.publish_events(events)
@@ -116,12 +117,12 @@ class Emitter:
                 extra={"trajectory_id": event["trajectory_id"]},
             )
 
-    async def __call__(self, event_type: str, **params: Any) -> dict[str, Any]:
+    async def __call__(self, event_type: str, **params: Any) -> Event:
         event = self.build(event_type, params)
         await self.publish([event])
         return event
 
-    async def screen(self, state: str, **context: Any) -> dict[str, Any]:
+    async def screen(self, state: str, **context: Any) -> Event:
         """The `state_changed` a served screen writes."""
         return await self("state_changed", new_state=state, **context)
 
@@ -270,7 +271,7 @@ def page_grant(request: Request, trajectory: Trajectory, domain: str) -> pagetok
 
 def parse_page_events(
     payload: Any, spec: SiteSpec, emitter: Emitter, grant: pagetoken.Grant
-) -> list[dict[str, Any]]:
+) -> list[Event]:
     """Events a page posted (its body, parsed), in stored form; all-or-nothing, errors name
     the field. A widget's event is accepted only from a page that renders its control
     (`grant`)."""

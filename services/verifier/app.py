@@ -3,14 +3,13 @@ collector, on the log it holds) or stateless (events in the body)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from prometheus_client import Histogram
 
 from services.core.errors import FieldError
 from services.core.matching import check, validate_conditions
+from services.core.models.api import Verdict
 from services.kit.settings import VerifierSettings
 from services.kit.upstream import UPSTREAM_ERRORS, upstream_client
 from services.kit.web import create_service_app, json_object
@@ -34,7 +33,7 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
     app = create_service_app("verifier", settings, startup=startup, shutdown=shutdown)
 
     @app.post("/check")
-    async def check_stateless(request: Request) -> JSONResponse:
+    async def check_stateless(request: Request) -> Response:
         body = await json_object(request)
         conditions = validate_conditions(body.get("conditions"))
         events = body.get("events")
@@ -49,18 +48,18 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
             event.setdefault("seq", index + 1)
         with CHECK_SECONDS.labels("stateless").time():
             verdict = check(conditions, events)
-        return JSONResponse(verdict)
+        return Response(verdict.answer(), media_type="application/json")
 
     @app.get("/trajectories/{tid}/check")
-    async def check_trajectory(request: Request, tid: str) -> JSONResponse:
+    async def check_trajectory(request: Request, tid: str) -> Response:
         with CHECK_SECONDS.labels("trajectory").time():
             verdict = await trajectory_verdict(request.app, tid)
-        return JSONResponse(verdict)
+        return Response(verdict.answer(), media_type="application/json")
 
     return app
 
 
-async def trajectory_verdict(app: FastAPI, tid: str) -> dict[str, Any]:
+async def trajectory_verdict(app: FastAPI, tid: str) -> Verdict:
     """The trajectory's conditions (from its metadata) against its events: matched by the
     collector, which holds the log."""
     trajectory = await app.state.trajectories.get(tid)
@@ -73,7 +72,7 @@ async def trajectory_verdict(app: FastAPI, tid: str) -> dict[str, Any]:
         ) as response:
             if response.status != 200:
                 raise FieldError("events", f"collector answered {response.status}", 503)
-            verdict = await response.json()
+            verdict = Verdict.parse(await response.read(), "the collector's check")
     except UPSTREAM_ERRORS as exc:
         raise FieldError("events", f"the collector is unreachable ({exc!r})", 503) from None
-    return {"trajectory_id": tid, **verdict}
+    return verdict.model_copy(update={"trajectory_id": tid})

@@ -238,7 +238,7 @@ def test_an_empty_or_unrelated_query_fails_a_search_task() -> None:
               "title": "Корм сухой для кошек «Пёстрый хвост» с индейкой, 400 г"}}  # fmt: skip
     for query, ems in (("", 0), ("наушники", 0), ("корм для кошек", 1), ("Пестрый хвост", 1)):
         events = [{"type": "submit_search", "params": {"value": query}}, bought]
-        assert check(data["conditions"], events)["ems"] == ems, query
+        assert check(data["conditions"], events).ems == ems, query
 
 
 def test_the_primary_ui_class_is_required() -> None:

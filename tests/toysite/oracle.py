@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from runner.harnesses.oracle.ui import UI
+from services.core.models.events import Condition
 
 
-async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
+async def solve(ui: UI, conditions: list[Condition]) -> None:
     for condition in conditions:
         if condition["event_name"] != "toy_ring":
             raise ValueError(f"the toy oracle cannot satisfy {condition['event_name']!r}")

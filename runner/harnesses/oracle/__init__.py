@@ -15,16 +15,16 @@ the catalogue, a default confirmed in its widget where the reference leaves it a
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
 from runner.browser import new_context
 from runner.harness import Episode, InfraError, Outcome
 from runner.harnesses.oracle.ui import PATHS, UI
+from services.core.models.events import Condition
 from services.core.sites import registry
 
-Solver = Callable[[UI, list[dict[str, Any]]], Awaitable[None]]
+Solver = Callable[[UI, list[Condition]], Awaitable[None]]
 
 
 def solver_for(domain: str) -> Solver | None:
@@ -32,7 +32,7 @@ def solver_for(domain: str) -> Solver | None:
     return site.hook("oracle") if site else None
 
 
-def required(conditions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def required(conditions: list[Condition]) -> list[Condition]:
     """The conditions a solver works towards: all but the forbidden ones."""
     return [c for c in conditions if c.get("forbidden") is not True]
 

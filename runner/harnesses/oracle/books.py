@@ -23,6 +23,7 @@ from runner.harnesses.oracle.commerce import (
     set_quantity,
 )
 from runner.harnesses.oracle.ui import UI
+from services.core.models.events import Condition, Parameters
 
 CARD = "article.b-card"
 
@@ -31,7 +32,7 @@ def literal(value: Any) -> str | None:
     return value if isinstance(value, str) and value and "*" not in value else None
 
 
-def query_for(steps: list[dict[str, Any]]) -> str | None:
+def query_for(steps: list[Condition]) -> str | None:
     for c in steps:
         if c["event_name"] == "submit_search" and literal(c["parameters"].get("value")):
             return str(c["parameters"]["value"])
@@ -49,7 +50,7 @@ def query_for(steps: list[dict[str, Any]]) -> str | None:
 KNOWN = (*ITEM_EVENTS, "state_changed", "submit_search", "apply_filter", "apply_sort")
 
 
-async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
+async def solve(ui: UI, conditions: list[Condition]) -> None:
     steps = first_of_groups(conditions)
     for c in steps:
         if c["event_name"] not in KNOWN:
@@ -76,7 +77,7 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
             await set_favorite(ui, card, c["event_name"] == "add_favorites")
 
 
-async def go_to_screen(ui: UI, params: dict[str, Any]) -> None:
+async def go_to_screen(ui: UI, params: Parameters) -> None:
     links = {
         "bench_books_main": "a.b-logo",
         "bench_books_basket": "a.b-cart-link",
@@ -94,7 +95,7 @@ async def go_to_screen(ui: UI, params: dict[str, Any]) -> None:
         raise ValueError(f"unknown books screen {state!r}")
 
 
-async def refine(ui: UI, conditions: list[dict[str, Any]]) -> None:
+async def refine(ui: UI, conditions: list[Condition]) -> None:
     form = ui.page.locator("form.b-filters")
     sort = None
     for c in conditions:
@@ -119,5 +120,5 @@ async def refine(ui: UI, conditions: list[dict[str, Any]]) -> None:
         await choose_sort(ui, ui.page.locator("form.b-filters select[name=sort]"), sort)
 
 
-async def find_card(ui: UI, params: dict[str, Any]) -> Locator:
+async def find_card(ui: UI, params: Parameters) -> Locator:
     return await commerce.find_card(ui, CARD, params)

@@ -4,19 +4,18 @@ favourite controls of `services/kit/templates/kit/commerce.html`."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from playwright.async_api import Locator
 
 from runner.harnesses.oracle.ui import UI, press, target_amount
 from services.core.matching import value_matches
+from services.core.models.events import Condition, Parameters
 
 ITEM_EVENTS = ("basket_add", "basket_remove", "add_favorites", "remove_favorites")
 
 
-def first_of_groups(conditions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def first_of_groups(conditions: list[Condition]) -> list[Condition]:
     """Every condition, but of a group of alternatives only the first."""
-    seen: set[str] = set()
+    seen: set[str | int] = set()
     chosen = []
     for condition in conditions:
         group = condition.get("group")
@@ -35,7 +34,7 @@ async def search(ui: UI, text: str) -> None:
     await press(ui, field, "Enter", navigates=True)
 
 
-async def card_matches(card: Locator, params: dict[str, Any]) -> bool:
+async def card_matches(card: Locator, params: Parameters) -> bool:
     facts = {
         "item_id": await card.get_attribute("data-item-id"),
         "price": await card.get_attribute("data-price"),
@@ -44,9 +43,7 @@ async def card_matches(card: Locator, params: dict[str, Any]) -> bool:
     return all(value_matches(params[key], facts[key]) for key in facts if key in params)
 
 
-async def find_card(
-    ui: UI, cards: str, params: dict[str, Any], menu: Locator | None = None
-) -> Locator:
+async def find_card(ui: UI, cards: str, params: Parameters, menu: Locator | None = None) -> Locator:
     """The first card (`cards`: its selector) on this page that matches the parameters,
     else, with a `menu`, on each page it links to in turn."""
     links = await menu.count() if menu is not None else 0
@@ -64,7 +61,7 @@ async def find_card(
 async def set_quantity(
     ui: UI,
     card: Locator,
-    params: dict[str, Any],
+    params: Parameters,
     less: str = "Убрать одну штуку",
     more: str = "Добавить ещё одну",
 ) -> None:

@@ -14,17 +14,18 @@ from playwright.async_api import Locator
 
 from runner.harnesses.oracle.ui import UI
 from services.core.matching import value_matches
+from services.core.models.events import Condition, Parameters
 
 SELECT_COLLECTION = "bench_files_select_collection"
 SELECT_YEAR = "bench_files_select_year"
 DOWNLOAD = "bench_files_download"
 
 
-def _params(conditions: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+def _params(conditions: list[Condition], name: str) -> list[Parameters]:
     return [c.get("parameters") or {} for c in conditions if c["event_name"] == name]
 
 
-async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
+async def solve(ui: UI, conditions: list[Condition]) -> None:
     known = {SELECT_COLLECTION, SELECT_YEAR, DOWNLOAD, "state_changed"}
     for condition in conditions:
         if condition["event_name"] not in known:

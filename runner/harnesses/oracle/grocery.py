@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from runner.harnesses.oracle import commerce
 from runner.harnesses.oracle.ui import UI
 from services.core.matching import value_matches
+from services.core.models.events import Condition, Parameters
 
 SCREENS = {"bench_grocery_main": "main", "bench_grocery_basket": "cart"}
 
 
-async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
+async def solve(ui: UI, conditions: list[Condition]) -> None:
     for condition in conditions:
         name, params = condition["event_name"], condition.get("parameters", {})
         if name == "state_changed":
@@ -22,7 +21,7 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
             raise ValueError(f"the grocery oracle cannot satisfy {name!r}")
 
 
-async def go_to_screen(ui: UI, params: dict[str, Any]) -> None:
+async def go_to_screen(ui: UI, params: Parameters) -> None:
     state = params.get("new_state")
     page = ui.page
     if state == "bench_grocery_category":
@@ -42,7 +41,7 @@ async def go_to_screen(ui: UI, params: dict[str, Any]) -> None:
         raise ValueError(f"unknown grocery screen {state!r}")
 
 
-async def set_quantity(ui: UI, params: dict[str, Any]) -> None:
+async def set_quantity(ui: UI, params: Parameters) -> None:
     menu = ui.page.locator("nav.g-menu a")
     card = await commerce.find_card(ui, "article.g-card", params, menu)
     await commerce.set_quantity(ui, card, params)

@@ -8,6 +8,7 @@ from typing import Any
 
 from runner.harnesses.oracle.ui import UI, choose_option, pick_date, set_guests
 from services.core.matching import value_matches
+from services.core.models.events import Condition, Parameters
 
 CITY = "bench_hotel_select_city"
 START, END = "bench_hotel_select_start_date", "bench_hotel_select_end_date"
@@ -22,7 +23,7 @@ def plain(value: Any) -> Any:
     return value
 
 
-def rooms_for(params: dict[str, Any]) -> list[dict[str, Any]]:
+def rooms_for(params: Parameters) -> list[Parameters]:
     """The rooms a guests condition asks for: given, or adults spread over the rooms."""
     if "rooms" in params:
         return [
@@ -34,7 +35,7 @@ def rooms_for(params: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"adults": guests // count + (i < guests % count), "kids": []} for i in range(count)]
 
 
-def rooms_text(rooms: list[dict[str, Any]]) -> str:
+def rooms_text(rooms: list[Parameters]) -> str:
     """The guests field's value for rooms: "2:7,5;1"."""
     return ";".join(
         str(r["adults"]) + (":" + ",".join(str(a) for a in r["kids"]) if r["kids"] else "")
@@ -45,8 +46,8 @@ def rooms_text(rooms: list[dict[str, Any]]) -> str:
 SEARCH_KEYS = ("cityId", "startDate", "endDate", "rooms", "roomsCount", "guestsCount")
 
 
-async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
-    wanted: dict[str, dict[str, Any]] = {}
+async def solve(ui: UI, conditions: list[Condition]) -> None:
+    wanted: dict[str, Parameters] = {}
     for condition in conditions:
         name = condition["event_name"]
         params = condition.get("parameters", {})
@@ -61,7 +62,7 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
             raise ValueError(f"the hotels oracle cannot satisfy {name!r}")
         wanted[name if name != "state_changed" else "screen"] = params
     # The values a search or a booking was made with stand for the widgets they name.
-    made: dict[str, Any] = {}
+    made: Parameters = {}
     for key in ("screen", ROOM):
         made.update({k: v for k, v in wanted.get(key, {}).items() if k in SEARCH_KEYS})
     city_params = wanted.get(CITY) or ({"cityId": made["cityId"]} if "cityId" in made else None)
@@ -118,7 +119,7 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
         raise LookupError(f"no room matches {wanted[ROOM]}")
 
 
-async def open_hotel(ui: UI, params: dict[str, Any]) -> None:
+async def open_hotel(ui: UI, params: Parameters) -> None:
     cards = ui.page.locator("li.h-card")
     for index in range(await cards.count()):
         card = cards.nth(index)

@@ -9,6 +9,7 @@ from playwright.async_api import Locator
 
 from runner.harnesses.oracle.ui import UI, choose_option, pick_date, target_amount
 from services.core.matching import value_matches
+from services.core.models.events import Condition, Parameters
 
 SCREENS_AFTER_CART = ("bench_rail_basket", "bench_rail_checkout", "bench_rail_payment")
 
@@ -19,10 +20,10 @@ def plain(value: Any) -> Any:
     return value
 
 
-def wanted(conditions: list[dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], set[str]]:
+def wanted(conditions: list[Condition]) -> tuple[dict[str, Parameters], set[str]]:
     """The parameters each condition names, by event (cities by field, dates by direction),
     and the screens to reach."""
-    want: dict[str, dict[str, Any]] = {}
+    want: dict[str, Parameters] = {}
     screens: set[str] = set()
     for condition in conditions:
         name, params = condition["event_name"], condition.get("parameters", {})
@@ -37,7 +38,7 @@ def wanted(conditions: list[dict[str, Any]]) -> tuple[dict[str, dict[str, Any]],
     return want, screens
 
 
-async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
+async def solve(ui: UI, conditions: list[Condition]) -> None:
     want, screens = wanted(conditions)
     await fill_form(ui, want)
     booking = {"select_train", "select_tariff", "select_seat", "select_passenger", "basket_add"}
@@ -54,7 +55,7 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
     await pay(ui, want, screens)
 
 
-async def fill_form(ui: UI, want: dict[str, dict[str, Any]]) -> None:
+async def fill_form(ui: UI, want: dict[str, Parameters]) -> None:
     """The stations and dates of the search form, under every implementation."""
     page = ui.page
     search = want.get("submit_search", {})
@@ -72,7 +73,7 @@ async def fill_form(ui: UI, want: dict[str, dict[str, Any]]) -> None:
         await pick_date(ui, dates, 1, str(plain(want["date_return"]["date"])))
 
 
-def party(want: dict[str, dict[str, Any]]) -> tuple[int, int]:
+def party(want: dict[str, Parameters]) -> tuple[int, int]:
     """How many passengers, and how many of them children."""
     line = want.get("basket_add", {})
     passengers = int(
@@ -83,7 +84,7 @@ def party(want: dict[str, dict[str, Any]]) -> tuple[int, int]:
     return passengers, int(plain(line.get("children")) or 0)
 
 
-async def search(ui: UI, want: dict[str, dict[str, Any]]) -> None:
+async def search(ui: UI, want: dict[str, Parameters]) -> None:
     """The passengers' counts, the search, then the results' filter and sort."""
     page = ui.page
     passengers, children = party(want)
@@ -109,7 +110,7 @@ async def search(ui: UI, want: dict[str, dict[str, Any]]) -> None:
         await ui.click(page.get_by_role("button", name="Упорядочить"))
 
 
-async def book(ui: UI, want: dict[str, dict[str, Any]]) -> None:
+async def book(ui: UI, want: dict[str, Parameters]) -> None:
     """The train, its tariff, the seats and the passengers, into the cart."""
     page = ui.page
     line = want.get("basket_add", {})
@@ -127,7 +128,7 @@ async def book(ui: UI, want: dict[str, dict[str, Any]]) -> None:
     await ui.click(page.get_by_role("button", name="Оформить"))
 
 
-async def pay(ui: UI, want: dict[str, dict[str, Any]], screens: set[str]) -> None:
+async def pay(ui: UI, want: dict[str, Parameters], screens: set[str]) -> None:
     """The checkout's pay method, then the payment where the task asks for it."""
     page = ui.page
     await ui.click(page.get_by_role("link", name="Оформить заказ"))
@@ -157,7 +158,7 @@ async def open_train(ui: UI, name: Any) -> None:
     await ui.click(card.get_by_role("link"))
 
 
-def seat_facts(line: dict[str, Any], count: int) -> dict[str, bool]:
+def seat_facts(line: Parameters, count: int) -> dict[str, bool]:
     """The flag every seat must have for a basket line's counts of lower berths and
     window seats (all of the seats or none of them)."""
     facts = {}
@@ -170,7 +171,7 @@ def seat_facts(line: dict[str, Any], count: int) -> dict[str, bool]:
     return facts
 
 
-async def choose_seats(ui: UI, count: int, params: dict[str, Any]) -> None:
+async def choose_seats(ui: UI, count: int, params: Parameters) -> None:
     """Free seats that satisfy near_window / lower_berth, one per passenger."""
     page = ui.page
     seats = page.locator("button.r-seat:not([disabled])")

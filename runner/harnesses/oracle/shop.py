@@ -9,8 +9,6 @@ the field and presses Enter.
 
 from __future__ import annotations
 
-from typing import Any
-
 from playwright.async_api import Locator
 
 from runner.harnesses.oracle import commerce
@@ -24,17 +22,18 @@ from runner.harnesses.oracle.commerce import (
 )
 from runner.harnesses.oracle.ui import UI
 from services.core.matching import value_matches
+from services.core.models.events import Condition, Parameters
 
 ORDER = {"state_changed": 0, "submit_search": 1, "apply_filter": 2, "apply_sort": 3}
 CARD = "article.m-card"
 
 
-def plan(conditions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def plan(conditions: list[Condition]) -> list[Condition]:
     """One condition per group (the first), in the order a person would act."""
     return sorted(first_of_groups(conditions), key=lambda c: ORDER.get(c["event_name"], 9))
 
 
-async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
+async def solve(ui: UI, conditions: list[Condition]) -> None:
     steps = plan(conditions)
     must_search = any(c["event_name"] == "submit_search" for c in steps)
     # The alternate path searches for an item's title where the reference browses, unless
@@ -69,17 +68,17 @@ async def solve(ui: UI, conditions: list[dict[str, Any]]) -> None:
             raise ValueError(f"the shop oracle cannot satisfy {name!r}")
 
 
-def has_title(params: dict[str, Any]) -> bool:
+def has_title(params: Parameters) -> bool:
     return isinstance(params.get("title"), str) and bool(params["title"].strip("*"))
 
 
-def search_text(params: dict[str, Any]) -> str:
+def search_text(params: Parameters) -> str:
     if has_title(params):
         return str(params["title"]).replace("*", " ").strip()
     raise LookupError(f"cannot search without a title: {params}")
 
 
-async def go_to_screen(ui: UI, params: dict[str, Any]) -> None:
+async def go_to_screen(ui: UI, params: Parameters) -> None:
     state = params.get("new_state")
     page = ui.page
     if state == "bench_catalog_category":
@@ -111,7 +110,7 @@ async def go_to_screen(ui: UI, params: dict[str, Any]) -> None:
         raise ValueError(f"unknown shop screen {state!r}")
 
 
-async def apply_filter(ui: UI, params: dict[str, Any]) -> None:
+async def apply_filter(ui: UI, params: Parameters) -> None:
     form = ui.page.locator("form.m-filters")
     kind, value = params.get("filter_type"), params.get("value")
     if isinstance(value, dict):
@@ -127,7 +126,7 @@ async def apply_filter(ui: UI, params: dict[str, Any]) -> None:
     await ui.click(form.get_by_role("button", name="Применить"))
 
 
-async def apply_sort(ui: UI, params: dict[str, Any]) -> None:
+async def apply_sort(ui: UI, params: Parameters) -> None:
     select = ui.page.locator("form.m-filters select[name=sort]")
     await choose_sort(ui, select, str(params.get("sort")))
 
@@ -136,6 +135,6 @@ def catalog_menu(ui: UI) -> Locator:
     return ui.page.get_by_role("navigation", name="Каталог").get_by_role("link")
 
 
-async def find_card(ui: UI, params: dict[str, Any]) -> Locator:
+async def find_card(ui: UI, params: Parameters) -> Locator:
     """The first card on this page that matches, else on each category page in turn."""
     return await commerce.find_card(ui, CARD, params, catalog_menu(ui))

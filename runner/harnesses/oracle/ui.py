@@ -11,6 +11,7 @@ from typing import Any
 
 from playwright.async_api import Locator, Page
 
+from services.core.models.events import Parameters
 from services.core.sites import registry
 
 PATHS = ("reference", "alternate")
@@ -203,7 +204,7 @@ async def _set_counter(ui: UI, root: Locator, what: str, room: int | None, value
     raise LookupError(f"the {what} counter does not reach {value}")
 
 
-async def set_guests(ui: UI, root: Locator, rooms: list[dict[str, Any]]) -> None:
+async def set_guests(ui: UI, root: Locator, rooms: list[Parameters]) -> None:
     """Set the kit guests counter to `rooms` ([{"adults", "kids": [ages]}]) and confirm."""
     impl = await root.get_attribute("data-impl")
     if impl == "rooms_popup":

@@ -9,9 +9,9 @@ from typing import Literal
 from pydantic import Field, JsonValue
 
 from services.core.models.base import Boundary
+from services.core.models.events import Condition, Event
 from services.core.models.run import ConditionReport, MatchedEvent
 
-Condition = dict[str, JsonValue]  # a task's condition, as docs/tasks.md gives it
 Selection = dict[str, dict[str, str]]  # domain -> UI-variant key -> implementation
 
 
@@ -71,25 +71,31 @@ class CloseTrajectory(Boundary):
 class UnpromptedEvent(MatchedEvent):
     """A page-written selection that no click or key on its site's screen preceded."""
 
-    site: str = ""
+    site: str
 
 
 class Verdict(Boundary):
-    """check(): the exact-match score and a report per condition."""
+    """check(): the exact-match score and a report per condition (`trajectory_id` for a
+    trajectory's check, not for the stateless one)."""
 
     trajectory_id: str | None = None
     ems: int
     passed: int
     total: int
-    conditions: list[ConditionReport] = Field(default_factory=list)
-    unprompted: list[UnpromptedEvent] = Field(default_factory=list)
+    conditions: list[ConditionReport]
+    unprompted: list[UnpromptedEvent]
+
+    def answer(self) -> bytes:
+        """The JSON answer: what is at its default is left out (a condition's `group`
+        and `forbidden` where it has none)."""
+        return self.model_dump_json(exclude_defaults=True).encode()
 
 
 class Events(Boundary):
     """`GET /api/trajectories/{tid}/events`: the trajectory's log, in order."""
 
     trajectory_id: str | None = None
-    events: list[dict[str, JsonValue]] = Field(default_factory=list)
+    events: list[Event] = Field(default_factory=list)
 
 
 class ServiceState(Boundary):

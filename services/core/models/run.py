@@ -43,21 +43,22 @@ class Usage(Boundary):
 
 
 class MatchedEvent(Boundary):
-    seq: int | None = None
-    type: str | None = None
-    params: dict[str, JsonValue] = Field(default_factory=dict)
+    seq: int | None
+    type: str | None
+    params: dict[str, JsonValue]
 
 
 class ConditionReport(Boundary):
     """One entry of check()'s `conditions`: the condition, whether it held, and the event
-    that satisfied it (for a forbidden one, the event that broke it)."""
+    that satisfied it (for a forbidden one, the event that broke it). `group` and
+    `forbidden` appear in check()'s answer only where the condition has them."""
 
     event_name: str
-    parameters: dict[str, JsonValue] = Field(default_factory=dict)
+    parameters: dict[str, JsonValue]
     group: str | int | None = None
     forbidden: bool = False
     success: bool
-    matched_event: MatchedEvent | None = None
+    matched_event: MatchedEvent | None
 
 
 class LostAttempt(Boundary):

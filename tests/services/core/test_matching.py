@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -15,6 +16,11 @@ from services.core.matching import (
     validate_conditions,
     value_matches,
 )
+
+
+def answer(conditions: list, events: list) -> dict:
+    """check()'s JSON answer, as the verifier sends it."""
+    return json.loads(check(conditions, events).answer())
 
 
 def log(*entries: tuple[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -397,7 +403,7 @@ CHECK_CASES = [
 
 @pytest.mark.parametrize(("conditions", "events", "ems"), CHECK_CASES)
 def test_check_rules(conditions: list[dict], events: list[dict], ems: int) -> None:
-    assert check(conditions, events)["ems"] == ems
+    assert answer(conditions, events)["ems"] == ems
 
 
 # --- check(): report shape ----------------------------------------------------
@@ -410,7 +416,7 @@ def test_report_counts_units_and_keeps_input_order() -> None:
         cond("search", {"query": "bread"}, group="q"),
         cond("checkout"),
     ]
-    report = check(conditions, SEARCHES)
+    report = answer(conditions, SEARCHES)
     assert (report["ems"], report["passed"], report["total"]) == (0, 2, 3)
     assert [c["success"] for c in report["conditions"]] == [False, True, True, False]
     assert [c.get("group") for c in report["conditions"]] == ["q", None, "q", None]
@@ -420,20 +426,20 @@ def test_report_counts_units_and_keeps_input_order() -> None:
 
 
 def test_report_matched_event_is_first_match_for_any_matching() -> None:
-    report = check([cond("search")], SEARCHES)
+    report = answer([cond("search")], SEARCHES)
     assert report["conditions"][0]["matched_event"] == {
         "seq": 1,
         "type": "search",
         "params": {"query": "milk", "page": 1},
     }
-    assert check([cond("checkout")], SEARCHES)["conditions"][0]["matched_event"] is None
+    assert answer([cond("checkout")], SEARCHES)["conditions"][0]["matched_event"] is None
 
 
 def test_report_matched_event_is_last_family_event_for_quantities() -> None:
-    passing = check([cond("basket_add", {"amount": 2})], ADD3_THEN_REMOVE_TO_2)
+    passing = answer([cond("basket_add", {"amount": 2})], ADD3_THEN_REMOVE_TO_2)
     assert passing["conditions"][0]["matched_event"]["seq"] == 2
     assert passing["conditions"][0]["matched_event"]["type"] == "basket_remove"
-    failing = check([cond("basket_add", {"amount": 3})], ADD3_THEN_REMOVE_TO_2)
+    failing = answer([cond("basket_add", {"amount": 3})], ADD3_THEN_REMOVE_TO_2)
     assert failing["conditions"][0] == {
         "event_name": "basket_add",
         "parameters": {"amount": 3},
@@ -444,7 +450,7 @@ def test_report_matched_event_is_last_family_event_for_quantities() -> None:
 
 def test_report_of_forbidden_condition() -> None:
     conditions = [cond("search", {"query": "*"}, forbidden=True), cond("checkout", forbidden=True)]
-    report = check(conditions, SEARCHES)
+    report = answer(conditions, SEARCHES)
     assert (report["ems"], report["passed"], report["total"]) == (0, 1, 2)
     broken, kept = report["conditions"]
     assert broken == {
@@ -456,12 +462,12 @@ def test_report_of_forbidden_condition() -> None:
     }
     assert kept["forbidden"] is True and kept["success"] is True
     assert kept["matched_event"] is None
-    ordinary = check([cond("search", forbidden=False)], SEARCHES)["conditions"][0]
+    ordinary = answer([cond("search", forbidden=False)], SEARCHES)["conditions"][0]
     assert "forbidden" not in ordinary
 
 
 def test_empty_conditions_report() -> None:
-    report = check([], SEARCHES)
+    report = answer([], SEARCHES)
     assert (report["ems"], report["passed"], report["total"], report["conditions"]) == (0, 0, 0, [])
 
 
@@ -500,8 +506,8 @@ SHUFFLE_CONDITIONS = [
 def test_check_independent_of_event_order_for_non_quantity_conditions(seed: int) -> None:
     events = list(SHUFFLE_LOG)
     random.Random(seed).shuffle(events)
-    baseline = check(SHUFFLE_CONDITIONS, SHUFFLE_LOG)
-    shuffled = check(SHUFFLE_CONDITIONS, events)
+    baseline = answer(SHUFFLE_CONDITIONS, SHUFFLE_LOG)
+    shuffled = answer(SHUFFLE_CONDITIONS, events)
     assert (shuffled["ems"], shuffled["passed"], shuffled["total"]) == (
         baseline["ems"],
         baseline["passed"],
@@ -582,7 +588,7 @@ def test_unknown_operator_message_lists_allowed_operators() -> None:
 
 def test_check_validates_conditions() -> None:
     with pytest.raises(FieldError, match=r"conditions\[0\]\.match"):
-        check([cond("x", match="sometimes")], SEARCHES)
+        answer([cond("x", match="sometimes")], SEARCHES)
 
 
 def test_validate_conditions_accepts_and_returns_list() -> None:
@@ -652,6 +658,6 @@ def test_unprompted_lists_page_selections_without_a_click_or_key_on_their_screen
             event["source"] = "server"
     events.append({**events[-1], "seq": 11, "site": "hotels", "type": "bench_hotel_select_city"})
     events.append({**events[-1], "seq": 12, "source": "server", "type": "basket_add"})
-    flagged = [(e["seq"], e["site"]) for e in unprompted(events)]
+    flagged = [(e.seq, e.site) for e in unprompted(events)]
     assert flagged == [(3, "grocery"), (8, "grocery"), (11, "hotels")]  # input is per site
-    assert check([cond("select_city")], events)["unprompted"] == unprompted(events)
+    assert check([cond("select_city")], events).unprompted == unprompted(events)

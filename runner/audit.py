@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
+from pydantic import ConfigDict, Field, computed_field
+
 from services.core.matching import (
     BASKET_ADD,
     BASKET_FAMILY,
@@ -38,8 +40,10 @@ from services.core.matching import (
     QUANTITY_PARAMS,
     check,
     event_matches,
+    event_params,
     value_matches,
 )
+from services.core.models.base import Boundary
 from services.core.models.events import Condition, Event, Parameters
 from services.core.models.run import Record
 from services.core.sites import Evidence, registry
@@ -140,29 +144,104 @@ def _plain_params(condition: Condition) -> dict[str, Any]:
     return params
 
 
-def class_check(primary: str | None, conditions: list[Condition], events: list[Event]) -> dict:
+class ClassCheck(Boundary):
+    """Whether a task's primary UI class is evidenced by its log and required by one of its
+    conditions (`class` in the report)."""
+
+    model_config = ConfigDict(serialize_by_alias=True)
+
+    ui_class: str | None = Field(serialization_alias="class")
+    known: bool
+    in_log: bool
+    in_conditions: bool
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def ok(self) -> bool:
+        return self.in_log and self.in_conditions
+
+
+def class_check(
+    primary: str | None, conditions: list[Condition], events: list[Event]
+) -> ClassCheck:
     """Is the primary class evidenced by the log, and required by a condition?"""
     if primary not in PRIMARY_CLASSES:
-        return {
-            "class": primary,
-            "known": False,
-            "in_log": False,
-            "in_conditions": False,
-            "ok": False,
-        }
-    in_log = any(evidences(primary, str(e.get("type")), _params(e)) for e in events)
+        return ClassCheck(ui_class=primary, known=False, in_log=False, in_conditions=False)
+    in_log = any(evidences(primary, str(e.get("type")), event_params(e)) for e in events)
     in_conditions = any(
         evidences(primary, c["event_name"], _plain_params(c))
         for c in conditions
         if not c.get("forbidden")
     )
-    return {
-        "class": primary,
-        "known": True,
-        "in_log": in_log,
-        "in_conditions": in_conditions,
-        "ok": in_log and in_conditions,
-    }
+    return ClassCheck(ui_class=primary, known=True, in_log=in_log, in_conditions=in_conditions)
+
+
+class Tried(Boundary):
+    """One near miss tried: caught (the verdict fails), or surviving with a reason or not."""
+
+    id: str
+    caught: bool
+    reason: str | None = None
+
+
+class Excused(Boundary):
+    mutation: str
+    reason: str
+
+
+class TaskAudit(Boundary):
+    """One task: its reference log's verdict, the near misses tried, and the class check."""
+
+    ems: int
+    failed_conditions: list[int] = Field(default_factory=list)
+    mutations: list[Tried] = Field(default_factory=list)
+    survivors: list[str] = Field(default_factory=list)
+    excused: list[Excused] = Field(default_factory=list)
+    unused_exceptions: list[str] = Field(default_factory=list)
+    exception_problems: list[str] = Field(default_factory=list)
+    class_check: ClassCheck | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def tried(self) -> int:
+        return len(self.mutations)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def caught(self) -> int:
+        return sum(m.caught for m in self.mutations)
+
+    @property
+    def ok(self) -> bool:
+        """No unexplained survivor, a passing original, a sound exception list and class."""
+        return (
+            self.ems == 1
+            and not self.survivors
+            and not self.exception_problems
+            and (self.class_check is None or self.class_check.ok)
+        )
+
+
+class KindTally(Boundary):
+    tried: int = 0
+    survive: int = 0
+
+
+class SuiteAudit(Boundary):
+    """Every task's audit by name, and the suite's totals (`runner tasks audit --report`)."""
+
+    tasks: dict[str, TaskAudit]
+    by_kind: dict[str, KindTally]
+    tried: int
+    caught: int
+    caught_share: float | None
+    survivors: int
+    excused: int
+    original_failures: list[str]
+    class_failures: list[str]
+    # False when a near miss survives without a reason, an original log fails, or a class
+    # check fails.
+    ok: bool
 
 
 # -- near misses ---------------------------------------------------------------------------
@@ -172,11 +251,6 @@ def class_check(primary: str | None, conditions: list[Condition], events: list[E
 class Mutation:
     id: str
     events: list[Event]
-
-
-def _params(event: Event) -> dict[str, Any]:
-    params = event.get("params")
-    return params if isinstance(params, dict) else {}
 
 
 def _unit(index: int, condition: Condition) -> str:
@@ -351,7 +425,7 @@ def _param_changes(conditions: list[Condition], log: list[Event], pool: Pool) ->
             continue
         events = base
         for name, expected in (condition.get("parameters") or {}).items():
-            actual = _params(events[satisfying[-1]]).get(name)
+            actual = event_params(events[satisfying[-1]]).get(name)
             if isinstance(actual, dict | list) and not _is_operator(expected):
                 for path, key, leaf in _leaves(actual, name):
                     for value in _look_alikes(key, leaf, leaf, pool):
@@ -371,7 +445,7 @@ def _with_changed(events: list[Event], indexes: list[int], path: str, value: Any
     changed = list(events)
     for index in indexes:
         event = copy.deepcopy(events[index])
-        event["params"] = _params(event)
+        event["params"] = event_params(event)
         try:
             _get_leaf(event["params"], path)
         except (KeyError, IndexError, TypeError):
@@ -400,7 +474,7 @@ def _quantity_changes(conditions: list[Condition], events: list[Event]) -> Itera
         named = set(condition.get("parameters") or {}) & QUANTITY_PARAMS[name]
         quantities = sorted(named) or (["amount"] if name in BASKET_FAMILY else [])
         for param in quantities:
-            current = _number(_params(last).get(param))
+            current = _number(event_params(last).get(param))
             if current is None:
                 continue
             # a basket line judged by any event: removing it is the near miss
@@ -412,7 +486,7 @@ def _quantity_changes(conditions: list[Condition], events: list[Event]) -> Itera
                 kind = name
                 if name in BASKET_FAMILY:
                     kind = BASKET_ADD if step > 0 else BASKET_REMOVE
-                params = {**copy.deepcopy(_params(last)), param: value}
+                params = {**copy.deepcopy(event_params(last)), param: value}
                 yield Mutation(f"last:{unit}.{param}={value}", _appended(events, kind, params))
 
 
@@ -446,7 +520,7 @@ def _free_changes(conditions: list[Condition], log: list[Event], pool: Pool) -> 
             continue
         given = set(condition.get("parameters") or {})
         bound = given | QUANTITY_PARAMS.get(condition["event_name"], frozenset())
-        last = _params(events[satisfying[-1]])
+        last = event_params(events[satisfying[-1]])
         for name in sorted(set(last) - bound - HOW):
             if RESTATES.get(name) in last:
                 continue  # the restated parameter is changed instead
@@ -492,7 +566,7 @@ def _forbidden_events(
             continue
         name = condition["event_name"]
         template = next((e for e in reversed(events) if e.get("type") == name), None)
-        params = copy.deepcopy(_params(template)) if template else {}
+        params = copy.deepcopy(event_params(template)) if template else {}
         for key, expected in (condition.get("parameters") or {}).items():
             params[key] = _example(expected, pool.get(key, ()))
         yield Mutation(f"forbid:{_unit(index, condition)}", _appended(events, name, params))
@@ -554,7 +628,7 @@ def audit_log(
     exceptions: Sequence[dict[str, Any]] | None = (),
     primary: str | None = None,
     kinds: Iterable[str] = KINDS,
-) -> dict[str, Any]:
+) -> TaskAudit:
     """Check the log passes and every near miss of it fails; with `primary`, the class check.
 
     `pool` maps a parameter name to values it may take (the look-alikes); `exceptions`
@@ -569,19 +643,12 @@ def audit_log(
         if isinstance(item, dict) and not exception_problems([item])
     ]
     original = check(conditions, events)
-    result: dict[str, Any] = {
-        "ems": original.ems,
-        "failed_conditions": [i for i, c in enumerate(original.conditions) if not c.success],
-        "mutations": [],
-        "tried": 0,
-        "caught": 0,
-        "survivors": [],
-        "excused": [],
-        "unused_exceptions": [],
-        "exception_problems": problems,
-    }
-    if primary is not None:
-        result["class_check"] = class_check(primary, conditions, events)
+    result = TaskAudit(
+        ems=original.ems,
+        failed_conditions=[i for i, c in enumerate(original.conditions) if not c.success],
+        exception_problems=problems,
+        class_check=class_check(primary, conditions, events) if primary is not None else None,
+    )
     if original.ems != 1:
         return result  # near misses of a failing log say nothing
     used: set[str] = set()
@@ -595,24 +662,12 @@ def audit_log(
                     used.add(pattern)
                     break
             if reason is None:
-                result["survivors"].append(mutation.id)
+                result.survivors.append(mutation.id)
             else:
-                result["excused"].append({"mutation": mutation.id, "reason": reason})
-        result["mutations"].append({"id": mutation.id, "caught": caught, "reason": reason})
-    result["tried"] = len(result["mutations"])
-    result["caught"] = sum(m["caught"] for m in result["mutations"])
-    result["unused_exceptions"] = [p for p, _, _ in rules if p not in used]
+                result.excused.append(Excused(mutation=mutation.id, reason=reason))
+        result.mutations.append(Tried(id=mutation.id, caught=caught, reason=reason))
+    result.unused_exceptions = [p for p, _, _ in rules if p not in used]
     return result
-
-
-def task_ok(result: dict[str, Any]) -> bool:
-    """No unexplained survivor, a passing original, a sound exception list and class."""
-    return (
-        result["ems"] == 1
-        and not result["survivors"]
-        and not result["exception_problems"]
-        and result.get("class_check", {"ok": True})["ok"]
-    )
 
 
 # -- the suite -------------------------------------------------------------------------------
@@ -648,7 +703,7 @@ def build_pools(items: Sequence[AuditItem], vocabulary: bool = True) -> dict[str
                     if not _is_operator(expected):
                         _collect(pool, expected, name)
             for event in item.events:
-                for name, value in _params(event).items():
+                for name, value in event_params(event).items():
                     if name not in {"target", "key", "x", "y"}:
                         _collect(pool, value, name)
     if vocabulary:
@@ -672,7 +727,7 @@ def audit_suite(
     items: Iterable[AuditItem | tuple[Any, ...]],
     vocabulary: bool = True,
     kinds: Iterable[str] = KINDS,
-) -> dict[str, Any]:
+) -> SuiteAudit:
     """Audit many tasks: `AuditItem`s or `(conditions, events, exceptions)` tuples.
 
     Returns per-task results (by name) and the suite totals; `ok` is false when a near
@@ -686,39 +741,37 @@ def audit_suite(
         tasks[item.name] = audit_log(
             item.conditions, item.events, pool, item.exceptions, item.primary, kinds
         )
-    tried = sum(r["tried"] for r in tasks.values())
-    caught = sum(r["caught"] for r in tasks.values())
-    surviving = sum(len(r["survivors"]) for r in tasks.values())
-    class_failures = sorted(
-        name for name, r in tasks.items() if not r.get("class_check", {"ok": True})["ok"]
-    )
-    by_kind: dict[str, dict[str, int]] = {k: {"tried": 0, "survive": 0} for k in kinds}
+    by_kind = {k: KindTally() for k in kinds}
     for result in tasks.values():
-        for mutation in result["mutations"]:
-            tally = by_kind[mutation["id"].split(":", 1)[0]]
-            tally["tried"] += 1
-            tally["survive"] += not mutation["caught"] and mutation["reason"] is None
-    return {
-        "tasks": tasks,
-        "by_kind": by_kind,
-        "tried": tried,
-        "caught": caught,
-        "caught_share": round(caught / tried, 4) if tried else None,
-        "survivors": surviving,
-        "excused": sum(len(r["excused"]) for r in tasks.values()),
-        "original_failures": sorted(n for n, r in tasks.items() if r["ems"] != 1),
-        "class_failures": class_failures,
-        "ok": all(task_ok(r) for r in tasks.values()),
-    }
+        for mutation in result.mutations:
+            tally = by_kind[mutation.id.split(":", 1)[0]]
+            tally.tried += 1
+            tally.survive += not mutation.caught and mutation.reason is None
+    tried = sum(r.tried for r in tasks.values())
+    caught = sum(r.caught for r in tasks.values())
+    return SuiteAudit(
+        tasks=tasks,
+        by_kind=by_kind,
+        tried=tried,
+        caught=caught,
+        caught_share=round(caught / tried, 4) if tried else None,
+        survivors=sum(len(r.survivors) for r in tasks.values()),
+        excused=sum(len(r.excused) for r in tasks.values()),
+        original_failures=sorted(n for n, r in tasks.items() if r.ems != 1),
+        class_failures=sorted(
+            n for n, r in tasks.items() if r.class_check is not None and not r.class_check.ok
+        ),
+        ok=all(r.ok for r in tasks.values()),
+    )
 
 
-def suite_line(summary: dict[str, Any]) -> str:
-    share = summary["caught_share"]
+def suite_line(summary: SuiteAudit) -> str:
+    share = summary.caught_share
     percent = f"{share * 100:.1f}%" if share is not None else "n/a"
     return (
-        f"{summary['tried']} mutations tried, {summary['caught']} caught ({percent}), "
-        f"{summary['survivors']} survive without a reason; "
-        f"{len(summary['class_failures'])} tasks fail the class check"
+        f"{summary.tried} mutations tried, {summary.caught} caught ({percent}), "
+        f"{summary.survivors} survive without a reason; "
+        f"{len(summary.class_failures)} tasks fail the class check"
     )
 
 

@@ -136,11 +136,11 @@ def tasks_audit(
     summary = audit_suite(items, kinds=chosen_kinds)
     print_audit(console, summary)
     console.print(suite_line(summary))
-    if summary["original_failures"]:
-        failing = ", ".join(summary["original_failures"])
+    if summary.original_failures:
+        failing = ", ".join(summary.original_failures)
         console.print(f"[red]the reference log fails[/red] for {failing}", soft_wrap=True)
     if report is not None:
-        report.write_text(json.dumps(summary, ensure_ascii=False, indent=1), encoding="utf-8")
+        summary.write(report)
         console.print(f"report in {report}")
-    if not summary["ok"]:
+    if not summary.ok:
         raise typer.Exit(1)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from runner.audit import ClassCheck, SuiteAudit, TaskAudit
 from services.core.models.board import Board, Comparison, PairedView, RateView
 from services.core.models.run import Status
 from services.core.results.board import Run
@@ -235,42 +235,44 @@ def print_task_counts(console: Console, tally: Mapping[str, Mapping[str, int]]) 
     console.print(table)
 
 
-def print_audit(console: Console, summary: dict[str, Any]) -> None:
+def print_audit(console: Console, summary: SuiteAudit) -> None:
     """`runner tasks audit`: per task the near misses tried and caught, those that survive
     without a reason, and whether its primary UI class is exercised."""
     table = Table(title="Task audit")
     for column in ("task", "tried", "caught", "survive without a reason", "class"):
         table.add_column(column, overflow="fold")
-    for name, result in summary["tasks"].items():
+    for name, result in summary.tasks.items():
         table.add_row(
             name,
-            str(result["tried"]),
-            str(result["caught"]),
+            str(result.tried),
+            str(result.caught),
             _survivors(result),
-            _class_verdict(result.get("class_check") or {}),
+            _class_verdict(result.class_check),
         )
     console.print(table)
 
 
-def _survivors(result: dict[str, Any]) -> str:
-    if result["ems"] != 1:
-        survivors = f"[red]the reference log fails (conditions {result['failed_conditions']})"
+def _survivors(result: TaskAudit) -> str:
+    if result.ems != 1:
+        survivors = f"[red]the reference log fails (conditions {result.failed_conditions})"
     else:
-        survivors = "\n".join(result["survivors"]) or "[green]none"
-    problems = result["exception_problems"] + [
-        f"unused exception {p!r}" for p in result["unused_exceptions"]
+        survivors = "\n".join(result.survivors) or "[green]none"
+    problems = result.exception_problems + [
+        f"unused exception {p!r}" for p in result.unused_exceptions
     ]
     if problems:
         survivors += "\n[yellow]" + "\n".join(problems)
     return survivors
 
 
-def _class_verdict(check: dict[str, Any]) -> str:
-    if check.get("ok"):
-        return f"[green]{check['class']}"
+def _class_verdict(check: ClassCheck | None) -> str:
+    if check is None:
+        return ""
+    if check.ok:
+        return f"[green]{check.ui_class}"
     missing = [
         where
-        for where, key in (("log", "in_log"), ("conditions", "in_conditions"))
-        if not check.get(key)
+        for where, found in (("log", check.in_log), ("conditions", check.in_conditions))
+        if not found
     ]
-    return f"[red]{check.get('class')}: not in {' or '.join(missing)}"
+    return f"[red]{check.ui_class}: not in {' or '.join(missing)}"

@@ -32,24 +32,24 @@ KEFIR = [
 
 
 def ids(result: dict[str, Any]) -> dict[str, bool]:
-    return {m["id"]: m["caught"] for m in result["mutations"]}
+    return {m.id: m.caught for m in result.mutations}
 
 
 def test_the_reference_log_passes_and_a_dropped_event_is_caught() -> None:
     result = audit_log(KEFIR, KEFIR_LOG, POOL, kinds=("drop", "param"))
-    assert result["ems"] == 1
+    assert result.ems == 1
     made = ids(result)
     assert made["drop:basket_add#1"] is True
     assert made["drop:state_changed#0"] is True
     assert made["param:basket_add#1.item_id=g-0053"] is True
     assert made["param:state_changed#0.category=bakery"] is True
-    assert result["survivors"] == [] and result["tried"] == result["caught"]
+    assert result.survivors == [] and result.tried == result.caught
 
 
 def test_a_basket_line_removed_later_survives_an_any_event_condition() -> None:
     result = audit_log(KEFIR, KEFIR_LOG, POOL)
     assert ids(result)["last:basket_add#1.amount=0"] is False
-    assert "last:basket_add#1.amount=0" in result["survivors"]
+    assert "last:basket_add#1.amount=0" in result.survivors
 
 
 def test_a_look_alike_survives_where_the_condition_leaves_the_query_open() -> None:
@@ -63,12 +63,12 @@ def test_a_look_alike_survives_where_the_condition_leaves_the_query_open() -> No
     ]
     pool = {"value": {"колонка", "колонки", "чайник"}, "item_id": {"m-004", "m-005"}}
     result = audit_log(conditions, log, pool, kinds=("free",))
-    assert "free:submit_search#0.value=колонки" in result["survivors"]
+    assert "free:submit_search#0.value=колонки" in result.survivors
     # the same change is caught once the condition names the query
     conditions[0]["parameters"] = {"value": "колонка"}
     strict = audit_log(conditions, log, pool, kinds=("param", "free"))
     assert ids(strict)["param:submit_search#0.value=колонки"] is True
-    assert strict["survivors"] == []
+    assert strict.survivors == []
 
 
 def test_numbers_dates_and_booleans_get_their_neighbours() -> None:
@@ -107,19 +107,19 @@ def test_an_exception_with_a_reason_is_honoured_and_an_unused_one_reported() -> 
         {"mutation": "free:nothing*", "reason": "stale"},
     ]
     result = audit_log(KEFIR, KEFIR_LOG, POOL, exceptions)
-    assert result["survivors"] == []
-    assert result["excused"] == [
+    assert result.survivors == []
+    assert [e.model_dump() for e in result.excused] == [
         {"mutation": "last:basket_add#1.amount=0", "reason": "the prompt only asks to add"}
     ]
-    assert result["unused_exceptions"] == ["free:nothing*"]
+    assert result.unused_exceptions == ["free:nothing*"]
 
 
 def test_an_exception_without_a_reason_excuses_nothing() -> None:
     result = audit_log(KEFIR, KEFIR_LOG, POOL, [{"mutation": "last:*"}])
-    assert result["exception_problems"] == [
+    assert result.exception_problems == [
         "audit_exceptions[0].reason: say why this near miss may pass"
     ]
-    assert "last:basket_add#1.amount=0" in result["survivors"]
+    assert "last:basket_add#1.amount=0" in result.survivors
 
 
 def test_an_event_a_forbidden_condition_rules_out_is_caught() -> None:
@@ -130,7 +130,7 @@ def test_an_event_a_forbidden_condition_rules_out_is_caught() -> None:
     log = [event(1, "state_changed", new_state="bench_rail_payment")]
     result = audit_log(conditions, log, {})
     assert ids(result) == {"drop:state_changed#0": True, "forbid:submit_payment#1": True}
-    assert result["survivors"] == []
+    assert result.survivors == []
 
 
 def test_a_group_alternative_is_not_rescued_by_the_other() -> None:
@@ -153,24 +153,24 @@ def test_a_group_alternative_is_not_rescued_by_the_other() -> None:
 
 def test_a_failing_reference_log_is_reported_without_near_misses() -> None:
     result = audit_log(KEFIR, KEFIR_LOG[:1], POOL)
-    assert result["ems"] == 0 and result["failed_conditions"] == [1]
-    assert result["mutations"] == []
+    assert result.ems == 0 and result.failed_conditions == [1]
+    assert result.mutations == []
 
 
 def test_the_class_check_wants_the_log_and_the_conditions() -> None:
     kept = [*KEFIR_LOG, event(3, "add_favorites", item_id="g-0052", title="Кефир")]
-    assert class_check("FAV", KEFIR, kept) == {
+    assert class_check("FAV", KEFIR, kept).model_dump() == {
         "class": "FAV",
         "known": True,
         "in_log": True,
         "in_conditions": False,
         "ok": False,
     }
-    assert class_check("BASKET", KEFIR, KEFIR_LOG)["ok"] is True
-    assert class_check("SELECT_LIST", KEFIR, KEFIR_LOG)["ok"] is True  # the category menu
-    assert class_check("COUNTER", KEFIR, KEFIR_LOG)["in_log"] is False
+    assert class_check("BASKET", KEFIR, KEFIR_LOG).ok is True
+    assert class_check("SELECT_LIST", KEFIR, KEFIR_LOG).ok is True  # the category menu
+    assert class_check("COUNTER", KEFIR, KEFIR_LOG).in_log is False
     # A class that is never primary (NAV, RADIO, SEARCH, SEAT) has no evidence rule.
-    assert class_check("NAV", KEFIR, KEFIR_LOG)["known"] is False
+    assert class_check("NAV", KEFIR, KEFIR_LOG).known is False
 
 
 def test_the_suite_takes_plain_tuples() -> None:
@@ -178,10 +178,10 @@ def test_the_suite_takes_plain_tuples() -> None:
         [(KEFIR, KEFIR_LOG, []), (KEFIR, KEFIR_LOG, [{"mutation": "last:*", "reason": "r"}])],
         vocabulary=False,
     )
-    first, second = summary["tasks"]["#0"], summary["tasks"]["#1"]
-    assert first["survivors"] == ["last:basket_add#1.amount=0"] and second["survivors"] == []
-    assert summary["survivors"] == 1 and summary["ok"] is False
-    assert summary["by_kind"]["last"] == {"tried": 2, "survive": 1}
+    first, second = summary.tasks["#0"], summary.tasks["#1"]
+    assert first.survivors == ["last:basket_add#1.amount=0"] and second.survivors == []
+    assert summary.survivors == 1 and summary.ok is False
+    assert summary.by_kind["last"].model_dump() == {"tried": 2, "survive": 1}
     line = suite_line(summary)
     assert line.endswith("1 survive without a reason; 0 tasks fail the class check")
 
@@ -222,8 +222,8 @@ def test_a_submitted_value_evidences_its_control() -> None:
     ]
     log = [event(1, "bench_hotel_select_room", cityId="cz-prg", startDate="2026-10-12")]
     for primary in ("SELECT_AC", "DATE", "CARD"):
-        assert class_check(primary, booking, log)["ok"] is True, primary
-    assert class_check("WIDGET", booking, log)["ok"] is False
+        assert class_check(primary, booking, log).ok is True, primary
+    assert class_check("WIDGET", booking, log).ok is False
 
 
 @pytest.mark.browser

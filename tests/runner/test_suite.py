@@ -61,12 +61,12 @@ def test_oracle_solves_every_task(stack, tmp_path) -> None:
     items = run_async(collect(stack.hub_url, stack.token, refs, result.records))
     audit = audit_suite(items)
     print(suite_line(audit))  # the figures, in the test log
-    assert audit["ok"], suite_line(audit)
-    assert audit["tried"] > 2000 and audit["caught"] / audit["tried"] > 0.8
+    assert audit.ok, suite_line(audit)
+    assert audit.tried > 2000 and audit.caught / audit.tried > 0.8
 
 
 def test_noop_passes_no_task(stack, tmp_path) -> None:
-    overall = run_suite(stack, tmp_path, "noop")["summary"]["overall"]
+    overall = run_suite(stack, tmp_path, "noop").summary.overall
     assert overall.ems == 0.0 and overall.completion == 1.0
     assert overall.scored == len(suite())
 

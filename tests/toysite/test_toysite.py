@@ -91,6 +91,6 @@ def test_the_oracle_solves_the_toy_task_and_the_audit_passes_it(
     assert [(r.task, r.ems, r.status) for r in records] == [("toy_ring_bell", 1, "ok")], records
     items = run_async(collect(toy_stack.hub_url, toy_stack.token, refs, records))
     summary = audit_suite(items)
-    result = summary["tasks"]["toy_ring_bell"]
-    assert result["class_check"]["ok"], result["class_check"]
-    assert summary["ok"] and summary["caught"] == summary["tried"] > 0, summary
+    result = summary.tasks["toy_ring_bell"]
+    assert result.class_check is not None and result.class_check.ok, result.class_check
+    assert summary.ok and summary.caught == summary.tried > 0, summary

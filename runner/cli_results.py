@@ -3,7 +3,6 @@ runs (docs/results.md)."""
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -115,8 +114,8 @@ def export_run(
     found = named_run(run)
     target = out or runner_home() / "runs" / run / "results.json"
     data = to_upstream(found, TASKS_DIR)
-    target.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-    console.print(f"{len(data['tests'])} tests written: {target}")
+    data.write(target)
+    console.print(f"{len(data.tests)} tests written: {target}")
 
 
 def import_run(

@@ -43,6 +43,7 @@ from services.core.models.run import (
     Viewport,
     record_lines,
 )
+from services.core.models.task import Task
 from services.core.results.board import Run
 from services.core.results.stats import repeats
 from services.core.tasks import load_task, task_files
@@ -73,7 +74,7 @@ class RunPlan(BaseModel):
 class TaskRef:
     name: str
     path: Path
-    task: dict[str, Any]
+    task: Task
 
     @property
     def site(self) -> str:
@@ -93,7 +94,8 @@ class TaskRef:
 
     @property
     def ui_primary(self) -> str:
-        return str((self.task["test_data"].get("ui_taxonomy") or {}).get("primary", "?"))
+        taxonomy = self.task["test_data"].get("ui_taxonomy")
+        return taxonomy["primary"] if taxonomy else "?"
 
     def record(self, **fields: Any) -> Record:
         """A record of an attempt on this task: the task's facets and `fields`."""

@@ -9,7 +9,7 @@ default; the benchmarks give their own (one aiohttp session for pages and API al
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import httpx
 
@@ -24,6 +24,7 @@ from services.core.models.api import (
     Verdict,
 )
 from services.core.models.base import Boundary, FileFormatError
+from services.core.models.task import Task
 
 Answer = TypeVar("Answer", bound=Boundary)
 # What a transport raises when the hub cannot be reached, whatever its library.
@@ -116,7 +117,7 @@ class HubClient:
 
     async def create(
         self,
-        task: dict[str, Any] | None = None,
+        task: Task | None = None,
         task_id: str | None = None,
         today: str | None = None,
         ui_variants: dict[str, str] | None = None,

@@ -21,6 +21,7 @@ from typing import Any, TypeGuard
 from services.core.contract import event_types
 from services.core.dateshift import shift_task
 from services.core.errors import FieldError
+from services.core.models.task import Task
 from services.core.sites import registry
 from services.core.tasks import check_task, task_files
 from services.core.variants import check_selection
@@ -32,7 +33,7 @@ HUB_STATES = {"bench_hub_main"}
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def dump(task: dict[str, Any]) -> str:
+def dump(task: Task) -> str:
     """The one serialisation of a task file (so a build reproduces committed files)."""
     return json.dumps(task, ensure_ascii=False, indent=2) + "\n"
 
@@ -65,7 +66,7 @@ def load_map(tasks_dir: Path) -> tuple[dict[str, Profile], list[tuple[str, str]]
     return profiles, pairs
 
 
-def make_variant(donor: dict[str, Any], profile: Profile) -> dict[str, Any]:
+def make_variant(donor: Task, profile: Profile) -> Task:
     variant = copy.deepcopy(donor)
     data = variant["test_data"]
     data["ui_variants"] = dict(profile.ui_variants)
@@ -213,7 +214,7 @@ def counts(tasks_dir: Path) -> dict[str, Counter[str]]:
     return tally
 
 
-def shown_prompt(task: dict[str, Any], today: date, host: str) -> tuple[str, int]:
+def shown_prompt(task: Task, today: date, host: str) -> tuple[str, int]:
     """The prompt as an agent would receive it on `today`, and the date shift."""
     shifted, days = shift_task(task["test_data"], today)
     return shifted["task"].replace("%HOST%", host), days

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator
 from datetime import date, timedelta
 from typing import Any
 
+from services.core.models.events import Condition
+from services.core.models.task import TestData
 from services.core.russian import MONTHS_GENITIVE as MONTHS
 
 __all__ = [
@@ -196,7 +198,7 @@ def _prompt_dates(text: str) -> list[date]:
     return found
 
 
-def find_dates(test_data: dict) -> list[date]:
+def find_dates(test_data: TestData) -> list[date]:
     """Every date in the conditions (ISO values) and in the prompt (all spellings)."""
     found = [d for s in _iter_strings(test_data.get("conditions") or []) if (d := _iso_date(s))]
     task = test_data.get("task")
@@ -232,18 +234,16 @@ def _shift_iso(value: str, days: int) -> str:
         return value
 
 
-def shift_conditions(conditions: list, days: int) -> list:
+def shift_conditions(conditions: list[Condition], days: int) -> list[Condition]:
     """A new list of conditions with exact ISO date strings moved by days."""
     return [_map_strings(cond, lambda s: _shift_iso(s, days)) for cond in conditions]
 
 
-def shift_task(test_data: dict, today: date, min_lead_days: int = 7) -> tuple[dict, int]:
+def shift_task(test_data: TestData, today: date, min_lead_days: int = 7) -> tuple[TestData, int]:
     """A deep copy of test_data with prompt and conditions shifted; also the days."""
     new = copy.deepcopy(test_data)
     days = compute_shift(find_dates(new), today, min_lead_days)
     if days:
-        if isinstance(new.get("task"), str):
-            new["task"] = shift_prompt(new["task"], days)
-        if isinstance(new.get("conditions"), list):
-            new["conditions"] = shift_conditions(new["conditions"], days)
+        new["task"] = shift_prompt(new["task"], days)
+        new["conditions"] = shift_conditions(new["conditions"], days)
     return new, days

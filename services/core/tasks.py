@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from services.core.contract import event_types
 from services.core.errors import FieldError
 from services.core.keys import TASK_NAME
 from services.core.matching import validate_conditions
+from services.core.models.task import Task
 from services.core.sites import registry
 from services.core.variants import check_selection
 
@@ -57,7 +58,7 @@ def check_taxonomy(taxonomy: Any, field: str) -> None:
         raise FieldError(f"{field}.subtypes", "must be a list of strings")
 
 
-def check_task(task: Any, field: str = "task") -> dict[str, Any]:
+def check_task(task: Any, field: str = "task") -> Task:
     """A task object whose structure, event names, domains and variant keys are valid."""
     if not isinstance(task, dict):
         raise FieldError(field, "must be an object with test_data")
@@ -104,10 +105,10 @@ def check_task(task: Any, field: str = "task") -> dict[str, Any]:
             f"{field}.domain_configs.{domain}.ui_variants",
             domain,
         )
-    return task
+    return cast(Task, task)
 
 
-def load_task(path: Path) -> dict[str, Any]:
+def load_task(path: Path) -> Task:
     try:
         task = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.core.errors import FieldError
+from services.core.models.task import DomainConfig, Selection, TestData
 from services.core.sites import registry
 
 
@@ -33,10 +34,10 @@ def check_selection(selection: Any, field: str, domain: str | None = None) -> di
 
 
 def resolve(
-    test_data: dict[str, Any],
-    domain_configs: dict[str, Any],
-    override: dict[str, str] | None = None,
-) -> dict[str, dict[str, str]]:
+    test_data: TestData,
+    domain_configs: dict[str, DomainConfig],
+    override: Selection | None = None,
+) -> dict[str, Selection]:
     """Every domain's effective selection.
 
     Order of precedence: the trajectory's override, then `domain_configs[domain].ui_variants`,

@@ -18,6 +18,7 @@ from prometheus_client import Gauge
 from services.core.dateshift import shift_task
 from services.core.errors import FieldError
 from services.core.models.api import CloseTrajectory, NewTrajectory
+from services.core.models.task import Task
 from services.core.tasks import check_task, find_task, load_task
 from services.core.variants import check_selection, resolve
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
@@ -30,7 +31,7 @@ MAX_META_BYTES = 512 * 1024
 OPEN = Gauge("wpb_trajectories_open", "Trajectories created and not yet closed, on the stand")
 
 
-def task_from_body(body: NewTrajectory, tasks_dir: Path) -> dict[str, Any]:
+def task_from_body(body: NewTrajectory, tasks_dir: Path) -> Task:
     """The task object of the body, or the file `task_id` names (then only a label)."""
     stem = body.task_id
     if body.task is not None:

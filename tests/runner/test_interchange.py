@@ -29,7 +29,14 @@ def record(task: str, ems: int, completion: int, usage: dict | None = None) -> R
         "done_and_pass": int(ems and completion),
         "passed": ems,
         "total": 1,
-        "conditions": [{"event_name": "bench_hotel_select_city", "success": bool(ems)}],
+        "conditions": [
+            {
+                "event_name": "bench_hotel_select_city",
+                "parameters": {},
+                "success": bool(ems),
+                "matched_event": None,
+            }
+        ],
         "status": "ok",
         "error": None,
         "final_message": "Готово.",
@@ -55,7 +62,7 @@ def our_run() -> Run:
 
 
 def test_export_writes_the_upstream_layout():
-    data = to_upstream(our_run(), TASKS_DIR)
+    data = to_upstream(our_run(), TASKS_DIR).model_dump()
     run = data["run"]
     assert (run["model"], run["agent_harness"]) == ("m", "dom")
     assert (run["total_tasks"], run["passed_tasks"], run["failed_tasks"]) == (2, 1, 1)
@@ -72,7 +79,7 @@ def test_export_writes_the_upstream_layout():
 
 def test_import_puts_an_upstream_file_on_our_board(tmp_path):
     path = tmp_path / "results.json"
-    path.write_text(json.dumps(to_upstream(our_run(), TASKS_DIR)), encoding="utf-8")
+    to_upstream(our_run(), TASKS_DIR).write(path)
     folder = import_file(path, tmp_path / "runs", TASKS_DIR)
     (run,) = finished_runs(tmp_path / "runs")
     assert run.name == folder.name and run.manifest.model == "m"

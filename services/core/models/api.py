@@ -4,6 +4,7 @@ them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import Field, JsonValue
@@ -18,7 +19,8 @@ Selection = dict[str, dict[str, str]]  # domain -> UI-variant key -> implementat
 class NewTrajectory(Boundary):
     """`POST /api/trajectories`: a task object, or the name of a task file on the stand."""
 
-    task: dict[str, JsonValue] | None = None
+    # Checked by the hub as docs/tasks.md says (`check_task`), each problem named.
+    task: Mapping[str, object] | None = None
     task_id: str | None = None
     # The stand's today for this trajectory (ISO date); the task's dates follow it.
     today: str | None = None

@@ -1,0 +1,51 @@
+"""A task file as `check_task` (services/core/tasks.py) lets it through: typed dicts, as the
+file is read and written as plain JSON (docs/tasks.md)."""
+
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+from services.core.models.events import Condition
+
+Selection = dict[str, str]  # UI-variant key -> implementation
+
+
+class Taxonomy(TypedDict):
+    primary: str
+    classes: NotRequired[list[str]]
+    subtypes: NotRequired[list[str]]
+
+
+class AuditException(TypedDict):
+    """A near miss that may pass, and why (docs/tasks.md, "The audit")."""
+
+    mutation: str
+    reason: str
+
+
+class TestData(TypedDict):
+    """A task's `test_data` (docs/tasks.md), as `check_task` lets it through."""
+
+    task: str
+    conditions: list[Condition]
+    id: NotRequired[str]
+    bench_first_domain: NotRequired[str]
+    bench_first_state: NotRequired[str]
+    ui_taxonomy: NotRequired[Taxonomy]
+    ui_variants: NotRequired[Selection]
+    ui_variant_profile: NotRequired[str]
+    audit_exceptions: NotRequired[list[AuditException]]
+    # Upstream files' credentials: accepted, and ignored where a site needs no login.
+    login_data: NotRequired[dict[str, str]]
+
+
+class DomainConfig(TypedDict, total=False):
+    ui_variants: Selection
+
+
+class Task(TypedDict):
+    """A task file."""
+
+    test_data: TestData
+    id: NotRequired[str]
+    domain_configs: NotRequired[dict[str, DomainConfig]]

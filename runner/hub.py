@@ -20,7 +20,7 @@ from services.core.models.api import (
     Events,
     NewTrajectory,
     StandStatus,
-    Trajectory,
+    TrajectoryMeta,
     Verdict,
 )
 from services.core.models.base import Boundary, FileFormatError
@@ -125,8 +125,8 @@ class HubClient:
         body = NewTrajectory(task=task, task_id=task_id, today=today, ui_variants=ui_variants)
         return await self.call("POST", "/api/trajectories", CreatedTrajectory, body)
 
-    async def trajectory(self, tid: str) -> Trajectory:
-        return await self.call("GET", f"/api/trajectories/{tid}", Trajectory)
+    async def trajectory(self, tid: str) -> TrajectoryMeta:
+        return await self.call("GET", f"/api/trajectories/{tid}", TrajectoryMeta)
 
     async def events(self, tid: str, after: int = 0, types: str | None = None) -> Events:
         params: Params = {"after": after} | ({"types": types} if types else {})
@@ -134,9 +134,9 @@ class HubClient:
 
     async def close_trajectory(
         self, tid: str, completion: bool, final_message: str = ""
-    ) -> Trajectory:
+    ) -> TrajectoryMeta:
         body = CloseTrajectory(completion=completion, final_message=final_message)
-        return await self.call("POST", f"/api/trajectories/{tid}/close", Trajectory, body)
+        return await self.call("POST", f"/api/trajectories/{tid}/close", TrajectoryMeta, body)
 
     async def check(self, tid: str) -> Verdict:
         return await self.call("GET", f"/api/trajectories/{tid}/check", Verdict)

@@ -16,7 +16,7 @@ from services.core.models.api import (
     Events,
     NewTrajectory,
     StandStatus,
-    Trajectory,
+    TrajectoryMeta,
     Verdict,
 )
 from services.hub import trajectories
@@ -34,12 +34,12 @@ PROBE_TIMEOUT = aiohttp.ClientTimeout(total=2)  # a service's /ready, for /api/s
 async def create_trajectory(request: Request, hub: SettingsDep) -> CreatedTrajectory:
     body = NewTrajectory.checked(await json_object(request))
     meta = await trajectories.create(request.app.state.trajectories, hub, body)
-    return CreatedTrajectory.model_validate(meta)
+    return CreatedTrajectory.model_validate(meta.model_dump())
 
 
 @router.get("/trajectories/{tid}", dependencies=[Admin])
-async def get_trajectory(request: Request, trajectory: TrajectoryDep) -> Trajectory:
-    meta = Trajectory.model_validate(trajectory.meta)
+async def get_trajectory(request: Request, trajectory: TrajectoryDep) -> TrajectoryMeta:
+    meta = TrajectoryMeta.model_validate(trajectory.meta)
     merged = request.app.state.faults.merged(trajectory.id, meta.infra_faults)
     return meta.model_copy(update={"infra_faults": merged})
 
@@ -74,10 +74,9 @@ async def stateless_check(request: Request, hub: SettingsDep, client: HttpDep) -
 
 
 @router.post("/trajectories/{tid}/close", dependencies=[Admin])
-async def close_trajectory(request: Request, tid: str) -> Trajectory:
+async def close_trajectory(request: Request, tid: str) -> TrajectoryMeta:
     body = CloseTrajectory.checked(await json_object(request, empty_ok=True))
-    meta = await trajectories.close(request.app.state.trajectories, tid, body)
-    return Trajectory.model_validate(meta)
+    return await trajectories.close(request.app.state.trajectories, tid, body)
 
 
 async def probe(client: aiohttp.ClientSession, url: str) -> dict[str, Any]:

@@ -10,14 +10,13 @@ import logging
 import time
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 from nats.js.kv import KeyValue
 from prometheus_client import Gauge
 
 from services.core.dateshift import shift_task
 from services.core.errors import FieldError
-from services.core.models.api import CloseTrajectory, NewTrajectory
+from services.core.models.api import CloseTrajectory, NewTrajectory, TrajectoryMeta
 from services.core.models.task import Task
 from services.core.tasks import check_task, find_task, load_task
 from services.core.variants import check_selection, resolve
@@ -53,7 +52,7 @@ def stand_today(value: str | None, default: date) -> date:
         raise FieldError("today", "expected an ISO date YYYY-MM-DD") from None
 
 
-async def create(cache: TrajectoryCache, hub: HubSettings, body: NewTrajectory) -> dict[str, Any]:
+async def create(cache: TrajectoryCache, hub: HubSettings, body: NewTrajectory) -> TrajectoryMeta:
     """A new open trajectory for the body's task; its stored meta."""
     task = task_from_body(body, hub.tasks_dir)
     test_data = task["test_data"]
@@ -67,21 +66,22 @@ async def create(cache: TrajectoryCache, hub: HubSettings, body: NewTrajectory) 
     label = body.task_id or task.get("id") or test_data.get("id")
     tid = new_trajectory_id()
     url = f"{hub.public_url.rstrip('/')}/t/{tid}/"
-    meta = {
-        "trajectory_id": tid,
-        "task_id": None if label is None else str(label),
-        "status": "open",
-        "created_at": time.time(),
-        "today": today.isoformat(),
-        "date_shift_days": shift,
-        "url": url,
-        "prompt": shifted["task"].replace("%HOST%", url),
-        "first_domain": test_data.get("bench_first_domain"),
-        "conditions": shifted["conditions"],
-        "ui_taxonomy": test_data.get("ui_taxonomy"),
-        "ui_variants": ui_variants,
-    }
-    size = len(json.dumps(meta, ensure_ascii=False).encode())
+    meta = TrajectoryMeta(
+        trajectory_id=tid,
+        task_id=None if label is None else str(label),
+        status="open",
+        created_at=time.time(),
+        today=today.isoformat(),
+        date_shift_days=shift,
+        url=url,
+        prompt=shifted["task"].replace("%HOST%", url),
+        first_domain=test_data.get("bench_first_domain"),
+        conditions=shifted["conditions"],
+        ui_taxonomy=test_data.get("ui_taxonomy"),
+        ui_variants=ui_variants,
+    )
+    stored = stored_form(meta)
+    size = len(json.dumps(stored, ensure_ascii=False).encode())
     if size > MAX_META_BYTES:
         raise FieldError(
             "task",
@@ -89,18 +89,24 @@ async def create(cache: TrajectoryCache, hub: HubSettings, body: NewTrajectory) 
             f" conditions, more than {MAX_META_BYTES}",
             413,
         )
-    revision = await cache.bus.put_json(TRAJECTORIES_BUCKET, tid, meta, revision=0)
-    cache.keep(Trajectory(meta, revision))
+    revision = await cache.bus.put_json(TRAJECTORIES_BUCKET, tid, stored, revision=0)
+    cache.keep(Trajectory(stored, revision))
     log.info(
         "created for task %s, dates shifted %d days",
-        meta["task_id"],
+        meta.task_id,
         shift,
         extra={"trajectory_id": tid},
     )
     return meta
 
 
-async def close(cache: TrajectoryCache, tid: str, body: CloseTrajectory) -> dict[str, Any]:
+def stored_form(meta: TrajectoryMeta) -> dict[str, object]:
+    """The metadata as the bucket holds it, for every service's trajectory cache: what is
+    not set is left out."""
+    return meta.model_dump(mode="json", exclude_none=True)
+
+
+async def close(cache: TrajectoryCache, tid: str, body: CloseTrajectory) -> TrajectoryMeta:
     """Close an open trajectory, keeping the agent's completion and final message. The
     cache holds the closed metadata before this returns: the hub refuses the trajectory's
     writes from then on, and forwards its revision to the sites."""
@@ -110,17 +116,21 @@ async def close(cache: TrajectoryCache, tid: str, body: CloseTrajectory) -> dict
             raise FieldError("trajectory", "unknown trajectory id", 404)
         if not trajectory.is_open:
             raise FieldError("trajectory", "already closed", 409)
-        meta = {**trajectory.meta, "status": "closed", "closed_at": time.time()}
+        closed = {"status": "closed", "closed_at": time.time()}
         if body.completion is not None:
-            meta["completion"] = body.completion
+            closed["completion"] = body.completion
         if body.final_message is not None:
-            meta["final_message"] = body.final_message[:4000]
+            closed["final_message"] = body.final_message[:4000]
+        meta = TrajectoryMeta.model_validate({**trajectory.meta, **closed})
+        stored = stored_form(meta)
         try:
-            revision = await cache.bus.put_json(TRAJECTORIES_BUCKET, tid, meta, trajectory.revision)
+            revision = await cache.bus.put_json(
+                TRAJECTORIES_BUCKET, tid, stored, trajectory.revision
+            )
         except KeyWrongLastSequenceError:
             continue
-        cache.keep(Trajectory(meta, revision))
-        log.info("closed, completion %s", meta.get("completion"), extra={"trajectory_id": tid})
+        cache.keep(Trajectory(stored, revision))
+        log.info("closed, completion %s", meta.completion, extra={"trajectory_id": tid})
         return meta
     raise FieldError("trajectory", "too many concurrent updates", 503)
 

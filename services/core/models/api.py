@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
-from pydantic import Field, JsonValue
+from pydantic import Field
 
 from services.core.models.base import Boundary
 from services.core.models.events import Condition, Event
 from services.core.models.run import ConditionReport, MatchedEvent
+from services.core.models.task import Taxonomy
 
 Selection = dict[str, dict[str, str]]  # domain -> UI-variant key -> implementation
 
@@ -46,7 +47,7 @@ class InfraFault(Boundary):
     at: float
 
 
-class Trajectory(CreatedTrajectory):
+class TrajectoryMeta(CreatedTrajectory):
     """`GET /api/trajectories/{tid}`: the trajectory's metadata."""
 
     task_id: str | None = None
@@ -56,7 +57,7 @@ class Trajectory(CreatedTrajectory):
     first_domain: str | None = None
     # The conditions with their dates shifted: for reference solvers and the verifier.
     conditions: list[Condition] = Field(default_factory=list)
-    ui_taxonomy: dict[str, JsonValue] | None = None
+    ui_taxonomy: Taxonomy | None = None
     closed_at: float | None = None
     completion: bool | None = None
     final_message: str | None = None

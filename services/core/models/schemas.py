@@ -31,7 +31,7 @@ FILES: dict[str, type[BaseModel]] = {
 API = (
     api.NewTrajectory,
     api.CreatedTrajectory,
-    api.Trajectory,
+    api.TrajectoryMeta,
     api.CloseTrajectory,
     api.Verdict,
     api.Events,

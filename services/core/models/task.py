@@ -3,7 +3,10 @@ file is read and written as plain JSON (docs/tasks.md)."""
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from typing import NotRequired
+
+# pydantic reads these in the API's models, and wants typing_extensions' before Python 3.12.
+from typing_extensions import TypedDict
 
 from services.core.models.events import Condition
 

@@ -11,7 +11,7 @@ import jsonschema_rs
 import pytest
 
 from services.core.models import schemas
-from services.core.models.api import Trajectory
+from services.core.models.api import TrajectoryMeta
 from services.core.models.base import FileFormatError
 from services.core.models.protocol import AgentInput, AgentOutput, Limits, ModelSettings, Step
 from services.core.models.run import Manifest, Record, Status, Summary, Usage, read_records
@@ -123,6 +123,6 @@ def test_the_api_schema_holds_each_request_and_answer() -> None:
         "created_at": 1.5,
         "today": "2026-11-30",
     }
-    schema = {"$defs": defs, "$ref": "#/$defs/Trajectory"}
+    schema = {"$defs": defs, "$ref": "#/$defs/TrajectoryMeta"}
     jsonschema_rs.validator_for(schema).validate(meta)
-    assert Trajectory.model_validate(meta).infra_faults == []
+    assert TrajectoryMeta.model_validate(meta).infra_faults == []

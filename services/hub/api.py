@@ -4,17 +4,18 @@ the stand's status."""
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+from typing import Annotated
 
 import aiohttp
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from services.core.models.api import (
     CloseTrajectory,
     CreatedTrajectory,
     Events,
     NewTrajectory,
+    ServiceState,
     StandStatus,
     TrajectoryMeta,
     Verdict,
@@ -79,23 +80,23 @@ async def close_trajectory(request: Request, tid: str) -> TrajectoryMeta:
     return await trajectories.close(request.app.state.trajectories, tid, body)
 
 
-async def probe(client: aiohttp.ClientSession, url: str) -> dict[str, Any]:
-    """`{"ready": true}`, or `{"ready": false, "error": why}` from the service's `/ready`."""
+async def probe(client: aiohttp.ClientSession, url: str) -> ServiceState:
+    """Ready, or not with why, from the service's `/ready`."""
     try:
         async with client.get(f"{url}/ready", timeout=PROBE_TIMEOUT) as answer:
             if answer.status == 200:
-                return {"ready": True}
+                return ServiceState(url=url, ready=True)
             body = await answer.json(content_type=None)
     except UPSTREAM_ERRORS as exc:
-        return {"ready": False, "error": f"unreachable ({type(exc).__name__})"}
+        return ServiceState(url=url, ready=False, error=f"unreachable ({type(exc).__name__})")
     except ValueError:
         body = {}
     why = body.get("error") or body.get("status") if isinstance(body, dict) else None
-    return {"ready": False, "error": str(why or f"answered {answer.status}")}
+    return ServiceState(url=url, ready=False, error=str(why or f"answered {answer.status}"))
 
 
 @router.get("/status", response_model=StandStatus)
-async def status(request: Request, hub: SettingsDep, client: HttpDep) -> JSONResponse:
+async def status(request: Request, hub: SettingsDep, client: HttpDep) -> Response:
     """Whether the stand is ready; with the admin token, each service, its address and, for
     one that is not ready, why (unreachable, starting, or up without NATS and its error)."""
     services = {
@@ -103,18 +104,21 @@ async def status(request: Request, hub: SettingsDep, client: HttpDep) -> JSONRes
         "verifier": hub.verifier_url,
         **{f"site:{d}": u for d, u in hub.sites.items()},
     }
-    results = await asyncio.gather(*(probe(client, u) for u in services.values()))
-    report = {
-        name: {"url": url, **result}
-        for (name, url), result in zip(services.items(), results, strict=True)
-    }
+    probed = await asyncio.gather(*(probe(client, url) for url in services.values()))
+    report = dict(zip(services, probed, strict=True))
     # The hub answers, so it runs; it is ready while its own NATS connection is.
     own = readiness(request.app, None)
     lost = {"error": own["error"]} if "error" in own else {}
-    report["hub"] = {"url": hub.public_url, "ready": not lost, **lost}
-    report["nats"] = {"url": hub.nats_url, "ready": own["status"] == "ready", **lost}
-    ready = all(item["ready"] for item in report.values())
-    answer: dict[str, Any] = {"status": "ready" if ready else "degraded"}
+    report["hub"] = ServiceState(url=hub.public_url, ready=not lost, **lost)
+    report["nats"] = ServiceState(url=hub.nats_url, ready=own["status"] == "ready", **lost)
+    ready = all(item.ready for item in report.values())
+    answer = StandStatus(status="ready" if ready else "degraded")
     if is_admin(request, hub):
-        answer |= {"services": report, "sites": list(hub.sites), "restarts": restarts(hub.home)}
-    return JSONResponse(answer, status_code=200 if ready else 503)
+        answer = StandStatus(
+            status=answer.status,
+            services=report,
+            sites=list(hub.sites),
+            restarts=restarts(hub.home),
+        )
+    body = answer.model_dump_json(exclude_unset=True)  # what the caller may not see is unset
+    return Response(body, status_code=200 if ready else 503, media_type="application/json")

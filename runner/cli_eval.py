@@ -149,10 +149,13 @@ def run_on_stack(
     result)` runs while the stack is still up. Returns the result, the run directory and
     what `then` returned."""
     home = runner_home()
-    hub = request.hub
-    state = running_stack(home) if hub is None else {"hub_url": hub_answering(hub)}
+    if request.hub is not None:
+        hub_url: str | None = hub_answering(request.hub)
+    else:
+        state = running_stack(home)
+        hub_url = state.hub_url if state else None
     stack = None
-    if state is None:
+    if hub_url is None:
         stack = Stack(home, today=request.today)
         with console.status("no stack running: starting one for this run…"):
             try:
@@ -160,8 +163,6 @@ def run_on_stack(
             except StackError as exc:
                 fail(str(exc))
         hub_url = stack.hub_url
-    else:
-        hub_url = state["hub_url"]
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     out_dir = home / "runs" / f"{stamp}-{harness.name}"
     token = admin_token(home)

@@ -3,6 +3,7 @@ stack on this machine."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -10,17 +11,19 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
-import httpx
 import typer
 from rich.markup import escape
 
 from runner.cli_common import console, fail
+from runner.hub import HubClient, HubFailed
 from runner.metrics import PROMETHEUS_PORT, RUNNER_PORT, embedded_config, prometheus_argv
 from runner.settings import admin_token, runner_home, service_credential, write_private
 from runner.stack import Stack, StackError, restart_recorded, running_stack, stop_recorded
 from runner.wait import WaitTimeout, until
+from services.core.models.api import StandStatus
+from services.core.models.stack import StackFile
 
 
 def up(
@@ -72,11 +75,11 @@ def start_detached(today: str | None, timeout: float = 120) -> str:
             start_new_session=True,
         )
 
-    def supervised() -> dict[str, Any] | None:
+    def supervised() -> StackFile | None:
         if supervisor.poll() is not None:  # ends the wait: it will not come
             raise StackError("the supervisor exited")
         state = running_stack(home)
-        return state if state is not None and state.get("supervisor") is not None else None
+        return state if state is not None and state.supervisor is not None else None
 
     try:
         state = until(supervised, timeout, "the detached stack ready", every=0.2)
@@ -84,7 +87,7 @@ def start_detached(today: str | None, timeout: float = 120) -> str:
         supervisor.kill()
         tail = (logs / "runner.log").read_text(errors="replace")[-2000:]
         fail(f"the stack did not start; logs/runner.log ends:\n{tail}")
-    return str(state["hub_url"])
+    return state.hub_url
 
 
 def down() -> None:
@@ -129,18 +132,23 @@ def status() -> None:
     home = runner_home()
     state = running(home)
     token = admin_token(home)
-    answer = httpx.get(
-        f"{state['hub_url']}/api/status", headers={"Authorization": f"Bearer {token}"}, timeout=5
-    ).json()
-    restarts = {n: p.get("restarts", 0) for n, p in state["processes"].items()}
-    for name, item in answer["services"].items():
-        mark = "[green]ready[/green]" if item["ready"] else "[red]not ready[/red]"
-        count = restarts.get(name.replace(":", "-"), 0)
-        why = f"  [red]{escape(item['error'])}[/red]" if item.get("error") else ""
-        console.print(f"{name:16} {mark}  {item['url']}  restarts {count}{why}")
-    if state.get("supervisor") is None:
+
+    async def ask() -> StandStatus:
+        async with HubClient.connect(state.hub_url, token, timeout=5) as hub:
+            return await hub.status()
+
+    try:
+        answer = asyncio.run(ask())
+    except HubFailed as exc:
+        fail(f"the hub at {state.hub_url}: {exc}")
+    for name, item in answer.services.items():
+        mark = "[green]ready[/green]" if item.ready else "[red]not ready[/red]"
+        count = state.restarts.get(name.replace(":", "-"), 0)
+        why = f"  [red]{escape(item.error)}[/red]" if item.error else ""
+        console.print(f"{name:16} {mark}  {item.url}  restarts {count}{why}")
+    if state.supervisor is None:
         console.print("[yellow]no supervisor[/yellow]: a service that dies stays down")
-    if answer["status"] != "ready":
+    if answer.status != "ready":
         raise typer.Exit(1)
 
 
@@ -166,7 +174,7 @@ def prometheus(
     os.execv(argv[0], argv)
 
 
-def running(home: Path) -> dict[str, Any]:
+def running(home: Path) -> StackFile:
     """The state of the stack running under `home`; without one the command is refused."""
     state = running_stack(home)
     if state is None:

@@ -33,6 +33,8 @@ from runner.settings import (
     write_private,
 )
 from runner.wait import WaitTimeout, until
+from services.core.models.base import FileFormatError
+from services.core.models.stack import STACK_FILE, ServiceProcess, StackFile
 from services.core.sites import registry
 
 # Supervision: a dead service is started again after a back-off that doubles from the first
@@ -149,7 +151,7 @@ class Stack:
 
     @property
     def state_file(self) -> Path:
-        return self.home / "stack.json"
+        return self.home / STACK_FILE
 
     @property
     def service_token_file(self) -> Path:
@@ -442,27 +444,34 @@ class Stack:
         with self._lock:
             if self._stopping.is_set():
                 return
-            state = {
-                "hub_url": self.hub_url,
-                "supervisor": self.supervisor_pid,
-                "processes": {
-                    n: {"pid": p.pid, "port": p.port, "restarts": p.restarts}
+            StackFile(
+                hub_url=self.hub_url,
+                supervisor=self.supervisor_pid,
+                processes={
+                    n: ServiceProcess(pid=p.pid, port=p.port, restarts=p.restarts)
                     for n, p in self.processes.items()
                 },
-            }
-            partial = self.state_file.with_suffix(".json.partial")
-            partial.write_text(json.dumps(state, indent=1))
-            partial.replace(self.state_file)
+            ).write(self.state_file)
 
 
-def running_stack(home: Path) -> dict | None:
-    """The detached stack recorded under `home`, if its hub still answers."""
-    path = home / "stack.json"
-    if not path.exists():
-        return None
-    state = json.loads(path.read_text())
+def recorded(home: Path) -> StackFile | None:
+    """The stack recorded under `home`, whether it still runs or not; StackError for a file
+    that is not a stack's state."""
     try:
-        httpx.get(f"{state['hub_url']}/alive", timeout=1).raise_for_status()
+        return StackFile.read(home / STACK_FILE)
+    except FileNotFoundError:
+        return None
+    except (OSError, FileFormatError) as exc:
+        raise StackError(str(exc)) from None
+
+
+def running_stack(home: Path) -> StackFile | None:
+    """The detached stack recorded under `home`, if its hub still answers."""
+    state = recorded(home)
+    if state is None:
+        return None
+    try:
+        httpx.get(f"{state.hub_url}/alive", timeout=1).raise_for_status()
     except httpx.HTTPError:
         return None
     return state
@@ -471,13 +480,12 @@ def running_stack(home: Path) -> dict | None:
 def stop_recorded(home: Path, timeout: float = 15) -> int:
     """Stop a detached stack: its supervisor (which stops the services, NATS last), then any
     recorded process still running; returns how many processes were running."""
-    path = home / "stack.json"
-    if not path.exists():
+    state = recorded(home)
+    if state is None:
         return 0
-    state = json.loads(path.read_text())
-    pids = [p["pid"] for p in reversed(list(state["processes"].values())) if p["pid"]]
+    pids = [p.pid for p in reversed(list(state.processes.values())) if p.pid]
     running = sum(_alive(pid) for pid in pids)
-    supervisor = state.get("supervisor")
+    supervisor = state.supervisor
     if supervisor and _alive(supervisor):
         with contextlib.suppress(ProcessLookupError):
             os.kill(supervisor, signal.SIGTERM)
@@ -487,31 +495,28 @@ def stop_recorded(home: Path, timeout: float = 15) -> int:
             os.kill(pid, signal.SIGTERM)
     _wait_gone(pids, timeout)
     with contextlib.suppress(FileNotFoundError):
-        path.unlink()
+        (home / STACK_FILE).unlink()
     return running
 
 
 def restart_recorded(home: Path, name: str, timeout: float = 60) -> tuple[int, int]:
     """Restart one service of a supervised detached stack: stopped here, started again by its
     supervisor; returns (its new pid, its restarts) once it is ready."""
-    path = home / "stack.json"
-    state = json.loads(path.read_text())
-    supervisor = state.get("supervisor")
-    if not supervisor or not _alive(supervisor):
+    state = recorded(home)
+    if state is None or not state.supervisor or not _alive(state.supervisor):
         raise StackError("the stack has no supervisor: runner down, then runner up --detach")
-    processes = state["processes"]
-    if name not in processes:
-        raise StackError(f"no service {name!r}; the stack runs {', '.join(processes)}")
-    old = processes[name]["pid"]
+    if name not in state.processes:
+        raise StackError(f"no service {name!r}; the stack runs {', '.join(state.processes)}")
+    old = state.processes[name].pid
     if old:
         with contextlib.suppress(ProcessLookupError):
             os.kill(old, signal.SIGTERM)
 
     def back() -> tuple[int, int] | None:
-        with contextlib.suppress(FileNotFoundError, ValueError):
-            now = json.loads(path.read_text())["processes"][name]
-            if now["pid"] and now["pid"] != old and _answers(now["port"], name):
-                return int(now["pid"]), int(now["restarts"])
+        with contextlib.suppress(StackError, KeyError):
+            now = (recorded(home) or state).processes[name]
+            if now.pid and now.pid != old and _answers(now.port, name):
+                return now.pid, now.restarts
         return None
 
     try:

@@ -40,10 +40,10 @@ def harness_install(
         state = environment.install(home, python, log=lambda line: console.print(line))
     except HarnessEnvError as exc:
         fail(str(exc))
-    packages = ", ".join(f"{k} {v}" for k, v in state.get("packages", {}).items()) or "none"
+    packages = ", ".join(f"{k} {v}" for k, v in state.packages.items()) or "none"
     console.print(
         f"[green]ready[/green] {name} in {time.monotonic() - started:.0f}s: "
-        f"Python {state.get('python')}, {packages}"
+        f"Python {state.python}, {packages}"
     )
 
 
@@ -65,8 +65,8 @@ def harness_list() -> None:
             else f"the runner's Python {sys.version.split()[0]}"
         )
         if state and environment.own_venv:
-            versions = ", ".join(f"{k} {v}" for k, v in state.get("packages", {}).items())
-            where += f" (Python {state.get('python')}; {versions})"
+            versions = ", ".join(f"{k} {v}" for k, v in state.packages.items())
+            where += f" (Python {state.python}; {versions})"
         ready = "[green]yes[/green]" if state else "[red]no[/red] (runner harness install)"
         rows.append((name, ready, where, environment.about))
     print_harnesses(console, rows)

@@ -15,13 +15,24 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+from pydantic import Field
 
 from runner.settings import REPO
+from services.core.models.base import Boundary, FileFormatError
 
 
 class HarnessEnvError(RuntimeError):
     """An environment cannot be installed or is not ready."""
+
+
+class Installed(Boundary):
+    """What an environment's venv holds (`ready.json` beside it): the requirements it was
+    made for, its Python and the versions of those packages."""
+
+    requirements: list[str] = Field(default_factory=list)
+    python: str
+    packages: dict[str, str] = Field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -61,19 +72,17 @@ class Environment:
     def marker(self, home: Path) -> Path:
         return self.folder(home) / "ready.json"
 
-    def state(self, home: Path) -> dict[str, Any] | None:
+    def state(self, home: Path) -> Installed | None:
         """What was installed, when it matches today's requirements; None otherwise."""
         if not self.own_venv:
-            return {"python": sys.version.split()[0], "packages": {}}
+            return Installed(python=sys.version.split()[0])
         try:
-            state = json.loads(self.marker(home).read_text())
-        except (OSError, ValueError):
+            state = Installed.read(self.marker(home))
+        except (OSError, FileFormatError):
             return None
-        if state.get("requirements") != list(self.requirements):
+        if state.requirements != list(self.requirements) or not self.python(home).exists():
             return None
-        if not self.python(home).exists():
-            return None
-        return state  # type: ignore[no-any-return]
+        return state
 
     def command(self, home: Path) -> list[str]:
         if self.state(home) is None:
@@ -84,9 +93,9 @@ class Environment:
 
     def install(
         self, home: Path, python: str | None = None, log: Callable[[str], None] = print
-    ) -> dict[str, Any]:
+    ) -> Installed:
         if not self.own_venv:
-            return self.state(home) or {}
+            return Installed(python=sys.version.split()[0])
         interpreter = python or find_python(self.min_python)
         folder = self.folder(home)
         venv = folder / "venv"
@@ -114,16 +123,16 @@ class Environment:
             text=True,
             check=True,
         ).stdout.strip()
-        state: dict[str, Any] = {
-            "requirements": list(self.requirements),
-            "python": version,
-            "packages": {
+        state = Installed(
+            requirements=list(self.requirements),
+            python=version,
+            packages={
                 name: packages[name]
                 for name in (re.split(r"[<>=!~]", r)[0] for r in self.requirements)
                 if name in packages
             },
-        }
-        self.marker(home).write_text(json.dumps(state, indent=1))
+        )
+        state.write(self.marker(home))
         return state
 
 

@@ -10,6 +10,7 @@ from helpers import runner
 
 from runner.environments import ENVIRONMENTS, find_python
 from runner.prices import Price, PriceError, cost, load_prices
+from services.core.models.run import Usage
 
 pytestmark = pytest.mark.slow
 
@@ -61,9 +62,9 @@ def test_prices(tmp_path: Path) -> None:
     table.write_text('[models."gpt-x"]\ninput = 1.0\noutput = 4.0\n')
     prices = load_prices(table)
     assert prices == {"gpt-x": Price(1.0, 4.0)}
-    usage = {"openai/gpt-x": {"input_tokens": 1_000_000, "output_tokens": 500_000, "calls": 3}}
+    usage = {"openai/gpt-x": Usage(input_tokens=1_000_000, output_tokens=500_000, calls=3)}
     assert cost(prices, usage) == (3.0, True)
-    assert cost(prices, {**usage, "other": {"input_tokens": 5}}) == (3.0, False)
+    assert cost(prices, {**usage, "other": Usage(input_tokens=5)}) == (3.0, False)
     assert load_prices(tmp_path / "absent.toml") == {}
     table.write_text("models = 3\n")
     with pytest.raises(PriceError, match="models"):

@@ -74,7 +74,7 @@ def board_export(
 ) -> None:
     """Write the board as a static site: index.html (a page per filter, the comparisons),
     assets/, board.json and board.csv; publishable as it is."""
-    from runner.board import export
+    from runner.static_board import export
     from services.core.results.board import finished_runs
 
     runs = finished_runs(runner_home() / "runs")

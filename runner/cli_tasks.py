@@ -15,9 +15,9 @@ from runner.cli_eval import run_on_stack, selected
 from runner.harness import get_harness
 from runner.request import EvalRequest
 from runner.settings import TASKS_DIR, RunnerSettings
+from runner.suite import build as build_variants
+from runner.suite import counts, shown_prompt, validate_paths
 from runner.tables import print_audit, print_task_counts
-from runner.tasks import build as build_variants
-from runner.tasks import counts, shown_prompt, validate_paths
 from services.core.errors import FieldError
 from services.core.tasks import find_task, task_files
 

@@ -27,10 +27,10 @@ import docker
 import docker.errors
 from docker.models.containers import Container
 
-from runner.browser import TIMEZONE
+from runner.chromium import TIMEZONE
 from runner.environments import ENVIRONMENTS
 from runner.harness import Episode, InfraError, Outcome
-from runner.harnesses.agents import (
+from runner.harnesses.program import (
     CHROMIUM_START_S,
     POLL_S,
     AgentHarness,

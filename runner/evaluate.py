@@ -17,7 +17,7 @@ from typing import Any
 from playwright.async_api import Browser, async_playwright
 from pydantic import BaseModel, ConfigDict
 
-from runner import browser as chromium
+from runner import chromium
 from runner.harness import AgentConfig, Episode, Harness, InfraError, Outcome
 from runner.hub import HubClient, HubRefused
 from runner.prices import Price

@@ -12,7 +12,7 @@ import pytest
 from helpers import admin_client, running_stack
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from runner.browser import ARGS, LOCALE, TIMEZONE, VIEWPORT, chromium_path
+from runner.chromium import ARGS, LOCALE, TIMEZONE, VIEWPORT, chromium_path
 from runner.stack import Stack
 from runner.testmodel.process import background
 

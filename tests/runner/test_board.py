@@ -15,10 +15,10 @@ import pytest
 from helpers import run_eval, runner
 from playwright.sync_api import Browser, expect
 
-from runner.board import export
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
 from runner.settings import TASKS_DIR
+from runner.static_board import export
 from services.core.models.board import Board, Filter, Row
 from services.core.results.board import build, compare, finished_runs
 

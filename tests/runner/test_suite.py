@@ -18,7 +18,7 @@ from runner.audit import audit_suite, collect, suite_line
 from runner.evaluate import TaskRef, select_tasks
 from runner.harness import AgentConfig
 from runner.settings import TASKS_DIR
-from runner.tasks import build
+from runner.suite import build
 from services.core.results.board import Run
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.ci]

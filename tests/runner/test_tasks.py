@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from runner.settings import TASKS_DIR
-from runner.tasks import build, dump, load_map, validate, validate_paths
+from runner.suite import build, dump, load_map, validate, validate_paths
 from services.core.matching import check
 from services.core.tasks import PRIMARY_CLASSES, UI_CLASSES, task_files
 

@@ -18,7 +18,7 @@ from helpers import admin_client, create, run_async, run_eval, running_stack, si
 from runner.audit import audit_suite, collect
 from runner.evaluate import select_tasks
 from runner.stack import Stack, built_sites
-from runner.tasks import validate, validate_paths
+from runner.suite import validate, validate_paths
 from services.core.sites import registry
 from services.core.variants import resolve
 

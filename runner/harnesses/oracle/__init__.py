@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 
 from playwright.async_api import Error as PlaywrightError
 
-from runner.browser import new_context
+from runner.chromium import new_context
 from runner.harness import Episode, InfraError, Outcome
 from runner.harnesses.oracle.ui import PATHS, UI
 from services.core.models.events import Condition

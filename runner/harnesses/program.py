@@ -24,7 +24,7 @@ from pathlib import Path
 
 import httpx
 
-from runner.browser import ARGS, LOCALE, TIMEZONE, VIEWPORT
+from runner.chromium import ARGS, LOCALE, TIMEZONE, VIEWPORT
 from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError
 from runner.harness import Episode, InfraError, Outcome
 from runner.settings import REPO, runner_home

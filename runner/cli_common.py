@@ -14,6 +14,6 @@ if not console.is_terminal:  # CI logs and pipes: wide enough for the task names
 
 
 def fail(message: str) -> NoReturn:
-    """The message as it is (no markup, no `:emoji:` codes: `site:books:` stays text)."""
+    """The message as it is: no markup, no `:emoji:` codes (a `site:<domain>:` stays text)."""
     console.print(f"[red]error:[/red] {escape(message)}", emoji=False)
     raise typer.Exit(2)

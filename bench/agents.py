@@ -18,7 +18,6 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 from bench.common import fresh_stack, table
 from runner.environments import ENVIRONMENTS
@@ -28,7 +27,7 @@ from runner.settings import TASKS_DIR, runner_home
 from runner.stack import Stack
 from runner.testmodel.process import background
 from services.core.models.protocol import STEPS, read_steps
-from services.core.models.run import Record
+from services.core.models.run import Options, Record
 
 
 def run(stack: Stack, harness: str, agent: AgentConfig, tasks: str, out: Path) -> list[Record]:
@@ -91,7 +90,7 @@ def measure(args: argparse.Namespace, home: Path, base_url: str, rows: list[list
             if environment is not None and environment.state(home) is None:
                 rows.append([spec, "not installed", "", "", "", "", ""])
                 continue
-            options: dict[str, Any] = {"family": family, "page_geometry": True} if family else {}
+            options: Options = {"family": family, "page_geometry": True} if family else {}
             agent = AgentConfig(model="test", base_url=base_url, options=options, max_steps=15)
             figures = []
             for i in range(args.repeat):

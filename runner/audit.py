@@ -46,6 +46,7 @@ from services.core.matching import (
 from services.core.models.base import Boundary
 from services.core.models.events import Condition, Event, Parameters
 from services.core.models.run import Record
+from services.core.models.task import AuditException
 from services.core.sites import Evidence, registry
 from services.core.tasks import PRIMARY_CLASSES
 
@@ -71,7 +72,7 @@ def _number(value: object) -> float | None:
     return None
 
 
-def _at_least(params: dict[str, Any], name: str, floor: float) -> bool:
+def _at_least(params: Parameters, name: str, floor: float) -> bool:
     number = _number(params.get(name))
     return number is not None and number >= floor
 
@@ -86,7 +87,7 @@ CHOICE_PARAMS = frozenset(
 )
 
 
-def _people(params: dict[str, Any]) -> bool:
+def _people(params: Parameters) -> bool:
     """Whether a search or booking was made for several people (a counter set them)."""
     if _at_least(params, "passengers_amount", 2):  # the default (one) says nothing
         return True
@@ -102,7 +103,7 @@ def _people(params: dict[str, Any]) -> bool:
 # The primary classes (docs/tasks.md, "UI classes") evidenced by the parameters of any
 # event; the events that evidence a class are the sites' (`SiteDescriptor.evidence`). NAV,
 # RADIO, SEARCH and SEAT are never primary, so never checked.
-PARAM_EVIDENCE: dict[str, Callable[[dict[str, Any]], bool]] = {
+PARAM_EVIDENCE: dict[str, Callable[[Parameters], bool]] = {
     "COUNTER": _people,
     "DATE": lambda params: bool(DATE_PARAMS & set(params)),
     "SELECT_AC": lambda params: bool(CITY_PARAMS & set(params)),
@@ -111,7 +112,7 @@ PARAM_EVIDENCE: dict[str, Callable[[dict[str, Any]], bool]] = {
 }
 
 
-def _evidences(rule: Evidence, params: dict[str, Any]) -> bool:
+def _evidences(rule: Evidence, params: Parameters) -> bool:
     if rule.having is None:
         return True
     if rule.at_least is None:
@@ -119,7 +120,7 @@ def _evidences(rule: Evidence, params: dict[str, Any]) -> bool:
     return _at_least(params, rule.having, rule.at_least)
 
 
-def evidences(ui_class: str, kind: str, params: dict[str, Any]) -> bool:
+def evidences(ui_class: str, kind: str, params: Parameters) -> bool:
     """Whether an event (or a condition, as the event it asks for) evidences the class."""
     rules = [
         rule
@@ -133,7 +134,7 @@ def evidences(ui_class: str, kind: str, params: dict[str, Any]) -> bool:
     return not any(rule.alone for rule in rules) and bool(by_params and by_params(params))
 
 
-def _plain_params(condition: Condition) -> dict[str, Any]:
+def _plain_params(condition: Condition) -> Parameters:
     """A condition's parameters as an event would carry them (operators give their value)."""
     params = {}
     for name, expected in (condition.get("parameters") or {}).items():
@@ -295,7 +296,7 @@ def _below_zero(actual: Any, bumped: Any) -> bool:
     return before is not None and after is not None and before >= 0 > after
 
 
-def _boundary(expected: dict[str, Any]) -> list[Any]:
+def _boundary(expected: Parameters) -> list[Any]:
     """The nearest values an ordering operator must refuse."""
     value = _number(expected.get("value"))
     if value is None:
@@ -360,7 +361,7 @@ def _leaves(value: Any, path: str = "") -> Iterable[tuple[str, str, Any]]:
         yield path, key, value
 
 
-def _set_leaf(root: dict[str, Any], path: str, value: Any) -> None:
+def _set_leaf(root: Parameters, path: str, value: Any) -> None:
     """Assign at a path like `rooms[0].kids[1]` inside `root`."""
     tokens = re.findall(r"[^.\[\]]+|\[\d+\]", path)
     target: Any = root
@@ -373,7 +374,7 @@ def _set_leaf(root: dict[str, Any], path: str, value: Any) -> None:
         target[last] = value
 
 
-def _get_leaf(root: dict[str, Any], path: str) -> Any:
+def _get_leaf(root: Parameters, path: str) -> Any:
     tokens = re.findall(r"[^.\[\]]+|\[\d+\]", path)
     target: Any = root
     for token in tokens:
@@ -625,7 +626,7 @@ def audit_log(
     conditions: list[Condition],
     events: list[Event],
     pool: Pool,
-    exceptions: Sequence[dict[str, Any]] | None = (),
+    exceptions: Sequence[AuditException] | None = (),
     primary: str | None = None,
     kinds: Iterable[str] = KINDS,
 ) -> TaskAudit:
@@ -680,7 +681,7 @@ class AuditItem:
     name: str
     conditions: list[Condition]
     events: list[Event]
-    exceptions: list[dict[str, Any]] = field(default_factory=list)
+    exceptions: list[AuditException] = field(default_factory=list)
     primary: str | None = None
     domain: str | None = None
 

@@ -11,12 +11,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from playwright.async_api import Browser
 
 from services.core.models.events import Condition
-from services.core.models.run import Status, Usage
+from services.core.models.run import Options, Status, Usage
 
 ENTRY_POINT_GROUP = "webpagebench.harnesses"
 
@@ -36,7 +36,7 @@ class AgentConfig:
     temperature: float = 0.0
     max_steps: int = 30
     # Harness-specific settings (`family` for gui, `page_geometry`, `use_vision`).
-    options: dict[str, Any] = field(default_factory=dict)
+    options: Options = field(default_factory=dict)
     # The command of the `external` harness (`--agent-cmd`).
     command: str | None = None
 

@@ -12,7 +12,6 @@ import shlex
 import shutil
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
@@ -23,6 +22,7 @@ from runner.evaluate import RunPlan
 from runner.harness import AgentConfig, harness_factory
 from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
 from runner.settings import RunnerSettings
+from services.core.models.run import Options
 
 
 class Backend(StrEnum):
@@ -64,7 +64,7 @@ class EvalRequest(RunPlan):
     family: GuiFamily | None = None
     page_geometry: bool = False
     # `--option KEY=VALUE`s, read as {KEY: the JSON value, or the text}.
-    option: dict[str, Any] = Field(default_factory=dict)
+    option: Options = Field(default_factory=dict)
     agent_cmd: str | None = None
     prices: Path | None = None
     tasks: str | None = None
@@ -87,8 +87,8 @@ class EvalRequest(RunPlan):
 
     @field_validator("option", mode="before")
     @classmethod
-    def _key_values(cls, items: list[str] | None) -> dict[str, Any]:
-        options: dict[str, Any] = {}
+    def _key_values(cls, items: list[str] | None) -> Options:
+        options: Options = {}
         for item in items or []:
             key, sep, value = item.partition("=")
             if not sep or not key.strip():

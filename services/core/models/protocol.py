@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, JsonValue
 
 from services.core.models.base import Boundary
-from services.core.models.run import Usage, Viewport
+from services.core.models.run import Options, Usage, Viewport
 
 PROTOCOL: Literal[1] = 1
 INPUT = "input.json"
@@ -53,8 +53,7 @@ class AgentInput(Boundary):
     viewport: Viewport = Field(default_factory=Viewport)
     locale: str = "ru-RU"
     timezone: str = "Europe/Moscow"
-    # Harness-specific settings (`family` for gui, `use_vision`, `page_geometry`).
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: Options = Field(default_factory=dict)
 
 
 class Step(Boundary):

@@ -125,6 +125,11 @@ class Viewport(Boundary):
     height: int = 800
 
 
+# A harness's own settings (`--option KEY=VALUE`: `family` for gui, `path` for the oracle),
+# free-form JSON values.
+Options = dict[str, Any]
+
+
 class AgentSettings(Boundary):
     """How the agent was run (`runner eval`'s options); the key is named, never kept."""
 
@@ -132,8 +137,7 @@ class AgentSettings(Boundary):
     api_key_env: str | None = None
     temperature: float = 0.0
     max_steps: int | None = None
-    # Harness-specific settings (`--option`), free-form.
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: Options = Field(default_factory=dict)
     command: str | None = None
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from services.kit.catalog import (
+    FilterParams,
     best_matches,
     color_or,
     read_json,
@@ -68,9 +69,9 @@ class Filters:
     price_max: int | None = None
     rating: str | None = None
 
-    def as_params(self) -> dict[str, Any]:
+    def as_params(self) -> FilterParams:
         """filter_type -> value, as `apply_filter` writes them (one entry per brand)."""
-        params: dict[str, Any] = {f"brand:{b}": b for b in self.brands}
+        params: FilterParams = {f"brand:{b}": b for b in self.brands}
         if self.price_min is not None:
             params["price_min"] = self.price_min
         if self.price_max is not None:

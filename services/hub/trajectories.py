@@ -22,7 +22,7 @@ from services.core.tasks import check_task, find_task, load_task
 from services.core.variants import check_selection, resolve
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.settings import HubSettings
-from services.kit.trajectory import Trajectory, TrajectoryCache, new_trajectory_id
+from services.kit.trajectory import Meta, Trajectory, TrajectoryCache, new_trajectory_id
 
 log = logging.getLogger("wpb.hub")
 # A trajectory's metadata is one NATS message (at most 1 MiB), rewritten when it is closed.
@@ -52,7 +52,7 @@ def stand_today(value: str | None, default: date) -> date:
         raise FieldError("today", "expected an ISO date YYYY-MM-DD") from None
 
 
-async def create(cache: TrajectoryCache, hub: HubSettings, body: NewTrajectory) -> dict[str, Any]:
+async def create(cache: TrajectoryCache, hub: HubSettings, body: NewTrajectory) -> Meta:
     """A new open trajectory for the body's task; its stored meta."""
     task = task_from_body(body, hub.tasks_dir)
     test_data = task["test_data"]
@@ -66,7 +66,7 @@ async def create(cache: TrajectoryCache, hub: HubSettings, body: NewTrajectory) 
     label = body.task_id or task.get("id") or test_data.get("id")
     tid = new_trajectory_id()
     url = f"{hub.public_url.rstrip('/')}/t/{tid}/"
-    meta = {
+    meta: Meta = {
         "trajectory_id": tid,
         "task_id": None if label is None else str(label),
         "status": "open",
@@ -99,7 +99,7 @@ async def create(cache: TrajectoryCache, hub: HubSettings, body: NewTrajectory) 
     return meta
 
 
-async def close(cache: TrajectoryCache, tid: str, body: CloseTrajectory) -> dict[str, Any]:
+async def close(cache: TrajectoryCache, tid: str, body: CloseTrajectory) -> Meta:
     """Close an open trajectory, keeping the agent's completion and final message. The
     cache holds the closed metadata before this returns: the hub refuses the trajectory's
     writes from then on, and forwards its revision to the sites."""
@@ -109,7 +109,7 @@ async def close(cache: TrajectoryCache, tid: str, body: CloseTrajectory) -> dict
             raise FieldError("trajectory", "unknown trajectory id", 404)
         if not trajectory.is_open:
             raise FieldError("trajectory", "already closed", 409)
-        meta = {**trajectory.meta, "status": "closed", "closed_at": time.time()}
+        meta: Meta = {**trajectory.meta, "status": "closed", "closed_at": time.time()}
         if body.completion is not None:
             meta["completion"] = body.completion
         if body.final_message is not None:

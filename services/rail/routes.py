@@ -146,10 +146,10 @@ async def choose_passenger(index: int, site: SiteDep, rail: CatalogDep) -> Respo
 
 @router.post("/basket")
 async def add_to_basket(site: SiteDep, rail: CatalogDep) -> Response:
-    line, ticket = service.ticket_line(rail, await site.state.get(service.TRIP))
+    line, added = service.ticket_line(rail, await site.state.get(service.TRIP))
     await site.state.update(CART, lambda value: carts.put(value, line))
     await site.state.update(service.TRIP, lambda value: replace(value, {}))
-    await site.emit("basket_add", **service.basket_params(line, ticket))
+    await site.emit("basket_add", **added.model_dump(exclude_none=True))
     return site.redirect("/cart")
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
-from typing import TypedDict
+from typing import Literal, TypedDict
 from urllib.parse import urlencode
 
+from services.core.contract import Basket, TicketPassenger, TicketSeat
 from services.core.errors import FieldError, FormError
 from services.core.models.events import Parameters
 from services.kit.cart import Line, PaidAs
@@ -21,7 +22,8 @@ from services.rail.catalog import Car, Catalog, Seat, Train
 ADULTS, CHILDREN, MAX_PASSENGERS = (1, 4), (0, 3), 4
 SORTS = {"departure": "по времени отправления", "price": "по цене", "duration": "по времени в пути"}
 # The saved passengers' kinds (catalog, in Russian) as a ticket line names them.
-PASSENGER_KINDS = {"взрослый": "adult", "детский": "child"}
+Kind = Literal["adult", "child"]
+PASSENGER_KINDS: dict[str, Kind] = {"взрослый": "adult", "детский": "child"}
 PAY_METHODS = {"card": "Банковская карта", "sbp": "СБП", "wallet": "Электронный кошелёк"}
 PAGE_EVENT_TYPES = frozenset({"select_city", "select_date"})
 # The messages of the search form's required fields: the server answers an empty one with
@@ -67,35 +69,6 @@ class Trip(TypedDict, total=False):
 
 
 TRIP: Slot[Trip] = Slot("trip")
-
-
-class BookedSeat(TypedDict):
-    """A seat a ticket books (the contract's `TicketSeat`)."""
-
-    number: int
-    near_window: bool
-    lower_berth: bool | None
-
-
-class BookedPassenger(TypedDict):
-    """A passenger a ticket books (the contract's `TicketPassenger`)."""
-
-    name: str
-    kind: str
-
-
-class Ticket(PaidAs):
-    """What a ticket line books (its `amount`: seats): the `basket_add` parameters besides the
-    line's id, title and price (the contract's `Basket`)."""
-
-    from_station: str
-    to_station: str
-    seats: list[BookedSeat]
-    lower_berths: int
-    window_seats: int
-    passengers: list[BookedPassenger]
-    adults: int
-    children: int
 
 
 def count_in_range(
@@ -296,7 +269,7 @@ def toggle_seat(trip: Trip, seat: int) -> int:
     return len(seats)
 
 
-def toggle_passenger(trip: Trip, index: int, kinds: list[str]) -> bool:
+def toggle_passenger(trip: Trip, index: int, kinds: list[Kind]) -> bool:
     """Choose a saved passenger for a seat, or unchoose them; True when now chosen. `kinds`
     are the saved passengers' ticket kinds (`adult`, `child`): no more of a kind than the
     search asked for."""
@@ -330,9 +303,10 @@ def booked_car(catalog: Catalog, trip: Trip) -> tuple[Train, Car]:
     return train, car
 
 
-def ticket_line(catalog: Catalog, trip: Trip) -> tuple[Line, Ticket]:
-    """The cart line a booked trip becomes, and what its tickets book (the `basket_add`
-    parameters conditions bind to: train, route, day, tariff, seats, passengers)."""
+def ticket_line(catalog: Catalog, trip: Trip) -> tuple[Line, Basket]:
+    """The cart line a booked trip becomes, and its `basket_add` parameters: the line as the
+    cart shows it and what its tickets book (conditions bind to train, route, day, tariff,
+    seats, passengers)."""
     train, car = booked_car(catalog, trip)
     seats = sorted(trip["seats"])
     # One line per booking: the same car booked again is another line, never a lost one.
@@ -341,7 +315,7 @@ def ticket_line(catalog: Catalog, trip: Trip) -> tuple[Line, Ticket]:
     title = f"«{train.name}» {train.number}, {train.from_city} — {train.to_city}, {day}"
     booked = [seat for n in seats if (seat := car.seat(n))]
     people = [catalog.passengers[i] for i in trip["passengers"]]
-    route: PaidAs = {
+    paid_as: PaidAs = {
         "train_name": train.name,
         "from_city": train.from_city,
         "to_city": train.to_city,
@@ -357,28 +331,31 @@ def ticket_line(catalog: Catalog, trip: Trip) -> tuple[Line, Ticket]:
         "seats": seats,
         "passengers": [p.name for p in people],
         # What a payment names of the line (`submit_payment`'s `tickets`).
-        "paid_as": route,
+        "paid_as": paid_as,
     }
     kinds = [PASSENGER_KINDS[p.kind] for p in people]
-    ticket: Ticket = {
-        **route,
-        "from_station": train.from_station,
-        "to_station": train.to_station,
-        "seats": [{"number": s.n, "near_window": s.window, "lower_berth": s.lower} for s in booked],
-        "lower_berths": sum(1 for s in booked if s.lower),
-        "window_seats": sum(1 for s in booked if s.window),
-        "passengers": [
-            {"name": p.name, "kind": kind} for p, kind in zip(people, kinds, strict=True)
+    added = Basket(
+        item_id=item_id,
+        amount=len(seats),
+        title=line["title"],
+        price=line["price"],
+        train_name=train.name,
+        from_city=train.from_city,
+        to_city=train.to_city,
+        from_station=train.from_station,
+        to_station=train.to_station,
+        date=trip["date"],
+        tarif_name=car.tariff,
+        seats=[TicketSeat(number=s.n, near_window=s.window, lower_berth=s.lower) for s in booked],
+        lower_berths=sum(1 for s in booked if s.lower),
+        window_seats=sum(1 for s in booked if s.window),
+        passengers=[
+            TicketPassenger(name=p.name, kind=kind) for p, kind in zip(people, kinds, strict=True)
         ],
-        "adults": kinds.count("adult"),
-        "children": kinds.count("child"),
-    }
-    return line, ticket
-
-
-def basket_params(line: Line, ticket: Ticket) -> Parameters:
-    """`basket_add`'s parameters: the line as the cart shows it, and what its tickets book."""
-    return {"item_id": line["item_id"], "title": line["title"], "price": line["price"], **ticket}
+        adults=kinds.count("adult"),
+        children=kinds.count("child"),
+    )
+    return line, added
 
 
 def payment_params(method: str, tickets: list[Line]) -> Parameters:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 from xml.sax.saxutils import escape
 
 from services.kit.catalog import (
@@ -22,6 +23,53 @@ from services.kit.catalog import (
 )
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
+
+
+# -- the catalog file (its JSON, as the generator writes it) -----------------------------
+
+
+class AuthorData(TypedDict):
+    id: str
+    first: str
+    last: str
+    name: str
+    gender: str
+    cases: dict[str, str]  # grammatical case -> the name in it
+
+
+class SeriesData(TypedDict):
+    id: str
+    name: str
+    author_id: str
+
+
+class ItemData(TypedDict):
+    id: str
+    work_id: str
+    title: str
+    author_id: str
+    series_id: str
+    series_index: int
+    format: str
+    language: str
+    genre: str
+    year: int
+    price: int
+    rating: float
+    reviews: int
+    pages: int | None
+    duration: str | None
+    narrator: str | None
+    color: str
+
+
+class CatalogData(TypedDict):
+    languages: dict[str, str]  # code -> caption
+    formats: dict[str, str]  # format -> caption
+    authors: list[AuthorData]
+    series: list[SeriesData]
+    items: list[ItemData]
+
 
 SORTS: dict[str, str] = {
     "popular": "Сначала популярные",
@@ -110,7 +158,7 @@ class Catalog:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Catalog:
+    def from_dict(cls, data: CatalogData) -> Catalog:
         return cls(
             [Author(**a) for a in data["authors"]],
             [Series(**s) for s in data["series"]],
@@ -180,7 +228,7 @@ class Catalog:
 
 def arrange(items: list[Item], filters: Filters, sort: str) -> list[Item]:
     kept = [i for i in items if filters.keep(i)]
-    keys: dict[str, Any] = {
+    keys: dict[str, Callable[[Item], tuple[float | str, ...]]] = {
         "price_asc": lambda i: (i.price, i.id),
         "price_desc": lambda i: (-i.price, i.id),
         "rating": lambda i: (-i.rating, -i.reviews, i.id),

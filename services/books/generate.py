@@ -15,11 +15,12 @@ from __future__ import annotations
 import colorsys
 import random
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from pytrovich.enums import Case, Gender, NamePart
 from pytrovich.maker import PetrovichDeclinationMaker
 
+from services.books.catalog import AuthorData, CatalogData, ItemData, SeriesData
 from services.kit.generate import dumps, write_or_check
 
 SEED = 20260903
@@ -232,9 +233,19 @@ GENRES = ["Детектив", "Фантастика", "Роман", "Прикл�
 LANGUAGES = {"ru": "Русский", "en": "Английский", "fr": "Французский"}
 FORMATS = {"text": "Электронная книга", "audio": "Аудиокнига"}
 FIRST_AUTHOR = ("Вера", "Руднева", "female")  # declined in prompts: «книгу Веры Рудневой»
-ITEM_KEYS = ("id", "work_id", "title", "author_id", "series_id", "series_index", "format",
-             "language", "genre", "year", "price", "rating", "reviews", "pages", "duration",
-             "narrator", "color")  # fmt: skip
+
+
+class _Work(TypedDict):
+    """A work, whose editions are the items; its place in its series is given last."""
+
+    id: str
+    title: str
+    author_id: str
+    series_id: str
+    genre: str
+    language: str
+    year: int
+    series_index: NotRequired[int]
 
 
 def narrator(first: str, surname: str) -> str:
@@ -277,11 +288,11 @@ def _title(rng: random.Random) -> str:
     return f"{rng.choice(HEADS)} {_gen_phrase(adj, noun).lower()}"
 
 
-def build_catalog() -> dict[str, Any]:
+def build_catalog() -> CatalogData:
     """The whole catalog as plain JSON-ready data. Pure and deterministic."""
     rng = random.Random(SEED)
     people: set[tuple[str, str]] = {FIRST_AUTHOR[:2]}
-    authors: list[dict[str, Any]] = []
+    authors: list[AuthorData] = []
     pool = list(SURNAMES)
     rng.shuffle(pool)
     pool.remove("Руднев")
@@ -305,7 +316,7 @@ def build_catalog() -> dict[str, Any]:
             }
         )
     # series: one per author, a second one for the first few
-    series: list[dict[str, Any]] = []
+    series: list[SeriesData] = []
     names: set[str] = set()
     owners = [a["id"] for a in authors] + [a["id"] for a in authors[: N_SERIES - N_AUTHORS]]
     for n, owner in enumerate(owners):
@@ -324,7 +335,7 @@ def build_catalog() -> dict[str, Any]:
     rng.shuffle(homes)
     by_series = {s["id"]: s for s in series}
     titles: set[str] = set()
-    works: list[dict[str, Any]] = []
+    works: list[_Work] = []
     for n, home in enumerate(homes):
         title = _title(rng)
         while title in titles:
@@ -351,7 +362,7 @@ def build_catalog() -> dict[str, Any]:
     editions += [(w, "audio") for w in works if w["id"] in audio_works]
     rng.shuffle(editions)
     prices: dict[str, set[int]] = {}
-    items: list[dict[str, Any]] = []
+    items: list[ItemData] = []
     narrators = [narrator(rng.choice(MALE + FEMALE), rng.choice(SURNAMES)) for _ in range(12)]
     for n, (work, fmt) in enumerate(editions, start=1):
         taken = prices.setdefault(work["author_id"], set())
@@ -360,28 +371,29 @@ def build_catalog() -> dict[str, Any]:
         while price in taken:
             price = rng.randrange(low, high, 10)
         taken.add(price)
-        item = {
-            "id": f"b-{n:04d}",
-            "work_id": work["id"],
-            "title": work["title"],
-            "author_id": work["author_id"],
-            "series_id": work["series_id"],
-            "series_index": work["series_index"],
-            "format": fmt,
-            "language": work["language"],
-            "genre": work["genre"],
-            "year": work["year"],
-            "price": price,
-            "rating": round(rng.uniform(3.4, 5.0), 1),
-            "reviews": rng.randint(0, 3000),
-            "pages": rng.randint(160, 720) if fmt == "text" else None,
-            "duration": f"{rng.randint(4, 19)} ч {rng.randrange(0, 60, 5)} мин"
-            if fmt == "audio"
-            else None,
-            "narrator": rng.choice(narrators) if fmt == "audio" else None,
-            "color": _color(rng),
-        }
-        items.append({k: item[k] for k in ITEM_KEYS})
+        items.append(
+            {
+                "id": f"b-{n:04d}",
+                "work_id": work["id"],
+                "title": work["title"],
+                "author_id": work["author_id"],
+                "series_id": work["series_id"],
+                "series_index": work["series_index"],
+                "format": fmt,
+                "language": work["language"],
+                "genre": work["genre"],
+                "year": work["year"],
+                "price": price,
+                "rating": round(rng.uniform(3.4, 5.0), 1),
+                "reviews": rng.randint(0, 3000),
+                "pages": rng.randint(160, 720) if fmt == "text" else None,
+                "duration": f"{rng.randint(4, 19)} ч {rng.randrange(0, 60, 5)} мин"
+                if fmt == "audio"
+                else None,
+                "narrator": rng.choice(narrators) if fmt == "audio" else None,
+                "color": _color(rng),
+            }
+        )
     return {
         "languages": dict(LANGUAGES),
         "formats": dict(FORMATS),

@@ -8,6 +8,7 @@ from typing import Any
 
 from services.books.catalog import SORTS, Catalog, Filters
 from services.core.errors import FieldError
+from services.kit.catalog import FilterParams
 from services.kit.commerce import card_number
 
 PAY_METHODS: dict[str, str] = {"card": "Банковская карта", "sbp": "Система быстрых платежей"}
@@ -33,9 +34,9 @@ def parse_list(query: Any, catalog: Catalog) -> tuple[Filters, str, bool]:
     return Filters(fmt, language, author), sort, list_changed
 
 
-def filter_params(catalog: Catalog, filters: Filters) -> dict[str, Any]:
+def filter_params(catalog: Catalog, filters: Filters) -> FilterParams:
     """The filters as `apply_filter` writes them: the author by name."""
-    out: dict[str, Any] = {}
+    out: FilterParams = {}
     if filters.format:
         out["format"] = filters.format
     if filters.language:

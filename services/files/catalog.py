@@ -12,12 +12,42 @@ import json
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from services.core.russian import MONTHS_NOMINATIVE, date_in_words
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 ROMAN = ("I", "II", "III", "IV")
+
+
+# -- the catalog file (its JSON, as the generator writes it) -----------------------------
+
+
+class CollectionData(TypedDict):
+    id: str
+    name: str
+    description: str
+    years: list[int]
+
+
+class FileData(TypedDict):
+    id: str
+    collection: str
+    year: int
+    name: str
+    title: str
+    kind: str
+    media_type: str
+    size: int
+    sha256: str
+    added: str
+    period: str | None
+    quarter: int | None
+
+
+class CatalogData(TypedDict):
+    collections: list[CollectionData]
+    files: list[FileData]
 
 
 @dataclass(frozen=True)
@@ -83,9 +113,12 @@ class Catalog:
 
     @classmethod
     def from_dir(cls, root: Path) -> Catalog:
-        data: dict[str, Any] = json.loads((root / "catalog.json").read_text(encoding="utf-8"))
+        data: CatalogData = json.loads((root / "catalog.json").read_text(encoding="utf-8"))
         return cls(
-            [Collection(**{**c, "years": tuple(c["years"])}) for c in data["collections"]],
+            [
+                Collection(c["id"], c["name"], c["description"], tuple(c["years"]))
+                for c in data["collections"]
+            ],
             [File(**f) for f in data["files"]],
             root,
         )

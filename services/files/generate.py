@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from services.core.russian import MONTHS_GENITIVE, MONTHS_NOMINATIVE, date_in_words
+from services.files.catalog import CatalogData, CollectionData, FileData
 from services.kit.generate import dumps, write_or_check
 
 SEED = 20260905
@@ -1015,7 +1016,7 @@ def entries(rng: random.Random) -> list[Entry]:
 MEDIA_TYPES = {"pdf": "application/pdf", "csv": "text/csv; charset=utf-8"}
 
 
-def build() -> tuple[dict[str, Any], dict[str, bytes]]:
+def build() -> tuple[CatalogData, dict[str, bytes]]:
     """The catalog and the bytes of every file, keyed by its path under data/."""
     rng = random.Random(SEED)
     listed = entries(rng)
@@ -1023,7 +1024,7 @@ def build() -> tuple[dict[str, Any], dict[str, bytes]]:
     if len(set(names)) != len(names):
         raise ValueError("file names must be unique in the whole cabinet")
     blobs: dict[str, bytes] = {}
-    files: list[dict[str, Any]] = []
+    files: list[FileData] = []
     for n, entry in enumerate(listed, start=1):
         kind = entry.name.rsplit(".", 1)[1]
         file_id = f"f-{n:03d}"
@@ -1045,11 +1046,16 @@ def build() -> tuple[dict[str, Any], dict[str, bytes]]:
                 "quarter": entry.quarter,
             }
         )
-    collections = [
-        {**c, "years": sorted({f["year"] for f in files if f["collection"] == c["id"]})}
+    collections: list[CollectionData] = [
+        {
+            "id": c["id"],
+            "name": c["name"],
+            "description": c["description"],
+            "years": sorted({f["year"] for f in files if f["collection"] == c["id"]}),
+        }
         for c in COLLECTIONS
     ]
-    catalog = {"collections": collections, "files": files}
+    catalog: CatalogData = {"collections": collections, "files": files}
     blobs[CATALOG_NAME] = dumps(catalog).encode()
     return catalog, blobs
 

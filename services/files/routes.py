@@ -10,13 +10,13 @@ from fastapi.responses import HTMLResponse, Response
 from services.files.catalog import Catalog
 from services.files.service import DOMAIN, attachment, widget_of
 from services.kit.forms import whole_number
-from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
+from services.kit.site import Context, SiteDep, SiteRequest, catalog, site_prefix
 
 router = APIRouter(prefix=site_prefix(DOMAIN))
 CatalogDep = Annotated[Catalog, Depends(catalog)]
 
 
-async def page_context(site: SiteRequest) -> dict[str, Any]:
+async def page_context(site: SiteRequest) -> Context:
     return {"catalog": site.catalog}
 
 

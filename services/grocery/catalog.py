@@ -9,12 +9,39 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 from xml.sax.saxutils import escape
 
 from services.kit.catalog import color_or, read_json, svg_picture, title_key
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
+
+
+# -- the catalog file (its JSON, as the generator writes it) -----------------------------
+
+
+class CategoryData(TypedDict):
+    id: str
+    name: str
+    icon: str
+
+
+class ProductData(TypedDict):
+    id: str
+    title: str
+    category: str
+    price: int
+    unit: str
+    weight: str
+    stock: int
+    showcase: bool
+    color: str
+    emoji: str
+
+
+class CatalogData(TypedDict):
+    categories: list[CategoryData]
+    products: list[ProductData]
 
 
 @dataclass(frozen=True)
@@ -46,7 +73,7 @@ class Catalog:
         self._products_by_id = {p.id: p for p in self._products}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Catalog:
+    def from_dict(cls, data: CatalogData) -> Catalog:
         return cls(
             [Category(**c) for c in data["categories"]],
             [Product(**p) for p in data["products"]],

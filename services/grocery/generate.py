@@ -14,8 +14,9 @@ import colorsys
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
+from services.grocery.catalog import CatalogData, CategoryData, ProductData
 from services.kit.generate import dumps, write_or_check
 
 SEED = 20260901
@@ -27,7 +28,7 @@ STOCK_MIN = 5
 STOCK_MAX = 60
 
 # The site's five-item menu, in menu order.
-CATEGORIES: list[dict[str, str]] = [
+CATEGORIES: list[CategoryData] = [
     {"id": "produce", "name": "Овощи и фрукты", "icon": "🍎"},
     {"id": "dairy", "name": "Молоко, сыр, яйца", "icon": "🥛"},
     {"id": "bakery", "name": "Хлеб и выпечка", "icon": "🍞"},
@@ -506,18 +507,20 @@ SHOWCASE_PER_CATEGORY: dict[str, int] = {
     "pantry": 2,
 }
 
-PRODUCT_KEYS = (
-    "id",
-    "title",
-    "category",
-    "price",
-    "unit",
-    "weight",
-    "stock",
-    "showcase",
-    "color",
-    "emoji",
-)
+
+class _Row(TypedDict):
+    """A product before its id: what it shows, and its base product (for the showcase)."""
+
+    title: str
+    category: str
+    price: int
+    unit: str
+    weight: str
+    stock: int
+    showcase: bool
+    color: str
+    emoji: str
+    _base: str
 
 
 @dataclass(frozen=True)
@@ -589,7 +592,7 @@ def _pastel(rng: random.Random) -> str:
     return "#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (r, g, b)))
 
 
-def build_catalog() -> dict[str, Any]:
+def build_catalog() -> CatalogData:
     """Return the whole catalog as plain JSON-ready data. Pure and deterministic."""
     rng = random.Random(SEED)
 
@@ -609,7 +612,7 @@ def build_catalog() -> dict[str, Any]:
         stem = (p.base.name, p.producer, p.variant.text)
         stems[stem] = stems.get(stem, 0) + 1
 
-    rows: list[dict[str, Any]] = []
+    rows: list[_Row] = []
     for cat_id, p in picks:
         with_weight = stems[(p.base.name, p.producer, p.variant.text)] > 1
         price = p.base.price * p.variant.factor * producer_factor[p.producer]
@@ -642,12 +645,22 @@ def build_catalog() -> dict[str, Any]:
 
     # Stable ids that do not follow the menu order.
     rng.shuffle(rows)
-    products = []
-    for n, row in enumerate(rows, start=1):
-        row["id"] = f"g-{n:04d}"
-        products.append({k: row[k] for k in PRODUCT_KEYS})
-
-    return {"categories": [dict(c) for c in CATEGORIES], "products": products}
+    products: list[ProductData] = [
+        {
+            "id": f"g-{n:04d}",
+            "title": row["title"],
+            "category": row["category"],
+            "price": row["price"],
+            "unit": row["unit"],
+            "weight": row["weight"],
+            "stock": row["stock"],
+            "showcase": row["showcase"],
+            "color": row["color"],
+            "emoji": row["emoji"],
+        }
+        for n, row in enumerate(rows, start=1)
+    ]
+    return {"categories": [c.copy() for c in CATEGORIES], "products": products}
 
 
 def main(argv: list[str] | None = None) -> int:

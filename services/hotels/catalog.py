@@ -5,12 +5,46 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 from xml.sax.saxutils import escape
 
 from services.kit.catalog import read_json, svg_picture
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
+
+
+# -- the catalog file (its JSON, as the generator writes it) -----------------------------
+
+
+class CityData(TypedDict):
+    id: str
+    name: str
+    country: str
+    label: str
+
+
+class RoomData(TypedDict):
+    type: str
+    adults: int
+    kids: int
+    price: int
+
+
+class HotelData(TypedDict):
+    id: str
+    city: str
+    name: str
+    stars: int
+    rating: float
+    district: str
+    amenities: list[str]
+    color: str
+    rooms: list[RoomData]
+
+
+class CatalogData(TypedDict):
+    cities: list[CityData]
+    hotels: list[HotelData]
 
 
 @dataclass(frozen=True)
@@ -64,14 +98,18 @@ class Catalog:
         self._hotels = {h.id: h for h in self.hotels}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Catalog:
+    def from_dict(cls, data: CatalogData) -> Catalog:
         hotels = [
             Hotel(
-                **{
-                    **h,
-                    "amenities": tuple(h["amenities"]),
-                    "rooms": tuple(Room(**r) for r in h["rooms"]),
-                }
+                h["id"],
+                h["city"],
+                h["name"],
+                h["stars"],
+                h["rating"],
+                h["district"],
+                tuple(h["amenities"]),
+                h["color"],
+                tuple(Room(**r) for r in h["rooms"]),
             )
             for h in data["hotels"]
         ]

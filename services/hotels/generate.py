@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
+from services.hotels.catalog import CatalogData, CityData, HotelData, RoomData
 from services.kit.generate import dumps, write_or_check
 
 SEED = 20260915
@@ -127,13 +127,13 @@ def _price(value: float) -> int:
     return round(value / 100.0) * 100
 
 
-def build_catalog() -> dict[str, Any]:
+def build_catalog() -> CatalogData:
     rng = random.Random(SEED)
-    cities = [
+    cities: list[CityData] = [
         {"id": cid, "name": name, "country": country, "label": f"{name}, {country}"}
         for cid, name, country, _ in CITIES
     ]
-    hotels = []
+    hotels: list[HotelData] = []
     for cid, _name, _country, tier in CITIES:
         used: set[str] = set()
         for n in range(1, HOTELS_PER_CITY + 1):
@@ -149,7 +149,7 @@ def build_catalog() -> dict[str, Any]:
                 ROOM_TYPES[0],
                 *sorted(rng.sample(ROOM_TYPES[1:], count - 1), key=ROOM_TYPES.index),
             ]
-            rooms = [
+            rooms: list[RoomData] = [
                 {
                     "type": rtype,
                     "adults": adults,

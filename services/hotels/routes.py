@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
@@ -11,7 +11,7 @@ from services.core.contract import GUEST_LIMITS
 from services.core.errors import FieldError
 from services.hotels import service
 from services.hotels.catalog import Catalog, image_svg
-from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
+from services.kit.site import Context, SiteDep, SiteRequest, catalog, site_prefix
 
 DOMAIN = "hotels"
 router = APIRouter(prefix=site_prefix(DOMAIN))
@@ -19,7 +19,7 @@ assets = APIRouter()
 CatalogDep = Annotated[Catalog, Depends(catalog)]
 
 
-async def page_context(site: SiteRequest) -> dict[str, Any]:
+async def page_context(site: SiteRequest) -> Context:
     """What every hotels page shows: the form's cities and today."""
     hotels: Catalog = site.catalog
     return {
@@ -103,8 +103,14 @@ async def choose_room(
         return await site.page(
             "hotel.html", 422, hotel=hotel, city=city, search=None, errors=errors
         )
-    booking = {"hotel": hotel.id, "room": room.type, "start": start, "end": end, "rooms": rooms}
-    await site.state.update("booking", lambda value: value.update(booking))
+    booking: service.Booking = {
+        "hotel": hotel.id,
+        "room": room.type,
+        "start": start,
+        "end": end,
+        "rooms": rooms,
+    }
+    await site.state.update(service.BOOKING, lambda value: value.update(booking))
     await site.emit(
         "bench_hotel_select_room",
         roomType=room.type,
@@ -117,7 +123,7 @@ async def choose_room(
 
 @router.get("/booking")
 async def booking(site: SiteDep, hotels: CatalogDep) -> HTMLResponse:
-    chosen = await site.state.get("booking")
+    chosen = await site.state.get(service.BOOKING)
     hotel = hotels.hotel(chosen.get("hotel", ""))
     room = hotel.room(chosen.get("room", "")) if hotel else None
     found = None

@@ -5,14 +5,17 @@ The routes (`routes.py`) call these."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date
-from typing import Any
+from typing import TypedDict
 from urllib.parse import urlencode
 
 from services.core.contract import GUEST_LIMITS
 from services.core.errors import FieldError, FormError
-from services.hotels.catalog import Catalog, Hotel
+from services.core.models.events import Parameters
+from services.hotels.catalog import Catalog, City, Hotel
 from services.kit.forms import form_date
+from services.kit.site import Slot
 from services.kit.trajectory import Trajectory
 
 PAGE_EVENT_TYPES = frozenset(
@@ -36,7 +39,43 @@ ROOMS_RE = re.compile(
     r"\d{1,2}(:(\d{1,2})?(,\d{1,2})*)?(;\d{1,2}(:(\d{1,2})?(,\d{1,2})*)?)*", re.ASCII
 )
 
-Rooms = list[dict[str, Any]]
+
+class GuestRoom(TypedDict):
+    """One room of the guests field (the contract's `Room`): its adults, its children's ages."""
+
+    adults: int
+    kids: list[int]
+
+
+Rooms = list[GuestRoom]
+
+
+class Search(TypedDict):
+    """The checked search: the city, the dates and nights, the rooms (and the field's text),
+    how many guests, and the results' query string."""
+
+    city: City
+    start: date
+    end: date
+    nights: int
+    rooms: Rooms
+    rooms_text: str
+    guests: int
+    query: str
+
+
+class Booking(TypedDict, total=False):
+    """The `booking` state: the hotel and room chosen, and the search (as the form sent it)
+    they were chosen with."""
+
+    hotel: str
+    room: str
+    start: str
+    end: str
+    rooms: str
+
+
+BOOKING: Slot[Booking] = Slot("booking")
 
 
 def parse_rooms(text: str) -> Rooms:
@@ -69,7 +108,7 @@ def guests_count(rooms: Rooms) -> int:
 
 def parse_search(
     catalog: Catalog, today: date, city: str, start: str, end: str, rooms: str
-) -> dict[str, Any]:
+) -> Search:
     """The checked search, or FormError naming each bad field in Russian."""
     errors: dict[str, str] = {}
     found = catalog.city(city) if city else None
@@ -108,7 +147,7 @@ def parse_search(
     }
 
 
-def search_facts(found: dict[str, Any]) -> dict[str, Any]:
+def search_facts(found: Search) -> Parameters:
     """The values a search was made with, as the search and booking events carry them."""
     return {
         "cityId": found["city"].id,
@@ -124,11 +163,11 @@ def hotel_fits(hotel: Hotel, rooms: Rooms) -> bool:
     return all(any(room.fits(r["adults"], len(r["kids"])) for room in hotel.rooms) for r in rooms)
 
 
-def page_event_check(catalog: Catalog) -> Any:
+def page_event_check(catalog: Catalog) -> Callable[[str, Parameters, Trajectory], None]:
     """The check of the form widgets' page events: a known city with its own names, a date
     not past, guests that add up."""
 
-    def check(event_type: str, params: dict[str, Any], trajectory: Trajectory) -> None:
+    def check(event_type: str, params: Parameters, trajectory: Trajectory) -> None:
         if event_type == "bench_hotel_select_city":
             city = catalog.city(params["cityId"])
             if city is None:
@@ -155,7 +194,7 @@ def page_event_check(catalog: Catalog) -> Any:
 
 def search_or_errors(
     catalog: Catalog, today: date, city: str, start: str, end: str, rooms: str
-) -> tuple[dict[str, Any] | None, dict[str, str]]:
+) -> tuple[Search | None, dict[str, str]]:
     """The checked search and no errors, or None and the errors by field."""
     try:
         return parse_search(catalog, today, city, start, end, rooms), {}

@@ -10,6 +10,7 @@ import logging
 import time
 from datetime import date
 from pathlib import Path
+from typing import cast
 
 from nats.js.kv import KeyValue
 from prometheus_client import Gauge
@@ -22,7 +23,7 @@ from services.core.tasks import check_task, find_task, load_task
 from services.core.variants import check_selection, resolve
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.settings import HubSettings
-from services.kit.trajectory import Trajectory, TrajectoryCache, new_trajectory_id
+from services.kit.trajectory import Meta, Trajectory, TrajectoryCache, new_trajectory_id
 
 log = logging.getLogger("wpb.hub")
 # A trajectory's metadata is one NATS message (at most 1 MiB), rewritten when it is closed.
@@ -100,10 +101,10 @@ async def create(cache: TrajectoryCache, hub: HubSettings, body: NewTrajectory) 
     return meta
 
 
-def stored_form(meta: TrajectoryMeta) -> dict[str, object]:
-    """The metadata as the bucket holds it, for every service's trajectory cache: what is
-    not set is left out."""
-    return meta.model_dump(mode="json", exclude_none=True)
+def stored_form(meta: TrajectoryMeta) -> Meta:
+    """The metadata as the bucket holds it, for every service's trajectory cache (the kit's
+    `Meta`, which a test holds to the model's fields): what was never set is left out."""
+    return cast(Meta, meta.model_dump(mode="json", exclude_unset=True))
 
 
 async def close(cache: TrajectoryCache, tid: str, body: CloseTrajectory) -> TrajectoryMeta:

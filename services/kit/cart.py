@@ -6,39 +6,76 @@ they were added, and the lines paid for. These functions change that value in pl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict
 
-Line = dict[str, Any]
+from services.kit.site import Slot
 
 
-def lines(cart: dict[str, Any]) -> dict[str, Line]:
+class PaidAs(TypedDict):
+    """What a payment names of a rail ticket line (`submit_payment`'s `tickets`, the
+    contract's `PaidTicket`)."""
+
+    train_name: str
+    from_city: str
+    to_city: str
+    date: str
+    tarif_name: str
+    amount: int
+
+
+class Line(TypedDict):
+    """One line of the cart; a price is for all of the line's units."""
+
+    item_id: str
+    title: str
+    price: int
+    amount: int
+    # A rail ticket line: its seat numbers, its passengers' names, what a payment names.
+    seats: NotRequired[list[int]]
+    passengers: NotRequired[list[str]]
+    paid_as: NotRequired[PaidAs]
+
+
+class Cart(TypedDict, total=False):
+    """The `cart` state: the lines by item id, in the order they were added, and the lines
+    paid for."""
+
+    items: dict[str, Line]
+    paid: list[Line]
+
+
+CART: Slot[Cart] = Slot("cart")
+
+
+def lines(cart: Cart) -> dict[str, Line]:
     """The cart's lines by item id, in the order they were added."""
-    return cart.get("items", {})  # type: ignore[no-any-return]
+    return cart.get("items", {})
 
 
-def amounts(cart: dict[str, Any]) -> dict[str, int]:
+def amounts(cart: Cart) -> dict[str, int]:
     """How many of each item the cart holds (what a card's quantity control shows)."""
     return {item_id: int(line["amount"]) for item_id, line in lines(cart).items()}
 
 
-def total(cart: dict[str, Any]) -> int:
+def total(cart: Cart) -> int:
     """What the cart costs: every line's price (a line's price is for all of its units)."""
     return sum(int(line["price"]) for line in lines(cart).values())
 
 
-def count(cart: dict[str, Any]) -> int:
+def count(cart: Cart) -> int:
     return sum(int(line["amount"]) for line in lines(cart).values())
 
 
-def put(cart: dict[str, Any], line: Line) -> None:
+def put(cart: Cart, line: Line) -> None:
     """Add a line, or replace the line of the same item."""
     cart.setdefault("items", {})[line["item_id"]] = line
 
 
-def set_amount(cart: dict[str, Any], item_id: str, title: str, unit_price: int, amount: int) -> int:
+def set_amount(cart: Cart, item_id: str, title: str, unit_price: int, amount: int) -> int:
     """Hold `amount` units of an item (0 removes its line); the amount it held before."""
     items = cart.setdefault("items", {})
-    before = int(items.get(item_id, {}).get("amount", 0))
+    held = items.get(item_id)
+    before = int(held["amount"]) if held else 0
     if amount:
         items[item_id] = {
             "item_id": item_id,
@@ -51,12 +88,12 @@ def set_amount(cart: dict[str, Any], item_id: str, title: str, unit_price: int, 
     return before
 
 
-def remove(cart: dict[str, Any], item_id: str) -> Line | None:
+def remove(cart: Cart, item_id: str) -> Line | None:
     """Take a line out; the line, or None when the cart has no such item."""
-    return cart.setdefault("items", {}).pop(item_id, None)  # type: ignore[no-any-return]
+    return cart.setdefault("items", {}).pop(item_id, None)
 
 
-def settle(cart: dict[str, Any]) -> list[Line]:
+def settle(cart: Cart) -> list[Line]:
     """Pay for every line: they move to `paid` (kept for the receipt) and the cart empties."""
     paid = list(lines(cart).values())
     cart["paid"] = [*cart.get("paid", []), *paid]
@@ -64,5 +101,5 @@ def settle(cart: dict[str, Any]) -> list[Line]:
     return paid
 
 
-def paid(cart: dict[str, Any]) -> list[Line]:
-    return cart.get("paid", [])  # type: ignore[no-any-return]
+def paid(cart: Cart) -> list[Line]:
+    return cart.get("paid", [])

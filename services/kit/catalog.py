@@ -16,6 +16,10 @@ from fastapi.responses import Response
 
 T = TypeVar("T")
 
+# A list's filters as `apply_filter` writes them: a filter key (its type, up to a `:`, so a
+# key per brand: `brand:Ярогор`) -> the value.
+FilterParams = dict[str, str | int | float | bool | None]
+
 _WORD = re.compile(r"[0-9a-zа-я]+")
 _COLOR = re.compile(r"#[0-9a-fA-F]{6}")
 

@@ -30,9 +30,14 @@ from typing import Annotated, Any, Protocol
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+# FastAPI (pydantic) reads `Suggestions`, and wants typing_extensions' before Python 3.12.
+from typing_extensions import TypedDict
+
 from services.core.errors import FieldError
 from services.kit import cart as carts
-from services.kit.site import SiteDep, SiteRequest
+from services.kit.cart import CART, Cart
+from services.kit.catalog import FilterParams
+from services.kit.site import Context, SiteDep, SiteRequest, Slot, replace
 from services.kit.trajectory import Trajectory
 
 CART_OPS = ("add", "inc", "dec", "remove", "set")
@@ -49,6 +54,45 @@ class Goods(Protocol):
     def title(self) -> str: ...
     @property
     def price(self) -> int: ...
+
+
+class ListState(TypedDict, total=False):
+    """The `list` state: the last list served (`where`), its filters and sort."""
+
+    where: str
+    filters: FilterParams
+    sort: str
+
+
+class FavoritesState(TypedDict, total=False):
+    """The `favorites` state: the item ids, in the order they were added."""
+
+    items: list[str]
+
+
+class CheckoutState(TypedDict, total=False):
+    """The `checkout` state: the payment method chosen."""
+
+    method: str
+
+
+LIST: Slot[ListState] = Slot("list")
+FAVORITES: Slot[FavoritesState] = Slot("favorites")
+CHECKOUT: Slot[CheckoutState] = Slot("checkout")
+
+
+class CartView(TypedDict):
+    """The cart as its page and every page's summary show it."""
+
+    lines: list[tuple[Goods, int]]  # (catalog item, amount)
+    count: int
+    total: int
+
+
+class Suggestions(TypedDict):
+    """What `GET /suggest` answers: the search field's suggestions."""
+
+    suggestions: list[dict[str, str]]
 
 
 def wants_json(request: Request) -> bool:
@@ -76,7 +120,7 @@ def card_number(raw: str) -> str:
 async def list_events(
     site: SiteRequest,
     where: str,
-    filter_params: dict[str, Any],
+    filter_params: FilterParams,
     sort: str,
     list_changed: bool,
 ) -> None:
@@ -86,15 +130,14 @@ async def list_events(
     the key up to a `:` (so one key a brand: `brand:Ярогор`). `list_changed`: the request
     sent a list key (a filter or sort form), not only opened the list. The list's last
     filters and sort are kept in the `list` state; a list of another `where` starts afresh."""
-    current: dict[str, Any] = {"where": where, "filters": filter_params, "sort": sort}
+    current: ListState = {"where": where, "filters": filter_params, "sort": sort}
 
-    def swap(value: dict[str, Any]) -> dict[str, Any]:
-        previous = dict(value)
-        value.clear()
-        value.update(current)
+    def swap(value: ListState) -> ListState:
+        previous = value.copy()
+        replace(value, current)
         return previous
 
-    previous = await site.state.update("list", swap)
+    previous = await site.state.update(LIST, swap)
     if previous.get("where") != where:
         previous = {}
     if not list_changed:
@@ -114,7 +157,7 @@ class Checkout:
     methods: dict[str, str]  # method -> caption
     empty_cart: str  # why an empty cart cannot be paid
     check: Callable[[dict[str, str]], None]  # the site's own fields; raises FieldError
-    receipt: Callable[[dict[str, str], Trajectory], dict[str, Any]]  # extra done.html context
+    receipt: Callable[[dict[str, str], Trajectory], Context]  # extra done.html context
     declined: Callable[[dict[str, str]], bool] = lambda form: False  # the bank says no
 
 
@@ -126,13 +169,13 @@ class Commerce:
     limit: Callable[[Any], int]  # the most units of an item one cart may hold
     over_limit: Callable[[Any], str]  # why more than `limit` is refused
     screens: dict[str, str]  # "basket" (and "favorites", "checkout", "search") -> `new_state`
-    context: dict[str, Any] = field(default_factory=dict)  # for every page
+    context: Context = field(default_factory=dict)  # for every page
     # What every page shows besides, read per request (the logged-in user).
-    request_context: Callable[[SiteRequest], Awaitable[dict[str, Any]]] | None = None
+    request_context: Callable[[SiteRequest], Awaitable[Context]] | None = None
     checkout: Checkout | None = None
     suggest: Callable[[str], list[dict[str, str]]] | None = None  # GET /suggest?q=
 
-    def cart_view(self, cart: dict[str, Any]) -> dict[str, Any]:
+    def cart_view(self, cart: Cart) -> CartView:
         """The cart's lines as (catalog item, amount) for its page, its count and total."""
         shown = [
             (item, int(line["amount"]))
@@ -141,17 +184,17 @@ class Commerce:
         ]
         return {"lines": shown, "count": carts.count(cart), "total": carts.total(cart)}
 
-    async def page_context(self, site: SiteRequest) -> dict[str, Any]:
+    async def page_context(self, site: SiteRequest) -> Context:
         """What every page of the shop shows: the cart (`cart`: each item's amount,
         `summary`) and, where kept, the `favorites` (the site's `SiteSpec.page_context`)."""
-        cart = await site.state.get("cart")
-        common: dict[str, Any] = {
+        cart = await site.state.get(CART)
+        common: Context = {
             **self.context,
             "cart": carts.amounts(cart),
             "summary": self.cart_view(cart),
         }
         if "favorites" in self.screens:
-            common["favorites"] = (await site.state.get("favorites")).get("items", [])
+            common["favorites"] = (await site.state.get(FAVORITES)).get("items", [])
         if self.request_context is not None:
             common |= await self.request_context(site)
         return common
@@ -169,7 +212,7 @@ class Commerce:
         self,
         site: SiteRequest,
         query: str,
-        filter_params: dict[str, Any],
+        filter_params: FilterParams,
         sort: str,
         list_changed: bool,
     ) -> None:
@@ -256,13 +299,13 @@ async def change_cart(
         item = shop.find(item_id)
         wanted = parse_cart_change(op, amount)
 
-        def apply(value: dict[str, Any]) -> tuple[int, int]:
+        def apply(value: Cart) -> tuple[int, int]:
             after = cart_amount(carts.amounts(value).get(item.id, 0), op, wanted)
             if after > shop.limit(item):
                 raise FieldError("stock", shop.over_limit(item), 409)
             return carts.set_amount(value, item.id, item.title, item.price, after), after
 
-        before, after = await site.state.update("cart", apply)
+        before, after = await site.state.update(CART, apply)
     except FieldError as refused:
         return await shop.refuse(site, refused)
     if after != before:
@@ -274,7 +317,7 @@ async def change_cart(
             price=item.price,
         )
     if wants_json(site.request):
-        cart = await site.state.get("cart")
+        cart = await site.state.get(CART)
         return JSONResponse(
             {"item_id": item_id, "amount": after}
             | {"count": carts.count(cart), "total": carts.total(cart)}
@@ -303,8 +346,8 @@ async def change_favorites(
     except FieldError as refused:
         return await shop.refuse(site, refused)
 
-    def apply(value: dict[str, Any]) -> tuple[bool, bool]:
-        items: list[str] = value.setdefault("items", [])
+    def apply(value: FavoritesState) -> tuple[bool, bool]:
+        items = value.setdefault("items", [])
         before = item_id in items
         after = favorite_after(before, op)
         if after and not before:
@@ -313,13 +356,13 @@ async def change_favorites(
             items.remove(item_id)
         return before, after
 
-    before, after = await site.state.update("favorites", apply)
+    before, after = await site.state.update(FAVORITES, apply)
     if after != before:
         await site.emit(
             "add_favorites" if after else "remove_favorites", item_id=item.id, title=item.title
         )
     if wants_json(site.request):
-        count = len((await site.state.get("favorites")).get("items", []))
+        count = len((await site.state.get(FAVORITES)).get("items", []))
         return JSONResponse({"item_id": item_id, "favorite": after, "count": count})
     return redirect_back(site, next)
 
@@ -335,7 +378,7 @@ async def choose_pay_method(site: SiteRequest, methods: dict[str, str], method: 
     the `checkout` state and the event written; an unknown method is a 422 naming it."""
     if method not in methods:
         raise FieldError("method", f"expected one of {', '.join(methods)}")
-    await site.state.update("checkout", lambda value: value.update(method=method))
+    await site.state.update(CHECKOUT, lambda value: value.update({"method": method}))
     await site.emit("select_pay_method", method=method)
 
 
@@ -356,7 +399,7 @@ async def pay(site: SiteDep, shop: CommerceDep) -> Response:
     assert checkout is not None
     form = {k: str(v)[:200] for k, v in (await site.request.form()).items()}
     method = form.get("method", "")
-    cart = await site.state.get("cart")
+    cart = await site.state.get(CART)
     total = carts.total(cart)
     try:
         if not total:
@@ -379,13 +422,13 @@ async def pay(site: SiteDep, shop: CommerceDep) -> Response:
     if declined:
         error = FieldError("card_number", "банк отклонил платёж — попробуйте другую карту", 402)
         return await site.page("checkout.html", 402, form=form, error=error)
-    await site.state.update("cart", carts.settle)
+    await site.state.update(CART, carts.settle)
     receipt = checkout.receipt(form, site.trajectory)
     return await site.page("done.html", paid=total, method=method, **receipt)
 
 
 @suggest_router.get("/suggest")
-async def suggestions(site: SiteDep, shop: CommerceDep, q: str = "") -> dict[str, Any]:
+async def suggestions(site: SiteDep, shop: CommerceDep, q: str = "") -> Suggestions:
     assert shop.suggest is not None
     return {"suggestions": shop.suggest(q[:MAX_QUERY])}
 

@@ -16,12 +16,15 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Generic, TypeVar, cast
 
 import jinja2
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+
+# FastAPI (pydantic) reads `Accepted`, and wants typing_extensions' before Python 3.12.
+from typing_extensions import TypedDict
 
 from services.core import keys
 from services.core.contract import TRACKING_TYPES, event_types, validate_params
@@ -39,6 +42,10 @@ log = logging.getLogger("wpb.events")
 MAX_BATCH = 200
 
 T = TypeVar("T")
+S = TypeVar("S")
+
+# A page's Jinja template context: what a template reads, by name (any value it renders).
+Context = dict[str, Any]
 
 
 @dataclass
@@ -52,10 +59,17 @@ class SiteSpec:
     page_event_types: frozenset[str] = frozenset()
     # Checks a page event against the catalog (and the trajectory, e.g. its today);
     # raises FieldError naming the field.
-    check_page_event: Callable[[str, dict[str, Any], Trajectory], None] | None = None
+    check_page_event: Callable[[str, Parameters, Trajectory], None] | None = None
     ready: Callable[[], bool] = field(default=lambda: True)
     # What every page of the site shows besides its own context (the cart, the stations).
-    page_context: Callable[[SiteRequest], Awaitable[dict[str, Any]]] | None = None
+    page_context: Callable[[SiteRequest], Awaitable[Context]] | None = None
+
+
+class Accepted(TypedDict):
+    """What `_events` answers: how many events were stored, and their ids."""
+
+    accepted: int
+    ids: list[str]
 
 
 def site_prefix(domain: str) -> str:
@@ -127,33 +141,50 @@ class Emitter:
         return await self("state_changed", new_state=state, **context)
 
 
+@dataclass(frozen=True)
+class Slot(Generic[S]):
+    """One named value of a site's per-trajectory state and its shape `S` (a TypedDict of
+    optional keys: a value never written reads as `{}`), e.g. `CART: Slot[Cart] =
+    Slot("cart")`."""
+
+    name: str
+
+
+def replace(value: S, new: S) -> None:
+    """Make a stored value `new`, in place (for `SiteState.update`; `{}` empties it)."""
+    stored = cast(dict[str, object], value)
+    stored.clear()
+    stored.update(cast(dict[str, object], new))
+
+
 class SiteState:
-    """Per-trajectory state of one site (cart, favourites, selections) in the KV bucket."""
+    """Per-trajectory state of one site (cart, favourites, selections) in the KV bucket,
+    a JSON object per `Slot`."""
 
     def __init__(self, bus: Bus, domain: str, trajectory: Trajectory) -> None:
         self.bus = bus
         self.prefix = f"{domain}.{trajectory.id}"
         self.trajectory = trajectory
 
-    async def get(self, name: str) -> dict[str, Any]:
-        value, _ = await self.bus.get_json(STATE_BUCKET, f"{self.prefix}.{name}")
-        return value or {}
+    async def get(self, slot: Slot[S]) -> S:
+        value, _ = await self.bus.get_json(STATE_BUCKET, f"{self.prefix}.{slot.name}")
+        return cast(S, value or {})
 
-    async def update(self, name: str, change: Callable[[dict[str, Any]], T]) -> T:
+    async def update(self, slot: Slot[S], change: Callable[[S], T]) -> T:
         """Apply `change` to the value in place and store it; retried on a concurrent write."""
         if not self.trajectory.is_open:
             raise FieldError("trajectory", "closed, its state is frozen", 409)
-        key = f"{self.prefix}.{name}"
+        key = f"{self.prefix}.{slot.name}"
         for _ in range(20):
-            value, revision = await self.bus.get_json(STATE_BUCKET, key)
-            value = value or {}
+            stored, revision = await self.bus.get_json(STATE_BUCKET, key)
+            value = cast(S, stored or {})
             result = change(value)
             try:
                 await self.bus.put_json(STATE_BUCKET, key, value, revision=revision)
                 return result
             except KeyWrongLastSequenceError:
                 continue
-        raise FieldError("state", f"too many concurrent writes to {name}", 503)
+        raise FieldError("state", f"too many concurrent writes to {slot.name}", 503)
 
 
 # -- pages -----------------------------------------------------------------------------
@@ -331,7 +362,7 @@ def create_site_app(
     events_router = APIRouter(prefix=site_prefix(spec.domain))
 
     @events_router.post("/_events")
-    async def page_events(site: SiteDep) -> dict[str, Any]:
+    async def page_events(site: SiteDep) -> Accepted:
         if not site.trajectory.is_open:
             raise FieldError("trajectory", "closed, no more events accepted", 409)
         grant = page_grant(site.request, site.trajectory, spec.domain)

@@ -10,13 +10,16 @@ import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Literal, NotRequired, TypedDict, cast
 
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.js.api import DeliverPolicy
 
 from services.core.keys import TRAJECTORY_ID
+from services.core.models.api import Selection
+from services.core.models.events import Condition
+from services.core.models.task import Taxonomy
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus
 
 log = logging.getLogger("wpb.bus")
@@ -27,16 +30,50 @@ def new_trajectory_id() -> str:
     return secrets.token_hex(16)
 
 
+class Fault(TypedDict):
+    """A 5xx the hub answered the agent on the trajectory's paths (the API's `InfraFault`)."""
+
+    domain: str
+    status: int
+    at: float
+
+
+class Meta(TypedDict):
+    """A trajectory's metadata as the hub writes it to the KV bucket (the API answers it as
+    the `TrajectoryMeta` model of services/core/models/api.py; a test holds the two to the
+    same fields)."""
+
+    trajectory_id: str
+    task_id: str | None
+    status: Literal["open", "closed"]
+    created_at: float
+    today: str
+    date_shift_days: int
+    url: str
+    prompt: str
+    first_domain: str | None
+    # The conditions with their dates shifted to the trajectory's today.
+    conditions: list[Condition]
+    ui_taxonomy: Taxonomy | None
+    ui_variants: Selection
+    # Once closed: when, and what the agent said.
+    closed_at: NotRequired[float]
+    completion: NotRequired[bool]
+    final_message: NotRequired[str]
+    # Written by services/hub/faults.py.
+    infra_faults: NotRequired[list[Fault]]
+
+
 @dataclass(frozen=True)
 class Trajectory:
     """One run of one task, read from the KV bucket at request time."""
 
-    meta: dict[str, Any]
+    meta: Meta
     revision: int
 
     @property
     def id(self) -> str:
-        return str(self.meta["trajectory_id"])
+        return self.meta["trajectory_id"]
 
     @property
     def today(self) -> date:
@@ -155,7 +192,7 @@ class TrajectoryCache:
         meta, revision = await self.bus.get_json(TRAJECTORIES_BUCKET, trajectory_id)
         if not meta:
             return None
-        trajectory = Trajectory(meta, revision)
+        trajectory = Trajectory(cast(Meta, meta), revision)
         if self.live:
             self.keep(trajectory)
         return trajectory

@@ -11,7 +11,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 import nats.errors
 from fastapi import FastAPI, Request
@@ -274,14 +274,28 @@ def create_service_app(
     return app
 
 
-def readiness(app: FastAPI, ready: Callable[[FastAPI], bool] | None) -> dict[str, Any]:
+class NatsState(TypedDict):
+    state: str
+    reconnects: int
+
+
+class Readiness(TypedDict):
+    """What `/ready` answers (see `readiness`)."""
+
+    status: Literal["ready", "starting", "disconnected"]
+    service: str
+    nats: NotRequired[NatsState]
+    error: NotRequired[str]
+
+
+def readiness(app: FastAPI, ready: Callable[[FastAPI], bool] | None) -> Readiness:
     """What `/ready` answers: `ready`; or why not: `starting` (not connected yet, or the
     service's own condition does not hold) or `disconnected` (NATS lost since, reconnecting),
     then with the last NATS error."""
     bus: Bus | None = getattr(app.state, "bus", None)
     connected = bool(bus and bus.connected)
     ok = connected and (ready is None or ready(app))
-    body: dict[str, Any] = {"status": "ready" if ok else "starting", "service": app.state.service}
+    body: Readiness = {"status": "ready" if ok else "starting", "service": app.state.service}
     if bus is not None and bus.js is not None:  # it had connected
         body["nats"] = {"state": bus.state, "reconnects": bus.reconnects}
         if not connected:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 from xml.sax.saxutils import escape
 
 from services.kit.catalog import (
+    FilterParams,
     best_matches,
     color_or,
     read_json,
@@ -20,6 +21,42 @@ from services.kit.catalog import (
 )
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
+
+
+# -- the catalog file (its JSON, as the generator writes it) -----------------------------
+
+
+class CategoryData(TypedDict):
+    id: str
+    name: str
+    icon: str
+
+
+class ProductData(TypedDict):
+    id: str
+    title: str
+    brand: str
+    model: str
+    kind: str
+    category: str
+    price: int
+    old_price: int | None
+    rating: float
+    reviews: int
+    stock: int
+    showcase: bool
+    deal: bool
+    specs: list[list[str]]  # [name, value] pairs
+    description: str
+    color: str
+    emoji: str
+
+
+class CatalogData(TypedDict):
+    categories: list[CategoryData]
+    brands: dict[str, list[str]]  # category id -> its makers
+    products: list[ProductData]
+
 
 # sort key -> caption, default first
 SORTS: dict[str, str] = {
@@ -68,9 +105,9 @@ class Filters:
     price_max: int | None = None
     rating: str | None = None
 
-    def as_params(self) -> dict[str, Any]:
+    def as_params(self) -> FilterParams:
         """filter_type -> value, as `apply_filter` writes them (one entry per brand)."""
-        params: dict[str, Any] = {f"brand:{b}": b for b in self.brands}
+        params: FilterParams = {f"brand:{b}": b for b in self.brands}
         if self.price_min is not None:
             params["price_min"] = self.price_min
         if self.price_max is not None:
@@ -103,9 +140,27 @@ class Catalog:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Catalog:
+    def from_dict(cls, data: CatalogData) -> Catalog:
         products = [
-            Product(**{**p, "specs": tuple(tuple(pair) for pair in p["specs"])})
+            Product(
+                p["id"],
+                p["title"],
+                p["brand"],
+                p["model"],
+                p["kind"],
+                p["category"],
+                p["price"],
+                p["old_price"],
+                p["rating"],
+                p["reviews"],
+                p["stock"],
+                p["showcase"],
+                p["deal"],
+                tuple((name, value) for name, value in p["specs"]),
+                p["description"],
+                p["color"],
+                p["emoji"],
+            )
             for p in data["products"]
         ]
         return cls([Category(**c) for c in data["categories"]], data["brands"], products)

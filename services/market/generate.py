@@ -14,14 +14,14 @@ from __future__ import annotations
 import colorsys
 import random
 from pathlib import Path
-from typing import Any
 
 from services.kit.generate import dumps, write_or_check
+from services.market.catalog import CatalogData, CategoryData, ProductData
 
 SEED = 20260902
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
-CATEGORIES: list[dict[str, str]] = [
+CATEGORIES: list[CategoryData] = [
     {"id": "electronics", "name": "Электроника", "icon": "🎧"},
     {"id": "pets", "name": "Зоотовары", "icon": "🐾"},
     {"id": "sport", "name": "Спорт и отдых", "icon": "⚽"},
@@ -146,65 +146,46 @@ DESCRIPTIONS: dict[str, str] = {
     "food": "Срок годности указан на упаковке. Хранить в сухом прохладном месте.",
 }
 
-PRODUCT_KEYS = (
-    "id",
-    "title",
-    "brand",
-    "model",
-    "kind",
-    "category",
-    "price",
-    "old_price",
-    "rating",
-    "reviews",
-    "stock",
-    "showcase",
-    "deal",
-    "specs",
-    "description",
-    "color",
-    "emoji",
-)
-
 
 def _pastel(rng: random.Random) -> str:
     r, g, b = colorsys.hls_to_rgb(rng.random(), rng.uniform(0.84, 0.9), rng.uniform(0.4, 0.65))
     return "#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (r, g, b)))
 
 
-def build_catalog() -> dict[str, Any]:
+def build_catalog() -> CatalogData:
     """The whole catalog as plain JSON-ready data. Pure and deterministic."""
     rng = random.Random(SEED)
-    products: list[dict[str, Any]] = []
+    products: list[ProductData] = []
     for n, row in enumerate(PRODUCTS, start=1):
         category, kind, brand, model, price, emoji, specs, showcase, old_price = row
         if brand not in BRANDS[category]:
             raise ValueError(f"{brand!r} is not a maker of {category!r}")
-        item: dict[str, Any] = {
-            "id": f"m-{n:03d}",
-            "title": f"{kind} «{brand}»{', ' if model[0].isdigit() else ' '}{model}",
-            "brand": brand,
-            "model": model,
-            "kind": kind,
-            "category": category,
-            "price": price,
-            "old_price": old_price or None,
-            "rating": round(rng.uniform(3.6, 4.9), 1),
-            "reviews": rng.randint(4, 2400),
-            "stock": rng.randint(3, 40),
-            "showcase": showcase,
-            "deal": bool(old_price),
-            "specs": [[key, value] for key, value in specs.items()],
-            "description": DESCRIPTIONS[category],
-            "color": _pastel(rng),
-            "emoji": emoji,
-        }
-        products.append({key: item[key] for key in PRODUCT_KEYS})
+        products.append(
+            {
+                "id": f"m-{n:03d}",
+                "title": f"{kind} «{brand}»{', ' if model[0].isdigit() else ' '}{model}",
+                "brand": brand,
+                "model": model,
+                "kind": kind,
+                "category": category,
+                "price": price,
+                "old_price": old_price or None,
+                "rating": round(rng.uniform(3.6, 4.9), 1),
+                "reviews": rng.randint(4, 2400),
+                "stock": rng.randint(3, 40),
+                "showcase": showcase,
+                "deal": bool(old_price),
+                "specs": [[key, value] for key, value in specs.items()],
+                "description": DESCRIPTIONS[category],
+                "color": _pastel(rng),
+                "emoji": emoji,
+            }
+        )
     titles = [p["title"].casefold() for p in products]
     if len(set(titles)) != len(titles):
         raise ValueError("duplicate product titles")
     return {
-        "categories": [dict(c) for c in CATEGORIES],
+        "categories": [c.copy() for c in CATEGORIES],
         "brands": {k: list(v) for k, v in BRANDS.items()},
         "products": products,
     }

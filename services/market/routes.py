@@ -3,7 +3,7 @@ favourites, checkout and suggestions are the kit's)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, TypedDict
 
 from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
@@ -20,7 +20,7 @@ from services.kit.commerce import (
     search_query,
 )
 from services.kit.settings import SiteSettings
-from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
+from services.kit.site import Context, SiteDep, SiteRequest, Slot, catalog, site_prefix
 from services.market import service
 from services.market.catalog import SORTS, Catalog, arrange, image_svg
 
@@ -30,8 +30,17 @@ assets = APIRouter()
 CatalogDep = Annotated[Catalog, Depends(catalog)]
 
 
-async def logged_in(site: SiteRequest) -> dict[str, Any]:
-    return {"user": (await site.state.get("user")).get("phone")}
+class User(TypedDict, total=False):
+    """The `user` state: the phone logged in with, as the page shows it."""
+
+    phone: str
+
+
+USER: Slot[User] = Slot("user")
+
+
+async def logged_in(site: SiteRequest) -> Context:
+    return {"user": (await site.state.get(USER)).get("phone")}
 
 
 def make_commerce(shop: Catalog, settings: SiteSettings) -> Commerce:
@@ -139,7 +148,7 @@ async def login(
         shown = service.login_phone(phone, password)
     except FieldError as refused:
         return await commerce.refuse(site, refused)
-    await site.state.update("user", lambda value: value.update(phone=shown))
+    await site.state.update(USER, lambda value: value.update({"phone": shown}))
     return redirect_back(site, next)
 
 

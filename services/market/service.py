@@ -8,8 +8,10 @@ from datetime import date
 from typing import Any
 
 from services.core.errors import FieldError
+from services.core.models.events import Parameters
 from services.kit.commerce import card_number
 from services.kit.forms import whole_number
+from services.kit.site import Context
 from services.kit.trajectory import Trajectory
 from services.market.catalog import RATINGS, SORTS, Catalog, Filters
 
@@ -85,7 +87,7 @@ def is_declined(form: dict[str, str]) -> bool:
     )
 
 
-def receipt(form: dict[str, str], trajectory: Trajectory) -> dict[str, Any]:
+def receipt(form: dict[str, str], trajectory: Trajectory) -> Context:
     return {"order": f"{int(trajectory.id[:8], 16) % 900000 + 100000}"}
 
 
@@ -99,6 +101,6 @@ def login_phone(phone: str, password: str) -> str:
     return f"+7 {digits[-10:-7]} {digits[-7:-4]}-{digits[-4:-2]}-{digits[-2:]}"
 
 
-def check_page_event(event_type: str, params: dict[str, Any], _: Trajectory) -> None:
+def check_page_event(event_type: str, params: Parameters, _: Trajectory) -> None:
     if event_type == "dialog_opened" and params["dialog"] not in DIALOGS:
         raise FieldError("params.dialog", f"expected one of {sorted(DIALOGS)}")

@@ -6,9 +6,51 @@ import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
+
+
+# -- the catalog file (its JSON, as the generator writes it) -----------------------------
+
+
+class CityData(TypedDict):
+    city: str
+    stations: list[str]
+
+
+class CarData(TypedDict):
+    car: int
+    tariff: str
+    kind: str
+    price: int
+    size: int
+    taken: list[int]
+
+
+class TrainData(TypedDict):
+    id: str
+    number: str
+    name: str
+    from_city: str
+    to_city: str
+    from_station: str
+    to_station: str
+    departure: str
+    duration_min: int
+    cars: list[CarData]
+
+
+class PassengerData(TypedDict):
+    name: str
+    document: str
+    kind: str
+
+
+class CatalogData(TypedDict):
+    cities: list[CityData]
+    trains: list[TrainData]
+    passengers: list[PassengerData]
 
 
 @dataclass(frozen=True)
@@ -98,7 +140,7 @@ class Passenger:
 
 class Catalog:
     def __init__(
-        self, cities: list[dict[str, Any]], trains: list[Train], passengers: list[Passenger]
+        self, cities: list[CityData], trains: list[Train], passengers: list[Passenger]
     ) -> None:
         self.cities = {c["city"]: list(c["stations"]) for c in cities}
         self.trains = list(trains)
@@ -106,13 +148,22 @@ class Catalog:
         self._trains = {t.id: t for t in self.trains}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Catalog:
+    def from_dict(cls, data: CatalogData) -> Catalog:
         trains = [
             Train(
-                **{
-                    **t,
-                    "cars": tuple(Car(**{**c, "taken": tuple(c["taken"])}) for c in t["cars"]),
-                }
+                t["id"],
+                t["number"],
+                t["name"],
+                t["from_city"],
+                t["to_city"],
+                t["from_station"],
+                t["to_station"],
+                t["departure"],
+                t["duration_min"],
+                tuple(
+                    Car(c["car"], c["tariff"], c["kind"], c["price"], c["size"], tuple(c["taken"]))
+                    for c in t["cars"]
+                ),
             )
             for t in data["trains"]
         ]

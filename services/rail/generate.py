@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 from services.kit.generate import dumps, write_or_check
+from services.rail.catalog import CarData, CatalogData, CityData, PassengerData, TrainData
 
 SEED = 20260904
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
@@ -134,10 +134,10 @@ def taken_seats(size: int, rng: random.Random) -> list[int]:
     return [n for n in range(3, size + 1) if rng.random() < 0.3]
 
 
-def build_catalog() -> dict[str, Any]:
+def build_catalog() -> CatalogData:
     rng = random.Random(SEED)
-    stations = [{"city": city, "stations": names} for city, names in CITIES.items()]
-    trains: list[dict[str, Any]] = []
+    stations: list[CityData] = [{"city": city, "stations": names} for city, names in CITIES.items()]
+    trains: list[TrainData] = []
     number = 100
     for origin, dest, base, hours, named in ROUTES:
         for direction, (a, b) in enumerate(((origin, dest), (dest, origin))):
@@ -150,7 +150,7 @@ def build_catalog() -> dict[str, Any]:
                 )
                 minutes = rng.choice([0, 10, 15, 25, 30, 40, 45, 55])
                 duration = int(hours * 60 * rng.uniform(0.85, 1.15)) // 5 * 5
-                cars = []
+                cars: list[CarData] = []
                 for car_number, tariff in enumerate(tariffs, start=1):
                     kind, size, factor = TARIFFS[tariff]
                     price = int(base * factor * rng.uniform(0.9, 1.2)) // 10 * 10
@@ -178,7 +178,7 @@ def build_catalog() -> dict[str, Any]:
                         "cars": cars,
                     }
                 )
-    passengers = [
+    passengers: list[PassengerData] = [
         {
             "name": "Смирнова Анна Петровна",
             "document": "Паспорт РФ 45 10 123456",

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
 
 from services.core.errors import FieldError, FormError
 from services.kit import cart as carts
-from services.kit.commerce import choose_pay_method
-from services.kit.site import SiteDep, SiteRequest, catalog, site_prefix
+from services.kit.cart import CART
+from services.kit.commerce import CHECKOUT, choose_pay_method
+from services.kit.site import Context, SiteDep, SiteRequest, catalog, replace, site_prefix
 from services.rail import service
 from services.rail.catalog import Catalog
 
@@ -19,10 +20,10 @@ router = APIRouter(prefix=site_prefix(DOMAIN))
 CatalogDep = Annotated[Catalog, Depends(catalog)]
 
 
-async def page_context(site: SiteRequest) -> dict[str, Any]:
+async def page_context(site: SiteRequest) -> Context:
     """What every rail page shows: the form's stations and today, the cart."""
     rail: Catalog = site.catalog
-    cart = await site.state.get("cart")
+    cart = await site.state.get(CART)
     return {
         "catalog": rail,
         "stations": rail.station_options(),
@@ -35,7 +36,7 @@ async def page_context(site: SiteRequest) -> dict[str, Any]:
 
 
 async def chosen_method(site: SiteRequest) -> str:
-    return str((await site.state.get("checkout")).get("method", ""))
+    return str((await site.state.get(CHECKOUT)).get("method", ""))
 
 
 @router.get("/")
@@ -64,7 +65,7 @@ async def train_page(train_id: str, site: SiteDep, rail: CatalogDep) -> HTMLResp
     train = rail.train(train_id)
     if train is None:
         return await site.page("missing.html", 404)
-    trip = await site.state.get("trip")
+    trip = await site.state.get(service.TRIP)
     query = dict(site.request.query_params)
     if "date" in query:  # arriving from the results: a new choice of train
         try:
@@ -72,7 +73,7 @@ async def train_page(train_id: str, site: SiteDep, rail: CatalogDep) -> HTMLResp
         except FormError as exc:
             return await site.page("main.html", 422, form=query, errors=exc.errors)
         if not service.is_same_trip(trip, fresh):
-            await site.state.update("trip", lambda value: service.replace(value, fresh))
+            await site.state.update(service.TRIP, lambda value: replace(value, fresh))
             trip = fresh
             await site.emit("select_train", **service.train_params(train))
     if trip.get("train") != train.id:
@@ -94,9 +95,9 @@ async def choose_tariff(
     train = service.known_train(rail, train_id)
     if train.car_for(tariff) is None:
         raise FieldError("tariff", f"the train has no tariff {tariff!r}")
-    service.own_trip(await site.state.get("trip"), train)
+    service.own_trip(await site.state.get(service.TRIP), train)
     await site.state.update(
-        "trip", lambda value: value.update(tariff=tariff, seats=[], passengers=[])
+        service.TRIP, lambda value: value.update({"tariff": tariff, "seats": [], "passengers": []})
     )
     await site.emit("select_tariff", tarif_name=tariff, direction="departure")
     return site.redirect(f"/train/{train.id}#seats")
@@ -107,8 +108,10 @@ async def toggle_seat(
     train_id: str, site: SiteDep, rail: CatalogDep, seat: Annotated[int, Form()]
 ) -> Response:
     train = service.known_train(rail, train_id)
-    chosen = service.free_seat(train, service.own_trip(await site.state.get("trip"), train), seat)
-    amount = await site.state.update("trip", lambda value: service.toggle_seat(value, seat))
+    chosen = service.free_seat(
+        train, service.own_trip(await site.state.get(service.TRIP), train), seat
+    )
+    amount = await site.state.update(service.TRIP, lambda value: service.toggle_seat(value, seat))
     await site.emit(
         "select_seat", seats_amount=amount, near_window=chosen.window, lower_berth=chosen.lower
     )
@@ -117,7 +120,7 @@ async def toggle_seat(
 
 @router.get("/passengers")
 async def passengers(site: SiteDep, rail: CatalogDep) -> HTMLResponse:
-    trip = await site.state.get("trip")
+    trip = await site.state.get(service.TRIP)
     train = rail.train(trip.get("train", ""))
     await site.emit.screen("bench_rail_passengers")
     return await site.page(
@@ -134,23 +137,25 @@ async def choose_passenger(index: int, site: SiteDep, rail: CatalogDep) -> Respo
     if not 0 <= index < len(rail.passengers):
         raise FieldError("passenger_index", f"no passenger {index}", 404)
     kinds = [service.PASSENGER_KINDS[p.kind] for p in rail.passengers]
-    if await site.state.update("trip", lambda value: service.toggle_passenger(value, index, kinds)):
+    if await site.state.update(
+        service.TRIP, lambda value: service.toggle_passenger(value, index, kinds)
+    ):
         await site.emit("select_passenger", passenger_index=index)
     return site.redirect("/passengers")
 
 
 @router.post("/basket")
 async def add_to_basket(site: SiteDep, rail: CatalogDep) -> Response:
-    line, ticket = service.ticket_line(rail, await site.state.get("trip"))
-    await site.state.update("cart", lambda value: carts.put(value, line))
-    await site.state.update("trip", lambda value: value.clear())
-    await site.emit("basket_add", **service.basket_params(line, ticket))
+    line, added = service.ticket_line(rail, await site.state.get(service.TRIP))
+    await site.state.update(CART, lambda value: carts.put(value, line))
+    await site.state.update(service.TRIP, lambda value: replace(value, {}))
+    await site.emit("basket_add", **added.model_dump(exclude_none=True))
     return site.redirect("/cart")
 
 
 @router.post("/cart/remove")
 async def remove_from_basket(site: SiteDep, item_id: Annotated[str, Form()]) -> Response:
-    line = await site.state.update("cart", lambda value: carts.remove(value, item_id))
+    line = await site.state.update(CART, lambda value: carts.remove(value, item_id))
     if line is None:
         raise FieldError("item_id", f"no {item_id!r} in the cart", 404)
     await site.emit("basket_remove", item_id=item_id, amount=0, title=line["title"], price=0)
@@ -187,10 +192,10 @@ async def payment(site: SiteDep) -> Response:
 @router.post("/payment")
 async def pay(site: SiteDep) -> Response:
     method = await chosen_method(site)
-    if not method or not carts.lines(await site.state.get("cart")):
+    if not method or not carts.lines(await site.state.get(CART)):
         raise FieldError("payment", "choose a pay method and have tickets in the cart", 409)
-    tickets = await site.state.update("cart", carts.settle)
-    await site.state.update("checkout", lambda value: value.clear())
+    tickets = await site.state.update(CART, carts.settle)
+    await site.state.update(CHECKOUT, lambda value: replace(value, {}))
     await site.emit("submit_payment", **service.payment_params(method, tickets))
     return site.redirect("/paid")
 
@@ -198,5 +203,5 @@ async def pay(site: SiteDep) -> Response:
 @router.get("/paid")
 async def paid(site: SiteDep) -> HTMLResponse:
     await site.emit.screen("bench_rail_paid")
-    tickets = carts.paid(await site.state.get("cart"))
+    tickets = carts.paid(await site.state.get(CART))
     return await site.page("paid.html", tickets=tickets)

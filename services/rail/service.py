@@ -5,19 +5,25 @@ the form's widgets may write. The routes (`routes.py`) call these and store what
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
-from typing import Any
+from typing import Literal, TypedDict
 from urllib.parse import urlencode
 
+from services.core.contract import Basket, TicketPassenger, TicketSeat
 from services.core.errors import FieldError, FormError
+from services.core.models.events import Parameters
+from services.kit.cart import Line, PaidAs
 from services.kit.forms import form_date, whole_number
+from services.kit.site import Slot
 from services.kit.trajectory import Trajectory
 from services.rail.catalog import Car, Catalog, Seat, Train
 
 ADULTS, CHILDREN, MAX_PASSENGERS = (1, 4), (0, 3), 4
 SORTS = {"departure": "по времени отправления", "price": "по цене", "duration": "по времени в пути"}
 # The saved passengers' kinds (catalog, in Russian) as a ticket line names them.
-PASSENGER_KINDS = {"взрослый": "adult", "детский": "child"}
+Kind = Literal["adult", "child"]
+PASSENGER_KINDS: dict[str, Kind] = {"взрослый": "adult", "детский": "child"}
 PAY_METHODS = {"card": "Банковская карта", "sbp": "СБП", "wallet": "Электронный кошелёк"}
 PAGE_EVENT_TYPES = frozenset({"select_city", "select_date"})
 # The messages of the search form's required fields: the server answers an empty one with
@@ -27,6 +33,42 @@ REQUIRED = {
     "to": "Выберите станцию прибытия из списка",
     "date": "Укажите дату отправления",
 }
+
+
+# The search form's values as the query names them (`from` and `return` are keywords).
+SearchForm = TypedDict(
+    "SearchForm",
+    {"from": str, "to": str, "date": str, "return": str, "adults": str, "children": str},
+)
+
+
+class Search(SearchForm):
+    """The checked search: its form's values, the day, the passengers, the tariff filter and
+    the sort, and the query strings of the results and of a trip."""
+
+    day: date
+    passengers: int
+    tariff: str
+    sort: str
+    query: str
+    trip_query: str
+
+
+class Trip(TypedDict, total=False):
+    """The `trip` state: the trip being booked. Its search (`date`, `adults`, `children`, as
+    the query names them), the train, then the tariff, the seat numbers and the chosen saved
+    passengers (their indexes in the catalog)."""
+
+    train: str
+    date: str
+    adults: str
+    children: str
+    tariff: str
+    seats: list[int]
+    passengers: list[int]
+
+
+TRIP: Slot[Trip] = Slot("trip")
 
 
 def count_in_range(
@@ -52,7 +94,7 @@ def _search_dates(query: dict[str, str], today: date, errors: dict[str, str]) ->
     return dates
 
 
-def parse_search(catalog: Catalog, today: date, query: dict[str, str]) -> dict[str, Any]:
+def parse_search(catalog: Catalog, today: date, query: dict[str, str]) -> Search:
     """The checked search, or FormError naming each bad field in Russian."""
     errors: dict[str, str] = {}
     origin, dest = query.get("from", ""), query.get("to", "")
@@ -76,7 +118,7 @@ def parse_search(catalog: Catalog, today: date, query: dict[str, str]) -> dict[s
         errors["sort"] = "Нет такой сортировки"
     if errors:
         raise FormError(errors)
-    base = {
+    base: SearchForm = {
         "from": origin,
         "to": dest,
         "date": dates["date"].isoformat(),
@@ -91,11 +133,13 @@ def parse_search(catalog: Catalog, today: date, query: dict[str, str]) -> dict[s
         "tariff": tariff,
         "sort": sort,
         "query": urlencode(base),
-        "trip_query": urlencode({k: base[k] for k in ("date", "adults", "children")}),
+        "trip_query": urlencode(
+            {"date": base["date"], "adults": base["adults"], "children": base["children"]}
+        ),
     }
 
 
-def search_event(found: dict[str, Any], act: str) -> tuple[str, dict[str, Any]]:
+def search_event(found: Search, act: str) -> tuple[str, Parameters]:
     """The event a results page served for the form writes: the filter or sort the results'
     controls changed (`act`), else the search itself."""
     if act == "filter":
@@ -122,10 +166,10 @@ def ordered(trains: list[Train], tariff: str, sort: str) -> list[Train]:
     return sorted(trains, key=keys[sort]) if sort in keys else trains
 
 
-def page_event_check(catalog: Catalog) -> Any:
+def page_event_check(catalog: Catalog) -> Callable[[str, Parameters, Trajectory], None]:
     """The check of the form widgets' page events: a known station, a date not past."""
 
-    def check(event_type: str, params: dict[str, Any], trajectory: Trajectory) -> None:
+    def check(event_type: str, params: Parameters, trajectory: Trajectory) -> None:
         if event_type == "select_city" and params["name"] not in catalog.cities:
             raise FieldError("params.name", f"no station {params['name']!r}")
         if event_type == "select_date" and date.fromisoformat(params["date"]) < trajectory.today:
@@ -137,7 +181,7 @@ def page_event_check(catalog: Catalog) -> Any:
 # -- the trip being booked (the state's `trip` value) ------------------------------------
 
 
-def trip_search(catalog: Catalog, today: date, trip: dict[str, Any]) -> dict[str, Any] | None:
+def trip_search(catalog: Catalog, today: date, trip: Trip) -> Search | None:
     """The search a trip was chosen from (for the way back to the results), if still valid."""
     train = catalog.train(trip.get("train", ""))
     if train is None:
@@ -171,9 +215,7 @@ def train_params(train: Train) -> dict[str, str]:
     }
 
 
-def chosen_train(
-    catalog: Catalog, today: date, train: Train, query: dict[str, str]
-) -> dict[str, Any]:
+def chosen_train(catalog: Catalog, today: date, train: Train, query: dict[str, str]) -> Trip:
     """The trip a train chosen from the results starts (its search is the query's, on the
     train's route): no tariff, seats or passengers yet. FormError on a bad search."""
     found = parse_search(catalog, today, {**query, "from": train.from_city, "to": train.to_city})
@@ -188,24 +230,18 @@ def chosen_train(
     }
 
 
-def replace(value: dict[str, Any], new: dict[str, Any]) -> None:
-    """Make a stored value `new`, in place (for `SiteState.update`)."""
-    value.clear()
-    value.update(new)
-
-
-def is_same_trip(trip: dict[str, Any], other: dict[str, Any]) -> bool:
+def is_same_trip(trip: Trip, other: Trip) -> bool:
     return all(trip.get(k) == other[k] for k in ("train", "date", "adults", "children"))
 
 
-def own_trip(trip: dict[str, Any], train: Train) -> dict[str, Any]:
+def own_trip(trip: Trip, train: Train) -> Trip:
     """The trip, when it is on this train (409 otherwise)."""
     if trip.get("train") != train.id:
         raise FieldError("train", "choose the train from the search results first", 409)
     return trip
 
 
-def free_seat(train: Train, trip: dict[str, Any], seat: int) -> Seat:
+def free_seat(train: Train, trip: Trip, seat: int) -> Seat:
     """A seat of the trip's car that is not taken (404/409 naming what is wrong)."""
     car = train.car_for(trip.get("tariff", ""))
     if car is None:
@@ -218,7 +254,7 @@ def free_seat(train: Train, trip: dict[str, Any], seat: int) -> Seat:
     return chosen
 
 
-def toggle_seat(trip: dict[str, Any], seat: int) -> int:
+def toggle_seat(trip: Trip, seat: int) -> int:
     """Take or give back a seat, one per passenger; the passengers are chosen afresh.
     Returns how many seats are chosen."""
     limit = int(trip["adults"]) + int(trip["children"])
@@ -233,7 +269,7 @@ def toggle_seat(trip: dict[str, Any], seat: int) -> int:
     return len(seats)
 
 
-def toggle_passenger(trip: dict[str, Any], index: int, kinds: list[str]) -> bool:
+def toggle_passenger(trip: Trip, index: int, kinds: list[Kind]) -> bool:
     """Choose a saved passenger for a seat, or unchoose them; True when now chosen. `kinds`
     are the saved passengers' ticket kinds (`adult`, `child`): no more of a kind than the
     search asked for."""
@@ -255,7 +291,7 @@ def toggle_passenger(trip: dict[str, Any], index: int, kinds: list[str]) -> bool
     return True
 
 
-def booked_car(catalog: Catalog, trip: dict[str, Any]) -> tuple[Train, Car]:
+def booked_car(catalog: Catalog, trip: Trip) -> tuple[Train, Car]:
     """The train and car of a trip ready for the cart (409 naming what is missing)."""
     train = catalog.train(trip.get("train", ""))
     car = train.car_for(trip.get("tariff", "")) if train else None
@@ -267,9 +303,10 @@ def booked_car(catalog: Catalog, trip: dict[str, Any]) -> tuple[Train, Car]:
     return train, car
 
 
-def ticket_line(catalog: Catalog, trip: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The cart line a booked trip becomes, and what its tickets book (the `basket_add`
-    parameters conditions bind to: train, route, day, tariff, seats, passengers)."""
+def ticket_line(catalog: Catalog, trip: Trip) -> tuple[Line, Basket]:
+    """The cart line a booked trip becomes, and its `basket_add` parameters: the line as the
+    cart shows it and what its tickets book (conditions bind to train, route, day, tariff,
+    seats, passengers)."""
     train, car = booked_car(catalog, trip)
     seats = sorted(trip["seats"])
     # One line per booking: the same car booked again is another line, never a lost one.
@@ -278,14 +315,15 @@ def ticket_line(catalog: Catalog, trip: dict[str, Any]) -> tuple[dict[str, Any],
     title = f"«{train.name}» {train.number}, {train.from_city} — {train.to_city}, {day}"
     booked = [seat for n in seats if (seat := car.seat(n))]
     people = [catalog.passengers[i] for i in trip["passengers"]]
-    route = {
+    paid_as: PaidAs = {
         "train_name": train.name,
         "from_city": train.from_city,
         "to_city": train.to_city,
         "date": trip["date"],
         "tarif_name": car.tariff,
+        "amount": len(seats),
     }
-    line = {
+    line: Line = {
         "item_id": item_id,
         "title": f"{title}, {car.tariff}",
         "amount": len(seats),
@@ -293,31 +331,34 @@ def ticket_line(catalog: Catalog, trip: dict[str, Any]) -> tuple[dict[str, Any],
         "seats": seats,
         "passengers": [p.name for p in people],
         # What a payment names of the line (`submit_payment`'s `tickets`).
-        "paid_as": {**route, "amount": len(seats)},
+        "paid_as": paid_as,
     }
     kinds = [PASSENGER_KINDS[p.kind] for p in people]
-    ticket = {
-        **route,
-        "from_station": train.from_station,
-        "to_station": train.to_station,
-        "seats": [{"number": s.n, "near_window": s.window, "lower_berth": s.lower} for s in booked],
-        "lower_berths": sum(1 for s in booked if s.lower),
-        "window_seats": sum(1 for s in booked if s.window),
-        "passengers": [
-            {"name": p.name, "kind": kind} for p, kind in zip(people, kinds, strict=True)
+    added = Basket(
+        item_id=item_id,
+        amount=len(seats),
+        title=line["title"],
+        price=line["price"],
+        train_name=train.name,
+        from_city=train.from_city,
+        to_city=train.to_city,
+        from_station=train.from_station,
+        to_station=train.to_station,
+        date=trip["date"],
+        tarif_name=car.tariff,
+        seats=[TicketSeat(number=s.n, near_window=s.window, lower_berth=s.lower) for s in booked],
+        lower_berths=sum(1 for s in booked if s.lower),
+        window_seats=sum(1 for s in booked if s.window),
+        passengers=[
+            TicketPassenger(name=p.name, kind=kind) for p, kind in zip(people, kinds, strict=True)
         ],
-        "adults": kinds.count("adult"),
-        "children": kinds.count("child"),
-    }
-    return line, ticket
+        adults=kinds.count("adult"),
+        children=kinds.count("child"),
+    )
+    return line, added
 
 
-def basket_params(line: dict[str, Any], ticket: dict[str, Any]) -> dict[str, Any]:
-    """`basket_add`'s parameters: the line as the cart shows it, and what its tickets book."""
-    return {key: line[key] for key in ("item_id", "amount", "title", "price")} | ticket
-
-
-def payment_params(method: str, tickets: list[dict[str, Any]]) -> dict[str, Any]:
+def payment_params(method: str, tickets: list[Line]) -> Parameters:
     """`submit_payment`'s parameters for the settled cart lines."""
     return {
         "method": method,

@@ -128,12 +128,12 @@ def test_the_trajectory_page_shows_the_agents_steps(stack, testmodel, page: Page
     page.goto(f"{stack.hub_url}/view/runs/{out.name}")
     expect(page.locator(".notice")).to_contain_text("вызовов модели")
     page.get_by_role("link", name=TEA).click()
-    expect(page.locator("#agent h2")).to_contain_text(f"({record['steps']})")
+    expect(page.locator("#agent h2")).to_contain_text(f"({record.steps})")
     shots = page.locator("#agent img")
     expect(shots).to_have_count(record.steps)
     expect(page.locator("#agent .notice")).to_contain_text("заявил, что закончил")
     source = shots.first.get_attribute("src")
     assert source is not None and page.request.get(f"{stack.hub_url}{source}").ok
-    missing = f"{stack.hub_url}/view/trajectories/{record['trajectory_id']}/step-999.png"
+    missing = f"{stack.hub_url}/view/trajectories/{record.trajectory_id}/step-999.png"
     assert page.request.get(missing).status == 404
     assert page.request.get(f"{missing[:-12]}..%2Finput.json").status == 404

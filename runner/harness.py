@@ -16,7 +16,7 @@ from typing import Protocol
 from playwright.async_api import Browser
 
 from services.core.models.events import Condition
-from services.core.models.run import Options, Status, Usage
+from services.core.models.run import AgentSettings, Status, Usage
 
 ENTRY_POINT_GROUP = "webpagebench.harnesses"
 
@@ -25,20 +25,13 @@ class InfraError(RuntimeError):
     """The stand or the browser failed, not the agent; the run is retried, never scored."""
 
 
-@dataclass
-class AgentConfig:
-    """How an agent harness is run: the model it calls and its limits (`runner eval`'s
-    options). The API key is named by a variable, never carried."""
+class AgentConfig(AgentSettings):
+    """How an agent harness is run: the manifest's agent settings (`runner eval`'s options:
+    the endpoint, the limits, the harness's options, `external`'s `--agent-cmd`) and the
+    model it calls. The API key is named by a variable, never carried."""
 
     model: str | None = None
-    base_url: str | None = None
-    api_key_env: str | None = None
-    temperature: float = 0.0
     max_steps: int = 30
-    # Harness-specific settings (`family` for gui, `page_geometry`, `use_vision`).
-    options: Options = field(default_factory=dict)
-    # The command of the `external` harness (`--agent-cmd`).
-    command: str | None = None
 
 
 @dataclass

@@ -13,7 +13,9 @@ from typing import Any, TypedDict
 from xml.sax.saxutils import escape
 
 from services.kit.catalog import (
+    Row,
     best_matches,
+    catalog_items,
     color_or,
     fold,
     read_json,
@@ -28,47 +30,12 @@ CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 # -- the catalog file (its JSON, as the generator writes it) -----------------------------
 
 
-class AuthorData(TypedDict):
-    id: str
-    first: str
-    last: str
-    name: str
-    gender: str
-    cases: dict[str, str]  # grammatical case -> the name in it
-
-
-class SeriesData(TypedDict):
-    id: str
-    name: str
-    author_id: str
-
-
-class ItemData(TypedDict):
-    id: str
-    work_id: str
-    title: str
-    author_id: str
-    series_id: str
-    series_index: int
-    format: str
-    language: str
-    genre: str
-    year: int
-    price: int
-    rating: float
-    reviews: int
-    pages: int | None
-    duration: str | None
-    narrator: str | None
-    color: str
-
-
 class CatalogData(TypedDict):
     languages: dict[str, str]  # code -> caption
     formats: dict[str, str]  # format -> caption
-    authors: list[AuthorData]
-    series: list[SeriesData]
-    items: list[ItemData]
+    authors: list[Row]
+    series: list[Row]
+    items: list[Row]
 
 
 SORTS: dict[str, str] = {
@@ -87,7 +54,7 @@ class Author:
     last: str
     name: str
     gender: str
-    cases: dict[str, str] = field(hash=False, compare=False)
+    cases: dict[str, str] = field(hash=False, compare=False)  # grammatical case -> name
 
 
 @dataclass(frozen=True)
@@ -160,9 +127,9 @@ class Catalog:
     @classmethod
     def from_dict(cls, data: CatalogData) -> Catalog:
         return cls(
-            [Author(**a) for a in data["authors"]],
-            [Series(**s) for s in data["series"]],
-            [Item(**i) for i in data["items"]],
+            catalog_items(Author, data["authors"]),
+            catalog_items(Series, data["series"]),
+            catalog_items(Item, data["items"]),
             data["languages"],
             data["formats"],
         )

@@ -20,7 +20,8 @@ from typing import NotRequired, TypedDict
 from pytrovich.enums import Case, Gender, NamePart
 from pytrovich.maker import PetrovichDeclinationMaker
 
-from services.books.catalog import AuthorData, CatalogData, ItemData, SeriesData
+from services.books.catalog import Author, CatalogData, Item, Series
+from services.kit.catalog import rows
 from services.kit.generate import dumps, write_or_check
 
 SEED = 20260903
@@ -292,7 +293,7 @@ def build_catalog() -> CatalogData:
     """The whole catalog as plain JSON-ready data. Pure and deterministic."""
     rng = random.Random(SEED)
     people: set[tuple[str, str]] = {FIRST_AUTHOR[:2]}
-    authors: list[AuthorData] = []
+    authors: list[Author] = []
     pool = list(SURNAMES)
     rng.shuffle(pool)
     pool.remove("Руднев")
@@ -306,19 +307,19 @@ def build_catalog() -> CatalogData:
             last = female(surname) if gender == "female" else surname
         people.add((first, last))
         authors.append(
-            {
-                "id": f"a-{n + 1:02d}",
-                "first": first,
-                "last": last,
-                "name": f"{first} {last}",
-                "gender": gender,
-                "cases": case_forms(first, last, gender),
-            }
+            Author(
+                id=f"a-{n + 1:02d}",
+                first=first,
+                last=last,
+                name=f"{first} {last}",
+                gender=gender,
+                cases=case_forms(first, last, gender),
+            )
         )
     # series: one per author, a second one for the first few
-    series: list[SeriesData] = []
+    series: list[Series] = []
     names: set[str] = set()
-    owners = [a["id"] for a in authors] + [a["id"] for a in authors[: N_SERIES - N_AUTHORS]]
+    owners = [a.id for a in authors] + [a.id for a in authors[: N_SERIES - N_AUTHORS]]
     for n, owner in enumerate(owners):
         while True:
             adj, noun = rng.choice(ADJECTIVES), rng.choice(NOUNS)
@@ -327,13 +328,11 @@ def build_catalog() -> CatalogData:
             if name not in names:
                 names.add(name)
                 break
-        series.append({"id": f"s-{n + 1:02d}", "name": name, "author_id": owner})
+        series.append(Series(id=f"s-{n + 1:02d}", name=name, author_id=owner))
     # works: one per series, the rest spread at random
-    homes = [s["id"] for s in series] + [
-        rng.choice(series)["id"] for _ in range(N_WORKS - N_SERIES)
-    ]
+    homes = [s.id for s in series] + [rng.choice(series).id for _ in range(N_WORKS - N_SERIES)]
     rng.shuffle(homes)
-    by_series = {s["id"]: s for s in series}
+    by_series = {s.id: s for s in series}
     titles: set[str] = set()
     works: list[_Work] = []
     for n, home in enumerate(homes):
@@ -345,7 +344,7 @@ def build_catalog() -> CatalogData:
             {
                 "id": f"w-{n + 1:03d}",
                 "title": title,
-                "author_id": by_series[home]["author_id"],
+                "author_id": by_series[home].author_id,
                 "series_id": home,
                 "genre": rng.choice(GENRES),
                 "language": rng.choices(list(LANGUAGES), [85, 10, 5])[0],
@@ -362,7 +361,7 @@ def build_catalog() -> CatalogData:
     editions += [(w, "audio") for w in works if w["id"] in audio_works]
     rng.shuffle(editions)
     prices: dict[str, set[int]] = {}
-    items: list[ItemData] = []
+    items: list[Item] = []
     narrators = [narrator(rng.choice(MALE + FEMALE), rng.choice(SURNAMES)) for _ in range(12)]
     for n, (work, fmt) in enumerate(editions, start=1):
         taken = prices.setdefault(work["author_id"], set())
@@ -372,34 +371,34 @@ def build_catalog() -> CatalogData:
             price = rng.randrange(low, high, 10)
         taken.add(price)
         items.append(
-            {
-                "id": f"b-{n:04d}",
-                "work_id": work["id"],
-                "title": work["title"],
-                "author_id": work["author_id"],
-                "series_id": work["series_id"],
-                "series_index": work["series_index"],
-                "format": fmt,
-                "language": work["language"],
-                "genre": work["genre"],
-                "year": work["year"],
-                "price": price,
-                "rating": round(rng.uniform(3.4, 5.0), 1),
-                "reviews": rng.randint(0, 3000),
-                "pages": rng.randint(160, 720) if fmt == "text" else None,
-                "duration": f"{rng.randint(4, 19)} ч {rng.randrange(0, 60, 5)} мин"
+            Item(
+                id=f"b-{n:04d}",
+                work_id=work["id"],
+                title=work["title"],
+                author_id=work["author_id"],
+                series_id=work["series_id"],
+                series_index=work["series_index"],
+                format=fmt,
+                language=work["language"],
+                genre=work["genre"],
+                year=work["year"],
+                price=price,
+                rating=round(rng.uniform(3.4, 5.0), 1),
+                reviews=rng.randint(0, 3000),
+                pages=rng.randint(160, 720) if fmt == "text" else None,
+                duration=f"{rng.randint(4, 19)} ч {rng.randrange(0, 60, 5)} мин"
                 if fmt == "audio"
                 else None,
-                "narrator": rng.choice(narrators) if fmt == "audio" else None,
-                "color": _color(rng),
-            }
+                narrator=rng.choice(narrators) if fmt == "audio" else None,
+                color=_color(rng),
+            )
         )
     return {
         "languages": dict(LANGUAGES),
         "formats": dict(FORMATS),
-        "authors": authors,
-        "series": series,
-        "items": items,
+        "authors": rows(authors),
+        "series": rows(series),
+        "items": rows(items),
     }
 
 

@@ -8,13 +8,13 @@ part of a request ever becomes part of a path on disk.
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from services.core.russian import MONTHS_NOMINATIVE, date_in_words
+from services.kit.catalog import Row, catalog_items, read_json
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 ROMAN = ("I", "II", "III", "IV")
@@ -23,31 +23,9 @@ ROMAN = ("I", "II", "III", "IV")
 # -- the catalog file (its JSON, as the generator writes it) -----------------------------
 
 
-class CollectionData(TypedDict):
-    id: str
-    name: str
-    description: str
-    years: list[int]
-
-
-class FileData(TypedDict):
-    id: str
-    collection: str
-    year: int
-    name: str
-    title: str
-    kind: str
-    media_type: str
-    size: int
-    sha256: str
-    added: str
-    period: str | None
-    quarter: int | None
-
-
 class CatalogData(TypedDict):
-    collections: list[CollectionData]
-    files: list[FileData]
+    collections: list[Row]  # years as a JSON list
+    files: list[Row]
 
 
 @dataclass(frozen=True)
@@ -56,6 +34,11 @@ class Collection:
     name: str
     description: str
     years: tuple[int, ...]
+
+
+def _collection(years: list[int], **fields: Any) -> Collection:
+    """A collection from its catalog row, whose years are a JSON list."""
+    return Collection(years=tuple(years), **fields)
 
 
 @dataclass(frozen=True)
@@ -113,13 +96,10 @@ class Catalog:
 
     @classmethod
     def from_dir(cls, root: Path) -> Catalog:
-        data: CatalogData = json.loads((root / "catalog.json").read_text(encoding="utf-8"))
+        data: CatalogData = read_json(root / "catalog.json")
         return cls(
-            [
-                Collection(c["id"], c["name"], c["description"], tuple(c["years"]))
-                for c in data["collections"]
-            ],
-            [File(**f) for f in data["files"]],
+            catalog_items(_collection, data["collections"]),
+            catalog_items(File, data["files"]),
             root,
         )
 

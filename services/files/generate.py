@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from services.core.russian import MONTHS_GENITIVE, MONTHS_NOMINATIVE, date_in_words
-from services.files.catalog import CatalogData, CollectionData, FileData
+from services.files.catalog import CatalogData, Collection, File
+from services.kit.catalog import rows
 from services.kit.generate import dumps, write_or_check
 
 SEED = 20260905
@@ -1024,38 +1025,38 @@ def build() -> tuple[CatalogData, dict[str, bytes]]:
     if len(set(names)) != len(names):
         raise ValueError("file names must be unique in the whole cabinet")
     blobs: dict[str, bytes] = {}
-    files: list[FileData] = []
+    files: list[File] = []
     for n, entry in enumerate(listed, start=1):
         kind = entry.name.rsplit(".", 1)[1]
         file_id = f"f-{n:03d}"
         body = entry.make(random.Random(f"{SEED}:{entry.name}"))
         blobs[f"{FILES_DIR}/{file_id}.{kind}"] = body
         files.append(
-            {
-                "id": file_id,
-                "collection": entry.collection,
-                "year": entry.year,
-                "name": entry.name,
-                "title": entry.title,
-                "kind": kind,
-                "media_type": MEDIA_TYPES[kind],
-                "size": len(body),
-                "sha256": hashlib.sha256(body).hexdigest(),
-                "added": entry.added.isoformat(),
-                "period": entry.period,
-                "quarter": entry.quarter,
-            }
+            File(
+                id=file_id,
+                collection=entry.collection,
+                year=entry.year,
+                name=entry.name,
+                title=entry.title,
+                kind=kind,
+                media_type=MEDIA_TYPES[kind],
+                size=len(body),
+                sha256=hashlib.sha256(body).hexdigest(),
+                added=entry.added.isoformat(),
+                period=entry.period,
+                quarter=entry.quarter,
+            )
         )
-    collections: list[CollectionData] = [
-        {
-            "id": c["id"],
-            "name": c["name"],
-            "description": c["description"],
-            "years": sorted({f["year"] for f in files if f["collection"] == c["id"]}),
-        }
+    collections = [
+        Collection(
+            id=c["id"],
+            name=c["name"],
+            description=c["description"],
+            years=tuple(sorted({f.year for f in files if f.collection == c["id"]})),
+        )
         for c in COLLECTIONS
     ]
-    catalog: CatalogData = {"collections": collections, "files": files}
+    catalog: CatalogData = {"collections": rows(collections), "files": rows(files)}
     blobs[CATALOG_NAME] = dumps(catalog).encode()
     return catalog, blobs
 

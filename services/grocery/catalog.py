@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TypedDict
 from xml.sax.saxutils import escape
 
-from services.kit.catalog import color_or, read_json, svg_picture, title_key
+from services.kit.catalog import Row, catalog_items, color_or, read_json, svg_picture, title_key
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -20,28 +20,9 @@ CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 # -- the catalog file (its JSON, as the generator writes it) -----------------------------
 
 
-class CategoryData(TypedDict):
-    id: str
-    name: str
-    icon: str
-
-
-class ProductData(TypedDict):
-    id: str
-    title: str
-    category: str
-    price: int
-    unit: str
-    weight: str
-    stock: int
-    showcase: bool
-    color: str
-    emoji: str
-
-
 class CatalogData(TypedDict):
-    categories: list[CategoryData]
-    products: list[ProductData]
+    categories: list[Row]
+    products: list[Row]
 
 
 @dataclass(frozen=True)
@@ -75,8 +56,8 @@ class Catalog:
     @classmethod
     def from_dict(cls, data: CatalogData) -> Catalog:
         return cls(
-            [Category(**c) for c in data["categories"]],
-            [Product(**p) for p in data["products"]],
+            catalog_items(Category, data["categories"]),
+            catalog_items(Product, data["products"]),
         )
 
     def category(self, cat_id: str) -> Category | None:

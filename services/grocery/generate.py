@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
-from services.grocery.catalog import CatalogData, CategoryData, ProductData
+from services.grocery.catalog import CatalogData, Category, Product
+from services.kit.catalog import rows
 from services.kit.generate import dumps, write_or_check
 
 SEED = 20260901
@@ -28,12 +29,12 @@ STOCK_MIN = 5
 STOCK_MAX = 60
 
 # The site's five-item menu, in menu order.
-CATEGORIES: list[CategoryData] = [
-    {"id": "produce", "name": "Овощи и фрукты", "icon": "🍎"},
-    {"id": "dairy", "name": "Молоко, сыр, яйца", "icon": "🥛"},
-    {"id": "bakery", "name": "Хлеб и выпечка", "icon": "🍞"},
-    {"id": "meat", "name": "Мясо и рыба", "icon": "🥩"},
-    {"id": "pantry", "name": "Бакалея", "icon": "🌾"},
+CATEGORIES: list[Category] = [
+    Category("produce", "Овощи и фрукты", "🍎"),
+    Category("dairy", "Молоко, сыр, яйца", "🥛"),
+    Category("bakery", "Хлеб и выпечка", "🍞"),
+    Category("meat", "Мясо и рыба", "🥩"),
+    Category("pantry", "Бакалея", "🌾"),
 ]
 
 # How many products each category gets (sums to 277).
@@ -604,7 +605,7 @@ def build_catalog() -> CatalogData:
 
     picks: list[tuple[str, _Pick]] = []
     for cat in CATEGORIES:
-        picks.extend((cat["id"], p) for p in _select(rng, cat["id"]))
+        picks.extend((cat.id, p) for p in _select(rng, cat.id))
 
     # Same base, producer and variant in two pack sizes: put the weight in both titles.
     stems: dict[tuple[str, str | None, str], int] = {}
@@ -612,12 +613,12 @@ def build_catalog() -> CatalogData:
         stem = (p.base.name, p.producer, p.variant.text)
         stems[stem] = stems.get(stem, 0) + 1
 
-    rows: list[_Row] = []
+    drafts: list[_Row] = []
     for cat_id, p in picks:
         with_weight = stems[(p.base.name, p.producer, p.variant.text)] > 1
         price = p.base.price * p.variant.factor * producer_factor[p.producer]
         price *= rng.uniform(0.97, 1.03)
-        rows.append(
+        drafts.append(
             {
                 "title": _title(p, with_weight),
                 "category": cat_id,
@@ -632,35 +633,35 @@ def build_catalog() -> CatalogData:
             }
         )
 
-    titles = [r["title"].casefold() for r in rows]
+    titles = [r["title"].casefold() for r in drafts]
     if len(set(titles)) != len(titles):
         raise ValueError("duplicate product titles")
 
     # Showcase: a few products per category, each with a distinct base product.
     for cat in CATEGORIES:
-        in_cat = [r for r in rows if r["category"] == cat["id"]]
+        in_cat = [r for r in drafts if r["category"] == cat.id]
         bases = sorted({r["_base"] for r in in_cat})
-        for base in rng.sample(bases, SHOWCASE_PER_CATEGORY[cat["id"]]):
+        for base in rng.sample(bases, SHOWCASE_PER_CATEGORY[cat.id]):
             rng.choice([r for r in in_cat if r["_base"] == base])["showcase"] = True
 
     # Stable ids that do not follow the menu order.
-    rng.shuffle(rows)
-    products: list[ProductData] = [
-        {
-            "id": f"g-{n:04d}",
-            "title": row["title"],
-            "category": row["category"],
-            "price": row["price"],
-            "unit": row["unit"],
-            "weight": row["weight"],
-            "stock": row["stock"],
-            "showcase": row["showcase"],
-            "color": row["color"],
-            "emoji": row["emoji"],
-        }
-        for n, row in enumerate(rows, start=1)
+    rng.shuffle(drafts)
+    products = [
+        Product(
+            id=f"g-{n:04d}",
+            title=row["title"],
+            category=row["category"],
+            price=row["price"],
+            unit=row["unit"],
+            weight=row["weight"],
+            stock=row["stock"],
+            showcase=row["showcase"],
+            color=row["color"],
+            emoji=row["emoji"],
+        )
+        for n, row in enumerate(drafts, start=1)
     ]
-    return {"categories": [c.copy() for c in CATEGORIES], "products": products}
+    return {"categories": rows(CATEGORIES), "products": rows(products)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 from xml.sax.saxutils import escape
 
-from services.kit.catalog import read_json, svg_picture
+from services.kit.catalog import Row, catalog_items, read_json, svg_picture
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -16,35 +16,9 @@ CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 # -- the catalog file (its JSON, as the generator writes it) -----------------------------
 
 
-class CityData(TypedDict):
-    id: str
-    name: str
-    country: str
-    label: str
-
-
-class RoomData(TypedDict):
-    type: str
-    adults: int
-    kids: int
-    price: int
-
-
-class HotelData(TypedDict):
-    id: str
-    city: str
-    name: str
-    stars: int
-    rating: float
-    district: str
-    amenities: list[str]
-    color: str
-    rooms: list[RoomData]
-
-
 class CatalogData(TypedDict):
-    cities: list[CityData]
-    hotels: list[HotelData]
+    cities: list[Row]
+    hotels: list[Row]  # amenities and rooms as JSON lists
 
 
 @dataclass(frozen=True)
@@ -90,6 +64,11 @@ class Hotel:
         return next((room for room in self.rooms if room.type == room_type), None)
 
 
+def _hotel(amenities: list[str], rooms: list[Row], **fields: Any) -> Hotel:
+    """A hotel from its catalog row, whose amenities and rooms are JSON lists."""
+    return Hotel(amenities=tuple(amenities), rooms=tuple(catalog_items(Room, rooms)), **fields)
+
+
 class Catalog:
     def __init__(self, cities: list[City], hotels: list[Hotel]) -> None:
         self.cities = list(cities)
@@ -99,21 +78,7 @@ class Catalog:
 
     @classmethod
     def from_dict(cls, data: CatalogData) -> Catalog:
-        hotels = [
-            Hotel(
-                h["id"],
-                h["city"],
-                h["name"],
-                h["stars"],
-                h["rating"],
-                h["district"],
-                tuple(h["amenities"]),
-                h["color"],
-                tuple(Room(**r) for r in h["rooms"]),
-            )
-            for h in data["hotels"]
-        ]
-        return cls([City(**c) for c in data["cities"]], hotels)
+        return cls(catalog_items(City, data["cities"]), catalog_items(_hotel, data["hotels"]))
 
     def city(self, city_id: str) -> City | None:
         return self._cities.get(city_id)

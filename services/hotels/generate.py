@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from services.hotels.catalog import CatalogData, CityData, HotelData, RoomData
+from services.hotels.catalog import CatalogData, City, Hotel, Room
+from services.kit.catalog import rows
 from services.kit.generate import dumps, write_or_check
 
 SEED = 20260915
@@ -129,11 +130,8 @@ def _price(value: float) -> int:
 
 def build_catalog() -> CatalogData:
     rng = random.Random(SEED)
-    cities: list[CityData] = [
-        {"id": cid, "name": name, "country": country, "label": f"{name}, {country}"}
-        for cid, name, country, _ in CITIES
-    ]
-    hotels: list[HotelData] = []
+    cities = [City(cid, name, country, f"{name}, {country}") for cid, name, country, _ in CITIES]
+    hotels: list[Hotel] = []
     for cid, _name, _country, tier in CITIES:
         used: set[str] = set()
         for n in range(1, HOTELS_PER_CITY + 1):
@@ -149,29 +147,24 @@ def build_catalog() -> CatalogData:
                 ROOM_TYPES[0],
                 *sorted(rng.sample(ROOM_TYPES[1:], count - 1), key=ROOM_TYPES.index),
             ]
-            rooms: list[RoomData] = [
-                {
-                    "type": rtype,
-                    "adults": adults,
-                    "kids": kids,
-                    "price": _price(BASE_PRICE[tier] * factor * rfactor),
-                }
+            rooms = tuple(
+                Room(rtype, adults, kids, _price(BASE_PRICE[tier] * factor * rfactor))
                 for rtype, adults, kids, rfactor in chosen
-            ]
-            hotels.append(
-                {
-                    "id": f"h-{cid}-{n}",
-                    "city": cid,
-                    "name": f"{rng.choice(KINDS)} «{title}»",
-                    "stars": stars,
-                    "rating": round(rng.uniform(7.0, 9.8), 1),
-                    "district": rng.choice(DISTRICTS),
-                    "amenities": sorted(rng.sample(AMENITIES, 3), key=AMENITIES.index),
-                    "color": rng.choice(COLORS),
-                    "rooms": rooms,
-                }
             )
-    return {"cities": cities, "hotels": hotels}
+            hotels.append(
+                Hotel(
+                    id=f"h-{cid}-{n}",
+                    city=cid,
+                    name=f"{rng.choice(KINDS)} «{title}»",
+                    stars=stars,
+                    rating=round(rng.uniform(7.0, 9.8), 1),
+                    district=rng.choice(DISTRICTS),
+                    amenities=tuple(sorted(rng.sample(AMENITIES, 3), key=AMENITIES.index)),
+                    color=rng.choice(COLORS),
+                    rooms=rooms,
+                )
+            )
+    return {"cities": rows(cities), "hotels": rows(hotels)}
 
 
 def main(argv: list[str] | None = None) -> int:

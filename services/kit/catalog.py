@@ -4,15 +4,19 @@ pictures the sites draw as local SVG (served by `svg_response`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from xml.sax.saxutils import escape, quoteattr
 
 from fastapi.responses import Response
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 T = TypeVar("T")
 
@@ -22,6 +26,20 @@ FilterParams = dict[str, str | int | float | bool | None]
 
 _WORD = re.compile(r"[0-9a-zа-я]+")
 _COLOR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+Row = dict[str, object]  # one item of a catalog file, as its JSON holds it
+
+
+def rows(items: Iterable[DataclassInstance]) -> list[Row]:
+    """Dataclass items as a catalog file holds them, in their fields' order (the generators
+    write them so; `catalog_items` reads them back)."""
+    return [dataclasses.asdict(item) for item in items]
+
+
+def catalog_items(make: Callable[..., T], found: Iterable[Row]) -> list[T]:
+    """A catalog file's items built by `make`, the dataclass whose fields they are."""
+    return [make(**row) for row in found]
 
 
 def read_json(path: Path) -> Any:

@@ -6,12 +6,14 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 from xml.sax.saxutils import escape
 
 from services.kit.catalog import (
     FilterParams,
+    Row,
     best_matches,
+    catalog_items,
     color_or,
     read_json,
     svg_picture,
@@ -26,36 +28,10 @@ CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 # -- the catalog file (its JSON, as the generator writes it) -----------------------------
 
 
-class CategoryData(TypedDict):
-    id: str
-    name: str
-    icon: str
-
-
-class ProductData(TypedDict):
-    id: str
-    title: str
-    brand: str
-    model: str
-    kind: str
-    category: str
-    price: int
-    old_price: int | None
-    rating: float
-    reviews: int
-    stock: int
-    showcase: bool
-    deal: bool
-    specs: list[list[str]]  # [name, value] pairs
-    description: str
-    color: str
-    emoji: str
-
-
 class CatalogData(TypedDict):
-    categories: list[CategoryData]
+    categories: list[Row]
     brands: dict[str, list[str]]  # category id -> its makers
-    products: list[ProductData]
+    products: list[Row]  # specs as [name, value] pairs
 
 
 # sort key -> caption, default first
@@ -94,6 +70,11 @@ class Product:
     description: str
     color: str
     emoji: str
+
+
+def _product(specs: list[list[str]], **fields: Any) -> Product:
+    """A product from its catalog row, whose specs are [name, value] lists."""
+    return Product(specs=tuple((name, value) for name, value in specs), **fields)
 
 
 @dataclass(frozen=True)
@@ -141,29 +122,11 @@ class Catalog:
 
     @classmethod
     def from_dict(cls, data: CatalogData) -> Catalog:
-        products = [
-            Product(
-                p["id"],
-                p["title"],
-                p["brand"],
-                p["model"],
-                p["kind"],
-                p["category"],
-                p["price"],
-                p["old_price"],
-                p["rating"],
-                p["reviews"],
-                p["stock"],
-                p["showcase"],
-                p["deal"],
-                tuple((name, value) for name, value in p["specs"]),
-                p["description"],
-                p["color"],
-                p["emoji"],
-            )
-            for p in data["products"]
-        ]
-        return cls([Category(**c) for c in data["categories"]], data["brands"], products)
+        return cls(
+            catalog_items(Category, data["categories"]),
+            data["brands"],
+            catalog_items(_product, data["products"]),
+        )
 
     def all(self) -> list[Product]:
         return list(self._products)

@@ -15,18 +15,19 @@ import colorsys
 import random
 from pathlib import Path
 
+from services.kit.catalog import rows
 from services.kit.generate import dumps, write_or_check
-from services.market.catalog import CatalogData, CategoryData, ProductData
+from services.market.catalog import CatalogData, Category, Product
 
 SEED = 20260902
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
-CATEGORIES: list[CategoryData] = [
-    {"id": "electronics", "name": "Электроника", "icon": "🎧"},
-    {"id": "pets", "name": "Зоотовары", "icon": "🐾"},
-    {"id": "sport", "name": "Спорт и отдых", "icon": "⚽"},
-    {"id": "household", "name": "Бытовая химия", "icon": "🧴"},
-    {"id": "food", "name": "Продукты", "icon": "☕"},
+CATEGORIES: list[Category] = [
+    Category("electronics", "Электроника", "🎧"),
+    Category("pets", "Зоотовары", "🐾"),
+    Category("sport", "Спорт и отдых", "⚽"),
+    Category("household", "Бытовая химия", "🧴"),
+    Category("food", "Продукты", "☕"),
 ]
 
 # Invented makers; none is a real company or trademark.
@@ -155,39 +156,39 @@ def _pastel(rng: random.Random) -> str:
 def build_catalog() -> CatalogData:
     """The whole catalog as plain JSON-ready data. Pure and deterministic."""
     rng = random.Random(SEED)
-    products: list[ProductData] = []
+    products: list[Product] = []
     for n, row in enumerate(PRODUCTS, start=1):
         category, kind, brand, model, price, emoji, specs, showcase, old_price = row
         if brand not in BRANDS[category]:
             raise ValueError(f"{brand!r} is not a maker of {category!r}")
         products.append(
-            {
-                "id": f"m-{n:03d}",
-                "title": f"{kind} «{brand}»{', ' if model[0].isdigit() else ' '}{model}",
-                "brand": brand,
-                "model": model,
-                "kind": kind,
-                "category": category,
-                "price": price,
-                "old_price": old_price or None,
-                "rating": round(rng.uniform(3.6, 4.9), 1),
-                "reviews": rng.randint(4, 2400),
-                "stock": rng.randint(3, 40),
-                "showcase": showcase,
-                "deal": bool(old_price),
-                "specs": [[key, value] for key, value in specs.items()],
-                "description": DESCRIPTIONS[category],
-                "color": _pastel(rng),
-                "emoji": emoji,
-            }
+            Product(
+                id=f"m-{n:03d}",
+                title=f"{kind} «{brand}»{', ' if model[0].isdigit() else ' '}{model}",
+                brand=brand,
+                model=model,
+                kind=kind,
+                category=category,
+                price=price,
+                old_price=old_price or None,
+                rating=round(rng.uniform(3.6, 4.9), 1),
+                reviews=rng.randint(4, 2400),
+                stock=rng.randint(3, 40),
+                showcase=showcase,
+                deal=bool(old_price),
+                specs=tuple(specs.items()),
+                description=DESCRIPTIONS[category],
+                color=_pastel(rng),
+                emoji=emoji,
+            )
         )
-    titles = [p["title"].casefold() for p in products]
+    titles = [p.title.casefold() for p in products]
     if len(set(titles)) != len(titles):
         raise ValueError("duplicate product titles")
     return {
-        "categories": [c.copy() for c in CATEGORIES],
+        "categories": rows(CATEGORIES),
         "brands": {k: list(v) for k, v in BRANDS.items()},
-        "products": products,
+        "products": rows(products),
     }
 
 

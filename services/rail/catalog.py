@@ -6,7 +6,9 @@ import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict
+from typing import TypedDict, cast
+
+from services.kit.catalog import Row, catalog_items
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -19,38 +21,10 @@ class CityData(TypedDict):
     stations: list[str]
 
 
-class CarData(TypedDict):
-    car: int
-    tariff: str
-    kind: str
-    price: int
-    size: int
-    taken: list[int]
-
-
-class TrainData(TypedDict):
-    id: str
-    number: str
-    name: str
-    from_city: str
-    to_city: str
-    from_station: str
-    to_station: str
-    departure: str
-    duration_min: int
-    cars: list[CarData]
-
-
-class PassengerData(TypedDict):
-    name: str
-    document: str
-    kind: str
-
-
 class CatalogData(TypedDict):
     cities: list[CityData]
-    trains: list[TrainData]
-    passengers: list[PassengerData]
+    trains: list[Row]
+    passengers: list[Row]
 
 
 @dataclass(frozen=True)
@@ -138,6 +112,13 @@ class Passenger:
     kind: str
 
 
+def _train_fields(train: Row) -> Row:
+    """A train's fields as `Train` holds them: its cars built, their taken seats a tuple."""
+    cars = cast("list[Row]", train["cars"])
+    taken = ({**car, "taken": tuple(cast("list[int]", car["taken"]))} for car in cars)
+    return {**train, "cars": tuple(catalog_items(Car, taken))}
+
+
 class Catalog:
     def __init__(
         self, cities: list[CityData], trains: list[Train], passengers: list[Passenger]
@@ -149,25 +130,8 @@ class Catalog:
 
     @classmethod
     def from_dict(cls, data: CatalogData) -> Catalog:
-        trains = [
-            Train(
-                t["id"],
-                t["number"],
-                t["name"],
-                t["from_city"],
-                t["to_city"],
-                t["from_station"],
-                t["to_station"],
-                t["departure"],
-                t["duration_min"],
-                tuple(
-                    Car(c["car"], c["tariff"], c["kind"], c["price"], c["size"], tuple(c["taken"]))
-                    for c in t["cars"]
-                ),
-            )
-            for t in data["trains"]
-        ]
-        return cls(data["cities"], trains, [Passenger(**p) for p in data["passengers"]])
+        trains = catalog_items(Train, map(_train_fields, data["trains"]))
+        return cls(data["cities"], trains, catalog_items(Passenger, data["passengers"]))
 
     def train(self, train_id: str) -> Train | None:
         return self._trains.get(train_id)

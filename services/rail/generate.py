@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from services.kit.catalog import rows
 from services.kit.generate import dumps, write_or_check
-from services.rail.catalog import CarData, CatalogData, CityData, PassengerData, TrainData
+from services.rail.catalog import Car, CatalogData, CityData, Passenger, Train
 
 SEED = 20260904
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
@@ -129,15 +130,15 @@ ROUTES: list[tuple[str, str, int, float, list[tuple[str, list[str]]]]] = [
 ]
 
 
-def taken_seats(size: int, rng: random.Random) -> list[int]:
+def taken_seats(size: int, rng: random.Random) -> tuple[int, ...]:
     """About a third of the car is sold; seats 1 and 2 stay free so a car never sells out."""
-    return [n for n in range(3, size + 1) if rng.random() < 0.3]
+    return tuple(n for n in range(3, size + 1) if rng.random() < 0.3)
 
 
 def build_catalog() -> CatalogData:
     rng = random.Random(SEED)
     stations: list[CityData] = [{"city": city, "stations": names} for city, names in CITIES.items()]
-    trains: list[TrainData] = []
+    trains: list[Train] = []
     number = 100
     for origin, dest, base, hours, named in ROUTES:
         for direction, (a, b) in enumerate(((origin, dest), (dest, origin))):
@@ -150,57 +151,32 @@ def build_catalog() -> CatalogData:
                 )
                 minutes = rng.choice([0, 10, 15, 25, 30, 40, 45, 55])
                 duration = int(hours * 60 * rng.uniform(0.85, 1.15)) // 5 * 5
-                cars: list[CarData] = []
+                cars: list[Car] = []
                 for car_number, tariff in enumerate(tariffs, start=1):
                     kind, size, factor = TARIFFS[tariff]
                     price = int(base * factor * rng.uniform(0.9, 1.2)) // 10 * 10
-                    cars.append(
-                        {
-                            "car": car_number,
-                            "tariff": tariff,
-                            "kind": kind,
-                            "price": price,
-                            "size": size,
-                            "taken": taken_seats(size, rng),
-                        }
-                    )
+                    cars.append(Car(car_number, tariff, kind, price, size, taken_seats(size, rng)))
                 trains.append(
-                    {
-                        "id": f"t-{len(trains) + 1:03d}",
-                        "number": f"{number}{'АБВГ'[direction * 2 + number % 2]}",
-                        "name": name,
-                        "from_city": a,
-                        "to_city": b,
-                        "from_station": f"{a}, {rng.choice(CITIES[a])}",
-                        "to_station": f"{b}, {rng.choice(CITIES[b])}",
-                        "departure": f"{hour:02d}:{minutes:02d}",
-                        "duration_min": duration,
-                        "cars": cars,
-                    }
+                    Train(
+                        id=f"t-{len(trains) + 1:03d}",
+                        number=f"{number}{'АБВГ'[direction * 2 + number % 2]}",
+                        name=name,
+                        from_city=a,
+                        to_city=b,
+                        from_station=f"{a}, {rng.choice(CITIES[a])}",
+                        to_station=f"{b}, {rng.choice(CITIES[b])}",
+                        departure=f"{hour:02d}:{minutes:02d}",
+                        duration_min=duration,
+                        cars=tuple(cars),
+                    )
                 )
-    passengers: list[PassengerData] = [
-        {
-            "name": "Смирнова Анна Петровна",
-            "document": "Паспорт РФ 45 10 123456",
-            "kind": "взрослый",
-        },
-        {
-            "name": "Смирнов Игорь Олегович",
-            "document": "Паспорт РФ 45 11 654321",
-            "kind": "взрослый",
-        },
-        {
-            "name": "Смирнова Полина Игоревна",
-            "document": "Свидетельство о рождении V-МЮ 123456",
-            "kind": "детский",
-        },
-        {
-            "name": "Кравцова Лидия Семёновна",
-            "document": "Паспорт РФ 40 09 777888",
-            "kind": "взрослый",
-        },
+    passengers = [
+        Passenger("Смирнова Анна Петровна", "Паспорт РФ 45 10 123456", "взрослый"),
+        Passenger("Смирнов Игорь Олегович", "Паспорт РФ 45 11 654321", "взрослый"),
+        Passenger("Смирнова Полина Игоревна", "Свидетельство о рождении V-МЮ 123456", "детский"),
+        Passenger("Кравцова Лидия Семёновна", "Паспорт РФ 40 09 777888", "взрослый"),
     ]
-    return {"cities": stations, "trains": trains, "passengers": passengers}
+    return {"cities": stations, "trains": rows(trains), "passengers": rows(passengers)}
 
 
 def main(argv: list[str] | None = None) -> int:

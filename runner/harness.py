@@ -11,18 +11,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from playwright.async_api import Browser
 
 from services.core.models.events import Condition
 from services.core.models.run import AgentSettings, Status, Usage
 
+if TYPE_CHECKING:
+    from runner.modelcalls import ModelProxy
+
 ENTRY_POINT_GROUP = "webpagebench.harnesses"
 
 
 class InfraError(RuntimeError):
     """The stand or the browser failed, not the agent; the run is retried, never scored."""
+
+
+class ModelRefused(RuntimeError):
+    """The model endpoint refused a request as unsupported (images sent to a text-only
+    model): the run's configuration is wrong, so none of its tasks is run or scored."""
 
 
 class AgentConfig(AgentSettings):
@@ -53,6 +61,9 @@ class Episode:
     output_dir: Path | None = None
     # The Chromium binary for harnesses that launch their own browser per episode.
     chromium: str | None = None
+    # The runner's recording proxy in front of `agent.base_url` (runner/modelcalls.py), for
+    # harnesses whose agent can reach the runner's loopback.
+    model_proxy: ModelProxy | None = None
 
 
 @dataclass

@@ -61,6 +61,7 @@ class EvalRequest(RunPlan):
     api_key_env: str = "OPENAI_API_KEY"
     temperature: float = 0.0
     max_steps: int = 30
+    max_tokens: int | None = None
     family: GuiFamily | None = None
     page_geometry: bool = False
     # `--option KEY=VALUE`s, read as {KEY: the JSON value, or the text}.
@@ -159,6 +160,7 @@ class EvalRequest(RunPlan):
             api_key_env=self.api_key_env,
             temperature=self.temperature,
             max_steps=self.max_steps,
+            max_tokens=self.max_tokens,
             options=options,
             command=self.agent_cmd,
         )

@@ -49,6 +49,8 @@ class Reply:
     input_tokens: int
     output_tokens: int
     latency_s: float
+    # Whether the endpoint cut the answer at the completion limit.
+    cut: bool = False
 
 
 class Chat:
@@ -58,6 +60,7 @@ class Chat:
     def __init__(self, spec: AgentInput) -> None:
         self.model = spec.model.name
         self.temperature = spec.model.temperature
+        self.max_tokens = spec.model.max_tokens
         base = (spec.model.base_url or "https://api.openai.com/v1").rstrip("/")
         self.url = f"{base}/chat/completions"
         self.client = httpx.AsyncClient(
@@ -79,6 +82,8 @@ class Chat:
             "messages": messages,
             "temperature": self.temperature,
         }
+        if self.max_tokens is not None:
+            body["max_tokens"] = self.max_tokens
         if tools is not None:
             body["tools"] = tools
             body["tool_choice"] = "auto"
@@ -90,14 +95,15 @@ class Chat:
         if response.status_code >= 400:
             raise EndpointError(response.status_code, response.text)
         answer = ChatAnswer.parse(response.content, f"the answer of {self.url}")
-        message = answer.choices[0].message
+        choice = answer.choices[0]
         usage = answer.usage or TokenUsage()
         return Reply(
-            content=message.text,
-            tool_calls=message.tool_calls or [],
+            content=choice.message.text,
+            tool_calls=choice.message.tool_calls or [],
             input_tokens=usage.prompt_tokens,
             output_tokens=usage.completion_tokens,
             latency_s=latency,
+            cut=choice.finish_reason == "length",
         )
 
     async def close(self) -> None:

@@ -163,6 +163,7 @@ async def run(spec: AgentInput, recorder: protocol.Recorder) -> None:
         timeout=timeout,
         max_retries=retries,
         http_client=http,
+        **({"max_completion_tokens": spec.model.max_tokens} if spec.model.max_tokens else {}),
     )
     session = BrowserSession(
         cdp_url=spec.cdp_url,

@@ -115,6 +115,7 @@ class ChatRequest(TypedDict):
     model: str
     messages: list[Message]
     temperature: float
+    max_tokens: NotRequired[int]
     tools: NotRequired[list[ToolDefinition]]
     tool_choice: NotRequired[Literal["auto"]]
     wpb_page: NotRequired[PageGeometry]
@@ -157,6 +158,8 @@ class AnswerMessage(Boundary):
 
 class Choice(Boundary):
     message: AnswerMessage
+    # `length`: the answer was cut at the completion limit.
+    finish_reason: str | None = None
 
 
 class TokenUsage(Boundary):

@@ -266,15 +266,18 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                     screenshot=seen.screenshot,
                 )
                 if not reply.tool_calls:
-                    record(
-                        {"name": "none"},
-                        model_output=reply.content,
-                        error="the answer called no tool",
-                    )
+                    why, told = "the answer called no tool", "Error: call exactly one of the tools."
+                    if reply.cut:
+                        why += f" and was cut at the length limit ({reply.output_tokens} tokens)"
+                        told = (
+                            "Error: the answer was cut at the length limit. Call exactly one "
+                            "of the tools, with no text before it."
+                        )
+                    record({"name": "none"}, model_output=reply.content, error=why)
                     turns.append(
                         [
                             {"role": "assistant", "content": reply.content or "…"},
-                            {"role": "user", "content": "Error: call exactly one of the tools."},
+                            {"role": "user", "content": told},
                         ]
                     )
                     continue

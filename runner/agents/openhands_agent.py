@@ -94,6 +94,8 @@ class Episode:
         extra: dict[str, Any] = {}
         if "reasoning_effort" in options:  # the SDK asks for "high" where a model may think
             extra["reasoning_effort"] = options["reasoning_effort"]
+        if model.max_tokens is not None:
+            extra["max_output_tokens"] = model.max_tokens
         self.llm = LLM(
             model=name,
             base_url=model.base_url,

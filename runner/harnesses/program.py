@@ -5,7 +5,9 @@ Per episode the runner launches one Chromium with a DevTools port (Russian local
 time, the standard viewport, a downloads folder), writes `input.json`, starts the agent,
 and watches it: past the time limit or the step limit it is killed, process group and all.
 A browser that dies, or an agent that reports its model endpoint failing, is an
-infrastructure failure (retried, never scored).
+infrastructure failure (retried, never scored). The agent calls the model through the
+runner's proxy (runner/modelcalls.py): the episode's `calls.jsonl` and its usage are the
+endpoint's; an endpoint that refuses the harness's requests as unsupported ends the run.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ import httpx
 
 from runner.chromium import ARGS, LOCALE, TIMEZONE, VIEWPORT
 from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError
-from runner.harness import Episode, InfraError, Outcome
+from runner.harness import Episode, InfraError, ModelRefused, Outcome
+from runner.modelcalls import refusal, usage_of
 from runner.settings import REPO, runner_home
 from runner.wait import WaitTimeout, until_async
 from services.core.models.base import FileFormatError
@@ -39,7 +42,7 @@ from services.core.models.protocol import (
     Limits,
     ModelSettings,
 )
-from services.core.models.run import Status, Viewport
+from services.core.models.run import CALLS, ModelCall, Status, Viewport
 
 # How often the runner looks at a running agent.
 POLL_S = 0.25
@@ -163,7 +166,10 @@ class AgentHarness:
         home = runner_home()
         return environment.command(home), dict(environment.env)
 
-    def agent_input(self, episode: Episode, cdp_url: str, folder: Path) -> AgentInput:
+    def agent_input(
+        self, episode: Episode, cdp_url: str, folder: Path, model_url: str | None = None
+    ) -> AgentInput:
+        """The episode's input; `model_url`, the runner's proxy, stands for the endpoint."""
         config = episode.agent
         return AgentInput(
             task_id=episode.task_id,
@@ -172,9 +178,10 @@ class AgentHarness:
             cdp_url=cdp_url,
             model=ModelSettings(
                 name=config.model or episode.model or "",
-                base_url=config.base_url,
+                base_url=model_url or config.base_url,
                 api_key_env=config.api_key_env,
                 temperature=config.temperature,
+                max_tokens=config.max_tokens,
             ),
             limits=Limits(max_steps=config.max_steps, time_limit_s=episode.time_limit_s),
             output_dir=folder,
@@ -193,9 +200,13 @@ class AgentHarness:
             raise InfraError(str(exc)) from exc
         folder = episode.output_dir
         folder.mkdir(parents=True, exist_ok=True)
-        async with episode_chromium(episode.chromium, folder) as cdp_url:
+        proxy = episode.model_proxy if episode.agent.base_url else None
+        async with (
+            episode_chromium(episode.chromium, folder) as cdp_url,
+            proxy.episode(folder) if proxy else contextlib.nullcontext() as model_url,
+        ):
             spec = folder / INPUT
-            self.agent_input(episode, cdp_url, folder).write(spec)
+            self.agent_input(episode, cdp_url, folder, model_url).write(spec)
             env = {
                 # The stand's own settings (the admin token among them) stay with the runner.
                 **{
@@ -236,7 +247,18 @@ class AgentHarness:
                 finally:
                     _kill_group(agent)
                     await agent.wait()
-        return self.outcome(folder, agent.returncode, stopped, episode.agent.max_steps)
+        calls = ModelCall.read_lines(folder / CALLS)
+        refused = next((why for call in calls if (why := refusal(call))), None)
+        if refused:
+            model = episode.agent.model or episode.model
+            raise ModelRefused(
+                f"the model {model!r} at {episode.agent.base_url} refused what the "
+                f"{self.name} harness sends: {refused}"
+            )
+        outcome = self.outcome(folder, agent.returncode, stopped, episode.agent.max_steps)
+        if calls:  # the endpoint's count, not the agent's: also calls no step came of
+            outcome.usage = usage_of(calls)
+        return outcome
 
     async def watch(
         self, exited: Callable[[], Awaitable[bool]], episode: Episode, folder: Path

@@ -226,3 +226,4 @@ class Step(TypedDict, total=False):
     done: str
     success: bool
     http_error: int
+    message: str  # with http_error: the error's message

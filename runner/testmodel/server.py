@@ -165,7 +165,8 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
         step = script.step(session.index).copy()
         if "http_error" in step:
             code = int(step["http_error"])
-            failure = ErrorDetail(message=f"scripted failure {code}", type="server_error")
+            message = str(step.get("message", f"scripted failure {code}"))
+            failure = ErrorDetail(message=message, type="server_error")
             return JSONResponse(ErrorAnswer(error=failure).model_dump(), status_code=code)
         dialect = pick_dialect(body)
         if "navigate" in step and start:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from services.core.models.base import FileFormatError
-from services.core.models.protocol import OUTPUT, STEPS, AgentOutput, Step, read_steps
+from services.core.models.protocol import OUTPUT, STEPS, AgentOutput, Step
 from services.core.models.run import EPISODES, MANIFEST, SUMMARY, Block, Manifest, Summary
 from services.core.results.board import Run, read_run
 
@@ -77,4 +77,4 @@ def load_episode(folder: Path | None) -> RecordedEpisode | None:
         output = AgentOutput.read(folder / OUTPUT)
     except (OSError, FileFormatError):
         output = None  # the agent was killed before its answer, or wrote a broken one
-    return RecordedEpisode(folder.parent.parent.name, read_steps(folder / STEPS), output)
+    return RecordedEpisode(folder.parent.parent.name, Step.read_lines(folder / STEPS), output)

@@ -14,8 +14,10 @@ from helpers import run_eval
 from playwright.sync_api import Page, expect
 
 from runner.evaluate import select_tasks
-from runner.harness import AgentConfig
+from runner.harness import AgentConfig, ModelRefused
+from runner.modelcalls import usage_of
 from runner.settings import TASKS_DIR
+from services.core.models.run import CALLS, ModelCall, Usage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -112,6 +114,32 @@ def test_an_endpoint_that_answers_500_is_infrastructure(stack, tmp_path, testmod
     (record,) = agent_eval(stack, tmp_path, "dom", testmodel, model="server-error")
     assert record.status == "infra_error" and record.ems is None
     assert record.attempts == 3 and "500" in record.error
+
+
+def test_a_request_the_model_refuses_as_unsupported_ends_the_run(stack, tmp_path, testmodel):
+    """A refusal is the run's configuration error: one message naming the model and the
+    reason, no retry, no record scored."""
+    tasks = f"{TEA},shop_*"
+    with pytest.raises(ModelRefused, match=r"'images-refused'.*image input is not supported"):
+        agent_eval(stack, tmp_path, "gui", testmodel, model="images-refused", tasks=tasks)
+    # One attempt for each of the two workers, none after the first refusal.
+    folders = list((tmp_path / "episodes").iterdir())
+    assert 1 <= len(folders) <= 2
+    for folder in folders:
+        (call,) = ModelCall.read_lines(folder / CALLS)
+        assert call.status == 500 and call.model == "images-refused"
+    assert not (tmp_path / "records.jsonl").read_text()
+
+
+def test_every_model_call_is_recorded_as_the_endpoint_answered(stack, tmp_path, testmodel):
+    (record,) = agent_eval(stack, tmp_path, "dom", testmodel)
+    calls = ModelCall.read_lines(tmp_path / str(record.episode) / CALLS)
+    assert record.model_calls == len(calls) >= record.steps
+    assert [c.call for c in calls] == list(range(1, len(calls) + 1))
+    assert all(c.status == 200 and c.path == "/chat/completions" for c in calls)
+    assert record.usage == {"test": Usage(**usage_of(calls)["test"].model_dump())}
+    assert record.tokens == sum(c.input_tokens + c.output_tokens for c in calls) > 0
+    assert all('"choices"' in c.answer and c.latency_s > 0 for c in calls)
 
 
 def test_an_external_command_speaks_the_same_protocol(stack, tmp_path, testmodel):

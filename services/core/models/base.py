@@ -35,6 +35,20 @@ class Boundary(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     @classmethod
+    def read_lines(cls: type[Shape], path: Path) -> list[Shape]:
+        """Every line of a JSON-lines file that a process appends to as it goes (steps,
+        model calls); a line cut short by a kill, or not this shape, is skipped."""
+        if not path.exists():
+            return []
+        lines = []
+        for line in path.read_text("utf-8").splitlines():
+            try:
+                lines.append(cls.parse(line, str(path)))
+            except FileFormatError:
+                continue
+        return lines
+
+    @classmethod
     def parse(cls: type[Shape], text: str | bytes, source: str) -> Shape:
         """The JSON `text` as this model; FileFormatError naming `source` and the field."""
         try:

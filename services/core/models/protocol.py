@@ -26,6 +26,8 @@ class ModelSettings(Boundary):
     # The variable that holds the key; the key itself is never written.
     api_key_env: str | None = None
     temperature: float = 0.0
+    # The completion length to ask of each call (None: the endpoint's default).
+    max_tokens: int | None = None
 
     @property
     def api_key(self) -> str:
@@ -94,16 +96,3 @@ class AgentOutput(Boundary):
     usage: dict[str, Usage] = Field(default_factory=dict)
     cost: float | None = None
     error: AgentError | None = None
-
-
-def read_steps(path: Path) -> list[Step]:
-    """The steps recorded so far; a line cut short by a kill, or not a step, is skipped."""
-    if not path.exists():
-        return []
-    steps = []
-    for line in path.read_text("utf-8").splitlines():
-        try:
-            steps.append(Step.parse(line, str(path)))
-        except ValueError:
-            continue
-    return steps

@@ -17,6 +17,8 @@ MANIFEST = "manifest.json"
 RECORDS = "records.jsonl"
 SUMMARY = "summary.json"
 EPISODES = "episodes"
+# Beside an episode's steps: every model call, as the runner's proxy saw it return.
+CALLS = "calls.jsonl"
 
 
 class Status(StrEnum):
@@ -137,6 +139,8 @@ class AgentSettings(Boundary):
     api_key_env: str | None = None
     temperature: float = 0.0
     max_steps: int | None = None
+    # The completion length asked of each model call (None: the endpoint's default).
+    max_tokens: int | None = None
     options: Options = Field(default_factory=dict)
     command: str | None = None
 
@@ -242,3 +246,26 @@ def read_records(path: Path) -> list[Record]:
 
 def record_lines(records: Iterable[Record]) -> str:
     return "".join(record.dumps(None) + "\n" for record in records)
+
+
+class ModelCall(Boundary):
+    """One line of an episode's `calls.jsonl`: a model call the runner's proxy forwarded
+    (runner/modelcalls.py), written as it returned, also the calls a framework retried or
+    took no step from."""
+
+    call: int
+    time: str
+    path: str
+    # The model the request named (what prices and usage are keyed by).
+    model: str = ""
+    # The endpoint's HTTP status; 0 when no answer came.
+    status: int
+    latency_s: float
+    input_tokens: int = 0
+    output_tokens: int = 0
+    # The endpoint's finish reason (`length`: cut at the completion limit).
+    finish_reason: str | None = None
+    # The raw answer as the endpoint sent it, cut at ANSWER_CHARS.
+    answer: str = ""
+    # The endpoint's error message, or why no answer came.
+    error: str | None = None

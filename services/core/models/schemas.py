@@ -24,6 +24,7 @@ FILES: dict[str, type[BaseModel]] = {
     "protocol-input.json": protocol.AgentInput,
     "protocol-step.json": protocol.Step,
     "protocol-output.json": protocol.AgentOutput,
+    "model-call.json": run.ModelCall,
     "stack.json": stack.StackFile,
     "board.json": board.BoardFile,
 }

@@ -182,7 +182,7 @@ ENVIRONMENTS: dict[str, Environment] = {
             "gui",
             "runner.agents.gui_agent",
             env=QUIET,
-            about="screenshot-only agent; --family uitars|qwen3vl|opencua|fara",
+            about="screenshot-only agent; --family uitars|qwen3vl|opencua|fara|evocua|jedi",
             image_packages=RUNNER_AGENT_PACKAGES,
         ),
     )

@@ -1,8 +1,8 @@
 """`gui`: a screenshot-only agent. Each step it sends the newest screenshot (a PNG data
-URL) to a vision model of one family (options `family`: uitars, qwen3vl, opencua, fara;
-runner/agents/gui_families.py), reads the family's answer as normalized actions, scales
-their points from the family's frame (options `coords` overrides it) to the viewport and
-performs them with the mouse and keyboard.
+URL) to a vision model of one family (options `family`: uitars, qwen3vl, opencua, fara,
+evocua, jedi; runner/agents/gui_families.py), reads the family's answer as normalized
+actions, scales their points from the family's frame (options `coords` overrides it) to
+the viewport and performs them with the mouse and keyboard.
 
 Options: `family`, `coords`, `history_images` (screenshots kept in the conversation,
 default 1: only the newest), `page_geometry` (for the test model only: the request gets a

@@ -14,6 +14,19 @@ Families:
   answer in 0..1: `coords: "0..1"`).
 - `fara`: Fara-7B's `computer_use` function (its own action set: visit_url, history_back,
   …) in `<tool_call>` JSON, in smart-resized pixels; pyautogui code is read as well.
+- `evocua`: Meituan's EvoCUA-8B/32B (the EvoCUA technical report and the meituan/EvoCUA
+  repository's agent, its "S2" prompt style, the released models' default): Qwen3-VL's
+  `computer_use` function less hscroll and answer, with key_down/key_up added; one
+  `Action: …` line, then one `<tool_call>`; points on a 0..999 grid (its prompt calls the
+  screen 1000x1000, its agent divides by 999); terminate carries only a status, so the
+  Action line is the last word.
+- `jedi`: XLang's Jedi-3B/7B-1080p (the OSWorld-G paper, "Scaling Computer-Use Grounding via
+  User Interface Decomposition and Synthesis", and the Jedi agents in OSWorld): Qwen2.5-VL's
+  `computer_use` function (no triple_click, hscroll or answer) in `<tool_call>` JSON, in
+  pixels of the image after Qwen2.5-VL's smart resize (its agent caps the area at
+  2700·28·28 px, which leaves a 1280x800 screenshot at 1288x812 as here); its agent takes
+  an `Action: …` line before the call as the step's words, asked for here and the last word,
+  since its terminate too carries only a status.
 
 Frames: `pixels` (the image sent), `resized` (that image after smart resize, factor 28),
 `0..1`, `0..999` and `0..1000` (fractions of the width and height).
@@ -387,7 +400,7 @@ def parse_uitars(content: str, tool_calls: list[ToolCall]) -> list[Action]:
     return actions
 
 
-# -- computer_use function calls (Qwen3-VL, Fara) -----------------------------------------
+# -- computer_use function calls (Qwen3-VL, Fara, EvoCUA, Jedi) ---------------------------
 
 QWEN3VL_ACTIONS = {
     "key": 'press keys together, listed in `keys` (e.g. ["ctrl", "a"])',
@@ -405,6 +418,19 @@ QWEN3VL_ACTIONS = {
     "terminate": "end the task with `status` success or failure",
     "answer": "give the user the answer `text` (then terminate)",
 }
+# EvoCUA's S2 tool, as its enum lists it (its agent reads no hscroll or answer): Qwen3-VL's
+# actions less those two, and a held key.
+EVOCUA_ACTIONS = {
+    **{name: what for name, what in QWEN3VL_ACTIONS.items() if name not in ("hscroll", "answer")},
+    "key_down": "press the `keys` and hold them",
+    "key_up": "release the `keys`",
+}
+# Jedi's tool is Qwen2.5-VL's computer_use: Qwen3-VL's without these.
+JEDI_ACTIONS = {
+    name: what
+    for name, what in QWEN3VL_ACTIONS.items()
+    if name not in ("triple_click", "hscroll", "answer")
+}
 FARA_ACTIONS = {
     "key": 'press keys together, listed in `keys` (e.g. ["Control", "a"])',
     "type": "click `coordinate`, type `text`",
@@ -421,7 +447,17 @@ FARA_ACTIONS = {
 }
 
 
-def computer_use_prompt(screen: Screen, actions: dict[str, str]) -> str:
+THINK_THEN_CALL = "Think briefly, then call the function."
+# EvoCUA's and Jedi's answer: a one-sentence Action line, then the call.
+ACTION_THEN_CALL = (
+    "Write 'Action:' and what you do in one short sentence, then one call. When you end the "
+    "task, the Action line is your report: put the answer in it."
+)
+
+
+def computer_use_prompt(
+    screen: Screen, actions: dict[str, str], reply: str = THINK_THEN_CALL
+) -> str:
     w, h = (int(v) for v in screen.extent) if screen.frame != "0..1" else (1, 1)
     listed = "\n".join(f"* `{name}`: {what}" for name, what in actions.items())
     properties: dict[str, JsonValue] = {
@@ -450,7 +486,7 @@ def computer_use_prompt(screen: Screen, actions: dict[str, str]) -> str:
     }
     return f"""You use a web browser for the user, seeing only screenshots of it. The sites \
 are in Russian. Each turn, look at the newest screenshot and take the next action toward \
-the task. Think briefly, then call the function.
+the task. {reply}
 
 # Tools
 
@@ -553,12 +589,13 @@ def computer_use_action(args: ComputerUse, allowed: dict[str, str]) -> list[Acti
         return [Action(COMPUTER_USE_POINTER[name], point=point)]
     if name in COMPUTER_USE_OTHER:
         return [COMPUTER_USE_OTHER[name](args)]
-    if name == "key":
+    if name in ("key", "key_down", "key_up"):
         given = args.keys or args.text or args.key or []
         keys = split_keys(given) if isinstance(given, str) else tuple(key_name(k) for k in given)
         if not keys:
-            raise ParseError("key without keys")
-        return [Action("key", keys=keys)]
+            raise ParseError(f"{name} without keys")
+        notes = [f"{name} done as a key press"] if name != "key" else []
+        return [Action("key", keys=keys, notes=notes)]
     if name == "type":
         text, enter = submitted(args.text)
         typed = Action(
@@ -594,17 +631,41 @@ def parse_qwen3vl(content: str, tool_calls: list[ToolCall]) -> list[Action]:
     return [a for args in calls for a in computer_use_action(args, QWEN3VL_ACTIONS)]
 
 
-def parse_fara(content: str, tool_calls: list[ToolCall]) -> list[Action]:
+ACTION_LINE = re.compile(r"^\s*Action\s*:\s*(.+)$", re.MULTILINE)
+
+
+def last_words(content: str) -> str:
+    """What an answer says outside its tool calls: its `Action:` line where it has one."""
+    said = TOOL_CALL.sub("", content).strip()
+    line = ACTION_LINE.search(said)
+    return line.group(1).strip() if line else said
+
+
+def spoken_calls(content: str, tool_calls: list[ToolCall], allowed: dict[str, str]) -> list[Action]:
+    """The calls of a family whose terminate carries no answer and that has no answer call
+    (Fara, EvoCUA, Jedi): the reply's own words are the final message."""
     calls = function_calls(content, tool_calls)
-    if not calls and "pyautogui." in content:
-        return parse_pyautogui(content, tool_calls)
     if not calls:
         raise ParseError("no <tool_call>")
-    actions = [a for args in calls for a in computer_use_action(args, FARA_ACTIONS)]
-    for action in actions:  # Fara's terminate carries no answer: its last words are one
+    actions = [a for args in calls for a in computer_use_action(args, allowed)]
+    for action in actions:
         if action.name == "done" and not action.text:
-            action.text = TOOL_CALL.sub("", content).strip()
+            action.text = last_words(content)
     return actions
+
+
+def parse_fara(content: str, tool_calls: list[ToolCall]) -> list[Action]:
+    if not TOOL_CALL.search(content) and not tool_calls and "pyautogui." in content:
+        return parse_pyautogui(content, tool_calls)
+    return spoken_calls(content, tool_calls, FARA_ACTIONS)
+
+
+def parse_evocua(content: str, tool_calls: list[ToolCall]) -> list[Action]:
+    return spoken_calls(content, tool_calls, EVOCUA_ACTIONS)
+
+
+def parse_jedi(content: str, tool_calls: list[ToolCall]) -> list[Action]:
+    return spoken_calls(content, tool_calls, JEDI_ACTIONS)
 
 
 # -- pyautogui code (OpenCUA) -------------------------------------------------------------
@@ -783,6 +844,8 @@ class GuiFamily(StrEnum):
     qwen3vl = "qwen3vl"
     opencua = "opencua"
     fara = "fara"
+    evocua = "evocua"
+    jedi = "jedi"
 
 
 @dataclass(frozen=True)
@@ -823,5 +886,19 @@ FAMILIES: dict[str, Family] = {
         lambda screen: computer_use_prompt(screen, FARA_ACTIONS),
         parse_fara,
         "Call computer_use inside <tool_call></tool_call> with one of its actions.",
+    ),
+    GuiFamily.evocua: Family(
+        GuiFamily.evocua,
+        "0..999",
+        lambda screen: computer_use_prompt(screen, EVOCUA_ACTIONS, ACTION_THEN_CALL),
+        parse_evocua,
+        "Write 'Action: …', then call computer_use inside <tool_call></tool_call>.",
+    ),
+    GuiFamily.jedi: Family(
+        GuiFamily.jedi,
+        "resized",
+        lambda screen: computer_use_prompt(screen, JEDI_ACTIONS, ACTION_THEN_CALL),
+        parse_jedi,
+        "Write 'Action: …', then call computer_use inside <tool_call></tool_call>.",
     ),
 }

@@ -51,10 +51,12 @@ def solved(record: dict[str, Any]) -> bool:
         ("dom", {}),
         ("gui", {"family": "uitars", "page_geometry": True}),
         ("gui", {"family": "qwen3vl", "page_geometry": True}),
+        ("gui", {"family": "evocua", "page_geometry": True}),
+        ("gui", {"family": "jedi", "page_geometry": True}),
         ("browser-use", {}),
         ("openhands", {}),
     ],
-    ids=["dom", "gui-uitars", "gui-qwen3vl", "browser-use", "openhands"],
+    ids=["dom", "gui-uitars", "gui-qwen3vl", "gui-evocua", "gui-jedi", "browser-use", "openhands"],
 )
 def test_each_harness_solves_its_scripted_task(stack, tmp_path, testmodel, harness, options):
     (record,) = agent_eval(stack, tmp_path, harness, testmodel, options=options)

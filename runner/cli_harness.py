@@ -3,6 +3,7 @@ testmodel`: the deterministic model their tests call; `runner model`: a real one
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
 from pathlib import Path
@@ -131,9 +132,11 @@ def model_serve(
         f"  runner eval --harness dom --model {modelserver.MODEL_NAME} "
         f"--base-url {server.base_url} --tasks grocery_showcase_tea --max-steps 3"
     )
+    # SIGTERM (a process manager, `timeout`) ends it as Ctrl-C does: the server with it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         server.process.wait()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         pass
     finally:
         server.stop()

@@ -2,11 +2,12 @@
 
 import asyncio
 
-from bench import agents, concurrency, page_weight, platform, recovery, suite
+from bench import agents, concurrency, page_weight, platform, real_model, recovery, suite
 
 asyncio.run(platform.main())
 page_weight.main()
 suite.main()
 agents.main()
+real_model.main()
 concurrency.main([])
 recovery.main()

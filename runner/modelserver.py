@@ -123,13 +123,17 @@ def _sdist(name: str, version: str, into: Path, log: Callable[[str], None]) -> P
     """The source distribution from the package index's JSON API, its sha256 checked.
     (`pip download` of an sdist would first build its metadata, compiler and all.)"""
     index = os.environ.get("WPB_PYPI_URL", "https://pypi.org").rstrip("/")
-    listing_url = f"{index}/pypi/{name}/{version}/json"
+    listing_url = f"{index}/pypi/{name}/json"
     try:
         with urllib.request.urlopen(listing_url, timeout=60) as answer:
             listing = json.load(answer)
     except OSError as exc:
         raise ModelServerError(f"{listing_url}: {exc}") from exc
-    (entry,) = [u for u in listing["urls"] if u["packagetype"] == "sdist"]
+    files = listing.get("releases", {}).get(version, [])
+    sdists = [u for u in files if u["packagetype"] == "sdist"]
+    if not sdists:
+        raise ModelServerError(f"{listing_url}: no source distribution of {name} {version}")
+    entry = sdists[0]
     url = urllib.parse.urljoin(listing_url, entry["url"])
     target = into / entry["filename"]
     log(f"downloading {entry['filename']} ({entry['size'] / 1e6:.0f} MB)")

@@ -46,6 +46,8 @@ prometheus:
 harnesses: $(BIN)/runner
 	$(BIN)/runner harness install browser-use
 	$(BIN)/runner harness install openhands
+	$(BIN)/runner harness install openmanus
+	$(BIN)/runner harness install hermes
 
 demo: setup
 	$(BIN)/runner up --detach

@@ -23,7 +23,7 @@ harness_app = typer.Typer(help="Agent harness environments: install, list.", no_
 
 @harness_app.command("install")
 def harness_install(
-    name: Annotated[str, typer.Argument(help="browser-use, openhands, dom or gui")],
+    name: Annotated[str, typer.Argument(help=", ".join(ENVIRONMENTS))],
     python: Annotated[
         str | None, typer.Option(help="the interpreter for its venv (else found on PATH/pyenv)")
     ] = None,

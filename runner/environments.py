@@ -42,6 +42,9 @@ class Environment:
     module: str
     # Packages of its own venv; none means it runs on the runner's interpreter.
     requirements: tuple[str, ...] = ()
+    # Installed after them without their dependencies: a package whose exact pins clash
+    # with the framework's (`requirements` carry what it needs at run time).
+    no_deps: tuple[str, ...] = ()
     min_python: tuple[int, int] = (3, 11)
     # Variables set for the agent process (telemetry off, no downloads).
     env: dict[str, str] = field(default_factory=dict)
@@ -60,6 +63,11 @@ class Environment:
     @property
     def own_venv(self) -> bool:
         return bool(self.requirements)
+
+    @property
+    def packages(self) -> list[str]:
+        """Everything its venv is made for, as `ready.json` records it."""
+        return [*self.requirements, *self.no_deps]
 
     def folder(self, home: Path) -> Path:
         return home / "harnesses" / self.name
@@ -80,7 +88,7 @@ class Environment:
             state = Installed.read(self.marker(home))
         except (OSError, FileFormatError):
             return None
-        if state.requirements != list(self.requirements) or not self.python(home).exists():
+        if state.requirements != self.packages or not self.python(home).exists():
             return None
         return state
 
@@ -109,6 +117,9 @@ class Environment:
         _run([*pip, "install", "--quiet", "--upgrade", "pip"])
         log(f"{self.name}: pip install {' '.join(self.requirements)}")
         _run([*pip, "install", "--quiet", *self.requirements])
+        if self.no_deps:
+            log(f"{self.name}: pip install --no-deps {' '.join(self.no_deps)}")
+            _run([*pip, "install", "--quiet", "--no-deps", *self.no_deps])
         listed = subprocess.run(
             [*pip, "list", "--format", "json"], capture_output=True, text=True, check=True
         )
@@ -124,11 +135,11 @@ class Environment:
             check=True,
         ).stdout.strip()
         state = Installed(
-            requirements=list(self.requirements),
+            requirements=self.packages,
             python=version,
             packages={
                 name: packages[name]
-                for name in (re.split(r"[<>=!~]", r)[0] for r in self.requirements)
+                for name in (re.split(r"[<>=!~]", r)[0] for r in self.packages)
                 if name in packages
             },
         )
@@ -148,6 +159,13 @@ OPENHANDS = ("openhands-sdk>=1.58,<1.59", "openhands-tools>=1.58,<1.59")
 # What the `dom` and `gui` agents import beyond the standard library (pyproject's versions):
 # pydantic for the protocol's models.
 RUNNER_AGENT_PACKAGES = ("playwright>=1.45", "httpx>=0.27", "pydantic>=2.7")
+# OpenManus's `app` package (its prompts, read at run time) declares no dependencies.
+OPENMANUS = (*BROWSER_USE, "openmanus==0.1.0")
+# Hermes Agent pins openai 2.24 and pydantic 2.13.4, browser-use openai >= 2.26 and
+# pydantic 2.13.5: Hermes goes in without its pins, with what its agent loop imports that
+# browser-use does not bring (its own versions).
+HERMES = (*BROWSER_USE, "pyyaml==6.0.3", "jinja2==3.1.6")
+HERMES_AGENT = ("hermes-agent==0.19.0",)
 
 ENVIRONMENTS: dict[str, Environment] = {
     env.name: env
@@ -184,6 +202,22 @@ ENVIRONMENTS: dict[str, Environment] = {
             env=QUIET,
             about="screenshot-only agent; --family uitars|qwen3vl|opencua|fara|evocua|jedi",
             image_packages=RUNNER_AGENT_PACKAGES,
+        ),
+        Environment(
+            "openmanus",
+            "runner.agents.openmanus_agent",
+            OPENMANUS,
+            min_python=(3, 12),
+            env=QUIET,
+            about="browser-use's Agent over CDP with OpenManus's system prompt",
+        ),
+        Environment(
+            "hermes",
+            "runner.agents.hermes_agent",
+            HERMES,
+            no_deps=HERMES_AGENT,
+            env=QUIET,
+            about="Hermes Agent plans, browser-use executes each step over CDP",
         ),
     )
 }

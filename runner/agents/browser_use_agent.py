@@ -19,6 +19,9 @@ Options (`options` in the input): `use_vision` (false), `max_actions_per_step` (
 default), `exclude_actions` (default `["search", "extract", "evaluate"]`: no web search, no
 page LLM, no JavaScript of the model's own), `llm_timeout_s` (120, one HTTP
 attempt), `llm_retries` (2, the OpenAI client's retries of a failed request).
+
+The `openmanus` and `hermes` harnesses drive browser-use through the same `Executor` and
+`start`.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -141,100 +145,137 @@ def describe_actions(output: Any) -> list[dict[str, Any]] | None:
     return [a.model_dump(exclude_none=True, exclude_unset=True) for a in output.action]
 
 
-async def run(spec: AgentInput, recorder: protocol.Recorder) -> None:
-    import httpx
-    from browser_use import Agent, BrowserSession, Tools
+class Executor:
+    """browser-use on the episode's Chromium: one model client and one CDP session, for
+    one task or, one after another, for each step a planner hands it."""
 
-    options = spec.options
-    calls = Calls()
-    timeout = float(options.get("llm_timeout_s", 120))
-    retries = int(options.get("llm_retries", 2))
-    http = httpx.AsyncClient(
-        timeout=httpx.Timeout(timeout, connect=10.0),
-        event_hooks={"response": [watch_responses(calls, recorder, spec.model.name)]},
-    )
-    llm = chat_model(
-        calls,
-        model=spec.model.name,
-        base_url=spec.model.base_url,
-        api_key=spec.model.api_key,
-        temperature=spec.model.temperature,
-        frequency_penalty=None,
-        timeout=timeout,
-        max_retries=retries,
-        http_client=http,
-        **({"max_completion_tokens": spec.model.max_tokens} if spec.model.max_tokens else {}),
-    )
-    session = BrowserSession(
-        cdp_url=spec.cdp_url,
-        keep_alive=True,
-        viewport=spec.viewport.model_dump(),
-    )
-    # The OpenAI client's own timeout and retries come first: browser-use must not cancel
-    # a call before the client gives up on it (that would read as the model's failure).
-    llm_deadline = int(timeout * (retries + 1) + 30)
-    extra: dict[str, Any] = {}
-    if "max_actions_per_step" in options:
-        extra["max_actions_per_step"] = int(options["max_actions_per_step"])
-    agent = Agent(
-        task=spec.prompt,
-        llm=llm,
-        browser_session=session,
-        tools=Tools(exclude_actions=list(options.get("exclude_actions", DEFAULT_EXCLUDED))),
-        use_vision=bool(options.get("use_vision", False)),
-        directly_open_url=False,
-        initial_actions=[{"navigate": {"url": spec.start_url, "new_tab": False}}],
-        use_judge=False,
-        enable_planning=False,
-        message_compaction=False,
-        calculate_cost=False,
-        generate_gif=False,
-        llm_timeout=llm_deadline,
-        step_timeout=llm_deadline + 90,
-        enable_signal_handler=False,
-        **extra,
-    )
-    # History item 0 is the initial navigation (no model call): record model steps only.
-    recorded = 1
+    def __init__(self, spec: AgentInput, recorder: protocol.Recorder) -> None:
+        import httpx
+        from browser_use import BrowserSession
 
-    async def on_step_end(agent: Any) -> None:
-        nonlocal recorded
-        items = agent.history.history
-        for item in items[recorded:]:
-            tokens_in, tokens_out, latency, raw = calls.take()
-            errors = [r.error for r in item.result if r.error]
-            shot = Path(item.state.screenshot_path or "")
-            recorder.step(
-                describe_actions(item.model_output),
-                url=item.state.url or "",
-                model_output=raw,
-                input_tokens=tokens_in,
-                output_tokens=tokens_out,
-                latency_s=latency,
-                error="\n".join(errors) if errors else None,
-                screenshot=shot.read_bytes() if shot.is_file() else None,
-            )
-        recorded = max(recorded, len(items))
-        if calls.infra is not None:
-            agent.stop()  # no retries of a failed endpoint: the runner retries the episode
+        self.spec = spec
+        self.recorder = recorder
+        self.calls = Calls()
+        options = spec.options
+        timeout = float(options.get("llm_timeout_s", 120))
+        retries = int(options.get("llm_retries", 2))
+        self.http = httpx.AsyncClient(
+            timeout=httpx.Timeout(timeout, connect=10.0),
+            event_hooks={"response": [watch_responses(self.calls, recorder, spec.model.name)]},
+        )
+        self.llm = chat_model(
+            self.calls,
+            model=spec.model.name,
+            base_url=spec.model.base_url,
+            api_key=spec.model.api_key,
+            temperature=spec.model.temperature,
+            frequency_penalty=None,
+            timeout=timeout,
+            max_retries=retries,
+            http_client=self.http,
+            **({"max_completion_tokens": spec.model.max_tokens} if spec.model.max_tokens else {}),
+        )
+        self.session = BrowserSession(
+            cdp_url=spec.cdp_url,
+            keep_alive=True,
+            viewport=spec.viewport.model_dump(),
+        )
+        # The OpenAI client's own timeout and retries come first: browser-use must not
+        # cancel a call before the client gives up on it (that would read as the model's
+        # failure).
+        self.llm_deadline = int(timeout * (retries + 1) + 30)
+        self.opened = False
 
-    try:
-        history = await agent.run(max_steps=spec.limits.max_steps, on_step_end=on_step_end)
-    finally:
-        await http.aclose()
+    async def run(self, task: str, max_steps: int, extend_system_message: str | None = None) -> Any:
+        """One browser-use `Agent` on `task`, its steps recorded as they end; the first run
+        opens the start URL as an initial action (no model call). Returns its history."""
+        from browser_use import Agent, Tools
+
+        options = self.spec.options
+        extra: dict[str, Any] = {}
+        if "max_actions_per_step" in options:
+            extra["max_actions_per_step"] = int(options["max_actions_per_step"])
+        opening = (
+            [] if self.opened else [{"navigate": {"url": self.spec.start_url, "new_tab": False}}]
+        )
+        self.opened = True
+        agent = Agent(
+            task=task,
+            llm=self.llm,
+            browser_session=self.session,
+            tools=Tools(exclude_actions=list(options.get("exclude_actions", DEFAULT_EXCLUDED))),
+            use_vision=bool(options.get("use_vision", False)),
+            directly_open_url=False,
+            initial_actions=opening,
+            extend_system_message=extend_system_message,
+            use_judge=False,
+            enable_planning=False,
+            message_compaction=False,
+            calculate_cost=False,
+            generate_gif=False,
+            llm_timeout=self.llm_deadline,
+            step_timeout=self.llm_deadline + 90,
+            enable_signal_handler=False,
+            **extra,
+        )
+        # The initial navigation, when there is one, is a history item without a model
+        # call: record model steps only.
+        recorded = len(opening)
+        calls, recorder = self.calls, self.recorder
+
+        async def on_step_end(agent: Any) -> None:
+            nonlocal recorded
+            items = agent.history.history
+            for item in items[recorded:]:
+                tokens_in, tokens_out, latency, raw = calls.take()
+                errors = [r.error for r in item.result if r.error]
+                shot = Path(item.state.screenshot_path or "")
+                recorder.step(
+                    describe_actions(item.model_output),
+                    url=item.state.url or "",
+                    model_output=raw,
+                    input_tokens=tokens_in,
+                    output_tokens=tokens_out,
+                    latency_s=latency,
+                    error="\n".join(errors) if errors else None,
+                    screenshot=shot.read_bytes() if shot.is_file() else None,
+                )
+            recorded = max(recorded, len(items))
+            if calls.infra is not None:
+                agent.stop()  # no retries of a failed endpoint: the runner retries the episode
+
+        return await agent.run(max_steps=max_steps, on_step_end=on_step_end)
+
+    @property
+    def infra_error(self) -> AgentError | None:
+        """The model endpoint's failure, once one stopped a run."""
+        if self.calls.infra is None:
+            return None
+        return AgentError(kind=protocol.INFRA, message=protocol.describe(self.calls.infra))
+
+    async def close(self) -> None:
+        await self.http.aclose()
         # Close the CDP connection (keep_alive leaves it open); the browser stays.
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(session.reset(), timeout=10)
-
-    if calls.infra is not None:
-        error = AgentError(kind=protocol.INFRA, message=protocol.describe(calls.infra))
-        recorder.finish(False, history.final_result() or "", error=error)
-        return
-    recorder.finish(history.is_done(), history.final_result() or "")
+            await asyncio.wait_for(self.session.reset(), timeout=10)
 
 
-def main() -> None:
-    # Before browser_use is imported: quiet, offline, and its files in a scratch folder.
+async def solve(
+    spec: AgentInput, recorder: protocol.Recorder, extend_system_message: str | None = None
+) -> None:
+    """The whole task as one browser-use run, its end the episode's answer."""
+    executor = Executor(spec, recorder)
+    try:
+        history = await executor.run(spec.prompt, spec.limits.max_steps, extend_system_message)
+    finally:
+        await executor.close()
+    error = executor.infra_error
+    recorder.finish(error is None and history.is_done(), history.final_result() or "", error=error)
+
+
+def start(run: Callable[[AgentInput, protocol.Recorder], Coroutine[Any, Any, None]]) -> None:
+    """An agent program on browser-use: quiet, offline, its files in a scratch folder (set
+    before browser_use is imported), then `protocol.main(run)`."""
     scratch = tempfile.mkdtemp(prefix="wpb-browser-use-")
     tempfile.tempdir = scratch
     os.environ.update(QUIET)
@@ -248,6 +289,10 @@ def main() -> None:
         sys.stderr.flush()
     # browser-use leaves tasks and threads behind; output.json is written already.
     os._exit(0)
+
+
+def main() -> None:
+    start(solve)
 
 
 if __name__ == "__main__":

@@ -335,5 +335,13 @@ def gui() -> AgentHarness:
     return AgentHarness("gui")
 
 
+def openmanus() -> AgentHarness:
+    return AgentHarness("openmanus")
+
+
+def hermes() -> AgentHarness:
+    return AgentHarness("hermes")
+
+
 def external() -> AgentHarness:
     return AgentHarness("external")

@@ -146,6 +146,7 @@ class ChatRequest(Shape):
     response_format: ResponseFormat | None = None
     temperature: float | None = None
     max_tokens: int | None = None
+    stream: bool = False  # the answer as server-sent chunks (Hermes asks so)
     wpb_page: PageGeometry | None = None
 
 
@@ -178,6 +179,61 @@ class ChatCompletion(Shape):
     model: str
     choices: list[Choice]
     usage: Usage
+
+
+class DeltaToolCall(ToolCall):
+    index: int
+
+
+class Delta(Shape):
+    """What a chunk adds to the message (the test model sends it whole, in one chunk)."""
+
+    role: Literal["assistant"] | None = Field(default=None, exclude_if=lambda v: v is None)
+    content: str | None = Field(default=None, exclude_if=lambda v: v is None)
+    tool_calls: list[DeltaToolCall] | None = Field(default=None, exclude_if=lambda v: v is None)
+
+
+class ChunkChoice(Shape):
+    index: int = 0
+    delta: Delta
+    finish_reason: Literal["stop", "tool_calls"] | None = None
+
+
+class ChatCompletionChunk(Shape):
+    """One server-sent event of a streamed answer."""
+
+    id: str
+    object: Literal["chat.completion.chunk"] = "chat.completion.chunk"
+    created: int
+    model: str
+    choices: list[ChunkChoice]
+    usage: Usage | None = Field(default=None, exclude_if=lambda v: v is None)
+
+    @classmethod
+    def split(cls, answer: ChatCompletion) -> list[ChatCompletionChunk]:
+        """`answer` as a stream: the message, its finish reason, then the usage."""
+        (choice,) = answer.choices
+        message = choice.message
+        calls = [
+            DeltaToolCall(index=number, **call.model_dump())
+            for number, call in enumerate(message.tool_calls or [])
+        ]
+        delta = Delta(role="assistant", content=message.content, tool_calls=calls or None)
+
+        def chunk(choices: list[ChunkChoice], usage: Usage | None = None) -> ChatCompletionChunk:
+            return cls(
+                id=answer.id,
+                created=answer.created,
+                model=answer.model,
+                choices=choices,
+                usage=usage,
+            )
+
+        return [
+            chunk([ChunkChoice(delta=delta)]),
+            chunk([ChunkChoice(delta=Delta(), finish_reason=choice.finish_reason)]),
+            chunk([], answer.usage),
+        ]
 
 
 class ErrorDetail(Shape):

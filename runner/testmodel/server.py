@@ -13,6 +13,7 @@ import json
 import re
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -20,12 +21,13 @@ from typing import Literal
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exception_handlers import request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from runner.testmodel.dialects import all_dialects
 from runner.testmodel.dialects.base import Dialect, Element
 from runner.testmodel.schema import (
     ChatCompletion,
+    ChatCompletionChunk,
     ChatRequest,
     Choice,
     ErrorAnswer,
@@ -155,7 +157,7 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
         return ModelList(data=[ModelCard(id=name) for name in ["test", *scripts]])
 
     @app.post("/v1/chat/completions", response_model=ChatCompletion)
-    async def chat(body: ChatRequest) -> ChatCompletion | JSONResponse:
+    async def chat(body: ChatRequest) -> ChatCompletion | Response:
         model = body.model or "test"
         text = conversation_text(body)
         script = pick_script(model, text)
@@ -187,15 +189,22 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
     return app
 
 
-def completion(model: str, message: Reply, body: ChatRequest) -> ChatCompletion:
+def stream(answer: ChatCompletion) -> Iterator[str]:
+    """A streamed answer's server-sent events, as OpenAI ends them."""
+    for chunk in ChatCompletionChunk.split(answer):
+        yield f"data: {chunk.model_dump_json()}\n\n"
+    yield "data: [DONE]\n\n"
+
+
+def completion(model: str, message: Reply, body: ChatRequest) -> ChatCompletion | Response:
     """An OpenAI chat-completions answer around `message`, with token counts estimated
-    as a quarter of the characters sent and returned."""
+    as a quarter of the characters sent and returned; streamed when the request asks."""
     messages = [m.model_dump(mode="json", exclude_unset=True) for m in body.messages]
     # Images count as a fixed share, not as the characters of their base64.
     sent = len(IMAGE_DATA.sub("image", json.dumps(messages, ensure_ascii=False)))
     returned = len(json.dumps(message.model_dump(mode="json"), ensure_ascii=False))
     prompt_tokens, completion_tokens = max(1, sent // 4), max(1, returned // 4)
-    return ChatCompletion(
+    answer = ChatCompletion(
         id=f"chatcmpl-{uuid.uuid4().hex[:24]}",
         created=int(time.time()),
         model=model,
@@ -208,3 +217,6 @@ def completion(model: str, message: Reply, body: ChatRequest) -> ChatCompletion:
             total_tokens=prompt_tokens + completion_tokens,
         ),
     )
+    if body.stream:
+        return StreamingResponse(stream(answer), media_type="text/event-stream")
+    return answer

@@ -5,6 +5,8 @@ and judged by the verifier. Also what a run records and shows for an agent."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,10 +15,11 @@ import pytest
 from helpers import run_eval
 from playwright.sync_api import Page, expect
 
+from runner.environments import ENVIRONMENTS
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig, ModelRefused
 from runner.modelcalls import usage_of
-from runner.settings import TASKS_DIR
+from runner.settings import REPO, TASKS_DIR, runner_home
 from services.core.models.run import CALLS, ModelCall, Usage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -55,8 +58,20 @@ def solved(record: dict[str, Any]) -> bool:
         ("gui", {"family": "jedi", "page_geometry": True}),
         ("browser-use", {}),
         ("openhands", {}),
+        ("openmanus", {}),
+        ("hermes", {}),
     ],
-    ids=["dom", "gui-uitars", "gui-qwen3vl", "gui-evocua", "gui-jedi", "browser-use", "openhands"],
+    ids=[
+        "dom",
+        "gui-uitars",
+        "gui-qwen3vl",
+        "gui-evocua",
+        "gui-jedi",
+        "browser-use",
+        "openhands",
+        "openmanus",
+        "hermes",
+    ],
 )
 def test_each_harness_solves_its_scripted_task(stack, tmp_path, testmodel, harness, options):
     (record,) = agent_eval(stack, tmp_path, harness, testmodel, options=options)
@@ -70,6 +85,15 @@ def test_each_harness_solves_its_scripted_task(stack, tmp_path, testmodel, harne
     assert any("/grocery" in s["url"] for s in steps)
     output = json.loads((folder / "output.json").read_text())
     assert output["completion"] is True and output["error"] is None
+
+
+def test_openmanus_reads_its_prompt_from_the_installed_package() -> None:
+    python, *_ = ENVIRONMENTS["openmanus"].command(runner_home())
+    code = "from runner.agents.openmanus_agent import system_prompt; print(system_prompt())"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([python, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "OpenManus" in done.stdout and "{" not in done.stdout  # no placeholder left
 
 
 # One scripted task per site (runner/testmodel/scripts/).
@@ -97,7 +121,7 @@ def test_a_scripted_task_on_every_site(stack, tmp_path, testmodel, harness, opti
     assert not failed
 
 
-@pytest.mark.parametrize("harness", ["dom", "browser-use"])
+@pytest.mark.parametrize("harness", ["dom", "browser-use", "hermes"])
 def test_saying_done_without_acting_is_completion_without_success(
     stack, tmp_path, testmodel, harness
 ):
@@ -112,8 +136,9 @@ def test_a_script_that_never_ends_stops_at_the_step_limit(stack, tmp_path, testm
     assert 4 <= record.steps <= 5 and record.seconds < 60
 
 
-def test_an_endpoint_that_answers_500_is_infrastructure(stack, tmp_path, testmodel):
-    (record,) = agent_eval(stack, tmp_path, "dom", testmodel, model="server-error")
+@pytest.mark.parametrize("harness", ["dom", "hermes"])
+def test_an_endpoint_that_answers_500_is_infrastructure(stack, tmp_path, testmodel, harness):
+    (record,) = agent_eval(stack, tmp_path, harness, testmodel, model="server-error")
     assert record.status == "infra_error" and record.ems is None
     assert record.attempts == 3 and "500" in record.error
 

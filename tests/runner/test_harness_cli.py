@@ -48,7 +48,17 @@ def test_a_bad_price_table_names_the_model(tmp_path: Path) -> None:
 def test_harness_list_and_install(tmp_path: Path) -> None:
     listed = runner(tmp_path, "harness", "list")
     assert listed.returncode == 0
-    for name in ("oracle", "noop", "browser-use", "openhands", "dom", "gui", "external"):
+    for name in (
+        "oracle",
+        "noop",
+        "browser-use",
+        "openhands",
+        "dom",
+        "gui",
+        "external",
+        "openmanus",
+        "hermes",
+    ):
         assert name in listed.stdout
     assert "runner harness install" in listed.stdout  # nothing installed under this home
     done = runner(tmp_path, "harness", "install", "nothing")

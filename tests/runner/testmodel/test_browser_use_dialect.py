@@ -164,6 +164,16 @@ def test_detects_browser_use_requests_only() -> None:
     assert not DIALECT.detect(ChatRequest.model_validate(other))
 
 
+def test_detection_holds_with_a_system_message_extended() -> None:
+    """The openmanus harness appends OpenManus's system prompt to browser-use's: its
+    requests are still browser-use's, with structured output and without."""
+    extended = body()
+    extended["messages"][0]["content"] += "\nAnother agent's system prompt, appended."
+    assert DIALECT.detect(ChatRequest.model_validate(extended))
+    del extended["response_format"]
+    assert DIALECT.detect(ChatRequest.model_validate(extended))
+
+
 def test_reads_indexed_elements_and_their_labels() -> None:
     found = {e.ref: e.label for e in parse_state(GROCERY_STATE)}
     assert found["1685"] == "Продукты" and found["1723"] == "Корзина"

@@ -31,6 +31,7 @@ class Installed(Boundary):
     made for, its Python and the versions of those packages."""
 
     requirements: list[str] = Field(default_factory=list)
+    npm_packages: list[str] = Field(default_factory=list)
     python: str
     packages: dict[str, str] = Field(default_factory=dict)
 
@@ -51,6 +52,8 @@ class Environment:
     image_packages: tuple[str, ...] = ()
     # Debian packages its image needs besides (openhands: a Chromium binary it looks for).
     image_debian_packages: tuple[str, ...] = ()
+    # npm packages (pinned) installed into its folder's node_modules/, beside the venv.
+    npm_packages: tuple[str, ...] = ()
 
     @property
     def image(self) -> str | None:
@@ -82,6 +85,8 @@ class Environment:
             return None
         if state.requirements != list(self.requirements) or not self.python(home).exists():
             return None
+        if state.npm_packages != list(self.npm_packages):
+            return None
         return state
 
     def command(self, home: Path) -> list[str]:
@@ -109,6 +114,7 @@ class Environment:
         _run([*pip, "install", "--quiet", "--upgrade", "pip"])
         log(f"{self.name}: pip install {' '.join(self.requirements)}")
         _run([*pip, "install", "--quiet", *self.requirements])
+        npm_versions = self._install_npm(folder, log)
         listed = subprocess.run(
             [*pip, "list", "--format", "json"], capture_output=True, text=True, check=True
         )
@@ -123,17 +129,45 @@ class Environment:
             text=True,
             check=True,
         ).stdout.strip()
+        versions = {
+            name: packages[name]
+            for name in (re.split(r"[<>=!~]", r)[0] for r in self.requirements)
+            if name in packages
+        }
         state = Installed(
             requirements=list(self.requirements),
+            npm_packages=list(self.npm_packages),
             python=version,
-            packages={
-                name: packages[name]
-                for name in (re.split(r"[<>=!~]", r)[0] for r in self.requirements)
-                if name in packages
-            },
+            packages={**versions, **npm_versions},
         )
         state.write(self.marker(home))
         return state
+
+    def _install_npm(self, folder: Path, log: Callable[[str], None]) -> dict[str, str]:
+        """`npm install --prefix FOLDER` of its npm packages, exactly those versions; the
+        installed versions by name."""
+        if not self.npm_packages:
+            return {}
+        npm = shutil.which("npm")
+        if npm is None:
+            raise HarnessEnvError(f"{self.name} needs npm (Node.js) for {self.npm_packages}")
+        shutil.rmtree(folder / "node_modules", ignore_errors=True)
+        log(f"{self.name}: npm install {' '.join(self.npm_packages)}")
+        _run(
+            [
+                npm,
+                "install",
+                "--prefix",
+                str(folder),
+                "--save-exact",
+                "--no-audit",
+                "--no-fund",
+                *self.npm_packages,
+            ]
+        )
+        modules = folder / "node_modules"
+        names = [p.rsplit("@", 1)[0] for p in self.npm_packages]
+        return {n: json.loads((modules / n / "package.json").read_text())["version"] for n in names}
 
 
 QUIET = {

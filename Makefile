@@ -46,6 +46,7 @@ prometheus:
 harnesses: $(BIN)/runner
 	$(BIN)/runner harness install browser-use
 	$(BIN)/runner harness install openhands
+	$(BIN)/runner harness install deepagents
 
 demo: setup
 	$(BIN)/runner up --detach

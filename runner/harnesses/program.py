@@ -345,3 +345,7 @@ def hermes() -> AgentHarness:
 
 def external() -> AgentHarness:
     return AgentHarness("external")
+
+
+def deepagents() -> AgentHarness:
+    return AgentHarness("deepagents")

@@ -60,6 +60,7 @@ def solved(record: dict[str, Any]) -> bool:
         ("openhands", {}),
         ("openmanus", {}),
         ("hermes", {}),
+        ("deepagents", {}),
     ],
     ids=[
         "dom",
@@ -71,6 +72,7 @@ def solved(record: dict[str, Any]) -> bool:
         "openhands",
         "openmanus",
         "hermes",
+        "deepagents",
     ],
 )
 def test_each_harness_solves_its_scripted_task(stack, tmp_path, testmodel, harness, options):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from helpers import runner
 
-from runner.environments import ENVIRONMENTS, find_python
+from runner.environments import ENVIRONMENTS, Environment, Installed, find_python
 from runner.prices import Price, PriceError, cost, load_prices
 from services.core.models.run import Usage
 
@@ -85,3 +85,16 @@ def test_openhands_gets_a_python_it_can_run() -> None:
     assert ENVIRONMENTS["openhands"].min_python == (3, 12)
     found = find_python((3, 12))
     assert Path(found).exists()
+
+
+def test_an_environment_is_ready_only_with_its_npm_packages(tmp_path: Path) -> None:
+    environment = Environment("mcp", "agent", ("pkg>=1",), npm_packages=("@scope/tool@1.2.3",))
+    python = environment.python(tmp_path)
+    python.parent.mkdir(parents=True)
+    python.touch()
+    made = Installed(requirements=["pkg>=1"], python="3.11.7")
+    made.write(environment.marker(tmp_path))
+    assert environment.state(tmp_path) is None
+    made = made.model_copy(update={"npm_packages": ["@scope/tool@1.2.3"]})
+    made.write(environment.marker(tmp_path))
+    assert environment.state(tmp_path) == made

@@ -3,10 +3,10 @@ action must be written back. One module per dialect, over what they share (`base
 
 from __future__ import annotations
 
-from runner.testmodel.dialects import browser_use, dom, gui, openhands
+from runner.testmodel.dialects import agentlab, browser_use, dom, gui, openhands
 from runner.testmodel.dialects.base import Dialect
 
 
 def all_dialects() -> list[Dialect]:
     """Every dialect, in detection order."""
-    return [browser_use.DIALECT, openhands.DIALECT, gui.DIALECT, dom.DIALECT]
+    return [browser_use.DIALECT, openhands.DIALECT, gui.DIALECT, agentlab.DIALECT, dom.DIALECT]

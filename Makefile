@@ -46,6 +46,7 @@ prometheus:
 harnesses: $(BIN)/runner
 	$(BIN)/runner harness install browser-use
 	$(BIN)/runner harness install openhands
+	$(BIN)/runner harness install agentlab
 
 demo: setup
 	$(BIN)/runner up --detach

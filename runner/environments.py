@@ -51,6 +51,12 @@ class Environment:
     image_packages: tuple[str, ...] = ()
     # Debian packages its image needs besides (openhands: a Chromium binary it looks for).
     image_debian_packages: tuple[str, ...] = ()
+    # Installed after `requirements` without their dependencies (agentlab: the parts that
+    # need torch, ray or gradio are never imported).
+    no_deps: tuple[str, ...] = ()
+    # Its framework launches its own Chromium (WPB_CHROMIUM): the runner launches none and
+    # `cdp_url` is empty.
+    own_browser: bool = False
 
     @property
     def image(self) -> str | None:
@@ -60,6 +66,11 @@ class Environment:
     @property
     def own_venv(self) -> bool:
         return bool(self.requirements)
+
+    @property
+    def pins(self) -> list[str]:
+        """What its venv is made of, as `ready.json` records it."""
+        return [*self.requirements, *(f"--no-deps {r}" for r in self.no_deps)]
 
     def folder(self, home: Path) -> Path:
         return home / "harnesses" / self.name
@@ -80,7 +91,7 @@ class Environment:
             state = Installed.read(self.marker(home))
         except (OSError, FileFormatError):
             return None
-        if state.requirements != list(self.requirements) or not self.python(home).exists():
+        if state.requirements != self.pins or not self.python(home).exists():
             return None
         return state
 
@@ -109,6 +120,9 @@ class Environment:
         _run([*pip, "install", "--quiet", "--upgrade", "pip"])
         log(f"{self.name}: pip install {' '.join(self.requirements)}")
         _run([*pip, "install", "--quiet", *self.requirements])
+        if self.no_deps:
+            log(f"{self.name}: pip install --no-deps {' '.join(self.no_deps)}")
+            _run([*pip, "install", "--quiet", "--no-deps", *self.no_deps])
         listed = subprocess.run(
             [*pip, "list", "--format", "json"], capture_output=True, text=True, check=True
         )
@@ -124,11 +138,13 @@ class Environment:
             check=True,
         ).stdout.strip()
         state = Installed(
-            requirements=list(self.requirements),
+            requirements=self.pins,
             python=version,
             packages={
                 name: packages[name]
-                for name in (re.split(r"[<>=!~]", r)[0] for r in self.requirements)
+                for name in (
+                    re.split(r"[<>=!~]", r)[0] for r in (*self.requirements, *self.no_deps)
+                )
                 if name in packages
             },
         )
@@ -148,6 +164,19 @@ OPENHANDS = ("openhands-sdk>=1.58,<1.59", "openhands-tools>=1.58,<1.59")
 # What the `dom` and `gui` agents import beyond the standard library (pyproject's versions):
 # pydantic for the protocol's models.
 RUNNER_AGENT_PACKAGES = ("playwright>=1.45", "httpx>=0.27", "pydantic>=2.7")
+# BrowserGym with this repository's integration (integrations/browsergym, editable: its tasks
+# are this checkout's) and what AgentLab's generic agent imports; agentlab itself comes
+# without its dependencies (torch, ray, gradio: its study launcher and viewers).
+AGENTLAB = (
+    "browsergym-core==0.14.3",
+    "browsergym-experiments==0.14.3",
+    "--editable=integrations/browsergym",
+    "openai>=1.7,<2",
+    "anthropic>=0.62",
+    "litellm>=1.75.3",
+    "pandas>=2",
+    "pyyaml>=6",
+)
 
 ENVIRONMENTS: dict[str, Environment] = {
     env.name: env
@@ -184,6 +213,15 @@ ENVIRONMENTS: dict[str, Environment] = {
             env=QUIET,
             about="screenshot-only agent; --family uitars|qwen3vl|opencua|fara",
             image_packages=RUNNER_AGENT_PACKAGES,
+        ),
+        Environment(
+            "agentlab",
+            "runner.agents.agentlab_agent",
+            AGENTLAB,
+            env=QUIET,
+            about="AgentLab's generic agent in BrowserGym's env (browsergym_webpagebench)",
+            no_deps=("agentlab==0.4.2",),
+            own_browser=True,
         ),
     )
 }

@@ -193,7 +193,13 @@ class AgentHarness:
             raise InfraError(str(exc)) from exc
         folder = episode.output_dir
         folder.mkdir(parents=True, exist_ok=True)
-        async with episode_chromium(episode.chromium, folder) as cdp_url:
+        # A framework that launches its own Chromium (BrowserGym's env) gets no CDP URL.
+        browser = (
+            contextlib.nullcontext("")
+            if self.name in ENVIRONMENTS and ENVIRONMENTS[self.name].own_browser
+            else episode_chromium(episode.chromium, folder)
+        )
+        async with browser as cdp_url:
             spec = folder / INPUT
             self.agent_input(episode, cdp_url, folder).write(spec)
             env = {
@@ -311,6 +317,10 @@ def dom() -> AgentHarness:
 
 def gui() -> AgentHarness:
     return AgentHarness("gui")
+
+
+def agentlab() -> AgentHarness:
+    return AgentHarness("agentlab")
 
 
 def external() -> AgentHarness:

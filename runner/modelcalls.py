@@ -1,7 +1,8 @@
-"""The runner's proxy in front of the model endpoint: every call an agent makes is
-forwarded as it is and recorded in the episode's `calls.jsonl` as it returns (its status,
-latency, the server's token usage, the raw answer), whether or not the agent's framework
-took a step from it. An episode killed at its limit keeps what the model said and what it
+"""The runner's proxy in front of the model endpoint: every request an agent makes is
+forwarded as it is, and each model call (a completion; not a framework's probe of
+`/models`) is recorded in the episode's `calls.jsonl` as it returns (its status, latency,
+the server's token usage, the raw answer), whether or not the agent's framework took a
+step from it. An episode killed at its limit keeps what the model said and what it
 cost, and the record's tokens and calls are the server's, not the agent's own count.
 
 One proxy per run on a loopback port; each episode gets a base URL of its own
@@ -47,6 +48,8 @@ HOP = frozenset(
         "trailer",
     }
 )
+# The paths of model calls (others, a framework's probes of `/models`, pass unrecorded).
+GENERATION = ("/chat/completions", "/completions", "/responses", "/messages")
 # What an endpoint says when the request asks for what the model cannot do.
 UNSUPPORTED = re.compile(r"not supported|unsupported|does not support|cannot (read|process) image")
 
@@ -189,6 +192,19 @@ class ModelProxy:
         finally:
             del self._episodes[key]
 
+    async def _pass(
+        self, method: str, url: str, body: bytes, headers: dict[str, str]
+    ) -> web.Response:
+        """A request that is no model call, forwarded unrecorded."""
+        assert self._session is not None
+        try:
+            async with self._session.request(method, url, data=body, headers=headers) as answer:
+                kept = {k: v for k, v in answer.headers.items() if k.lower() not in HOP}
+                return web.Response(body=await answer.read(), status=answer.status, headers=kept)
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            why = f"model endpoint {self.upstream} did not answer: {type(exc).__name__}: {exc}"
+            return web.json_response({"error": {"message": why}}, status=502)
+
     async def _forward(self, request: web.Request) -> web.StreamResponse:
         calls = self._episodes.get(request.match_info["episode"])
         if calls is None or self._session is None:
@@ -199,6 +215,8 @@ class ModelProxy:
         path = "/" + request.match_info["path"]
         url = self.upstream + path + (f"?{request.query_string}" if request.query_string else "")
         headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP}
+        if not path.endswith(GENERATION):
+            return await self._pass(request.method, url, body, headers)
         started = time.monotonic()
         stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
         calls.count += 1

@@ -113,18 +113,30 @@ async def run(spec: AgentInput, recorder: protocol.Recorder) -> None:
         return asyncio.run_coroutine_threadsafe(execute(step), loop).result()
 
     registry.register(name=TOOL, toolset=TOOLSET, schema=SCHEMA, handler=browser_task)
-    planner = AIAgent(
-        base_url=spec.model.base_url,
-        api_key=spec.model.api_key or "none",
-        model=spec.model.name,
-        max_iterations=spec.limits.max_steps,
-        tool_delay=0.0,
-        enabled_toolsets=[TOOLSET],
-        quiet_mode=True,
-        skip_context_files=True,
-        skip_memory=True,
-        request_overrides={"temperature": spec.model.temperature},
-    )
+    overrides: dict[str, Any] = {"temperature": spec.model.temperature}
+    if spec.model.max_tokens is not None:
+        overrides["max_tokens"] = spec.model.max_tokens
+    try:
+        planner = AIAgent(
+            base_url=spec.model.base_url,
+            api_key=spec.model.api_key or "none",
+            model=spec.model.name,
+            max_iterations=spec.limits.max_steps,
+            tool_delay=0.0,
+            enabled_toolsets=[TOOLSET],
+            quiet_mode=True,
+            skip_context_files=True,
+            skip_memory=True,
+            request_overrides=overrides,
+        )
+    except ValueError as exc:
+        await executor.close()
+        if "context window" not in str(exc):
+            raise
+        # Hermes refuses a model whose context (as the endpoint reports it) is below its
+        # minimum: no task of the run can start, so the run stops.
+        recorder.finish(False, error=AgentError(kind=protocol.CONFIG, message=str(exc)))
+        return
     try:
         # Hermes's loop is synchronous; browser-use runs on this event loop meanwhile.
         result = await asyncio.to_thread(planner.run_conversation, spec.prompt)

@@ -37,6 +37,9 @@ from services.core.models.run import Usage
 INFRA: ErrorKind = "infra"
 # The agent program itself broke (a bug, a framework crash): scored as the agent's failure.
 AGENT: ErrorKind = "agent"
+# The run's settings cannot work with this harness (its framework refuses the model): the
+# runner stops the run, no task of it scored.
+CONFIG: ErrorKind = "config"
 # HTTP answers of a model endpoint that say the endpoint, not the model, failed.
 INFRA_STATUSES = {401, 403, 404, 408, 409, 429} | set(range(500, 600))
 INFRA_NAMES = (

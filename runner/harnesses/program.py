@@ -307,6 +307,8 @@ class AgentHarness:
         error = answer.error
         if error and error.kind == "infra":
             raise InfraError(f"{self.name}: {error.message}"[:1000])
+        if error and error.kind == "config":
+            raise ModelRefused(f"the {self.name} harness refused the run's model: {error.message}")
         steps = answer.steps or steps
         status, message = Status.OK, None
         if error:

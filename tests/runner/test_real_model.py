@@ -132,11 +132,20 @@ def test_openhands_ends_with_a_status_and_the_servers_usage(stack, tmp_path, lla
     assert record.ems == 0
 
 
-@pytest.mark.parametrize("harness", ["openmanus", "hermes", "deepagents", "agentlab"])
+@pytest.mark.parametrize("harness", ["openmanus", "deepagents", "agentlab"])
 def test_each_harness_of_the_published_board_conforms(stack, tmp_path, llama, harness):
     record = real_eval(stack, tmp_path, harness, llama.base_url)
     calls, _ = conformant(record, tmp_path)
     assert record.ems == 0 and len(calls) >= 1
+
+
+def test_hermes_refusing_a_small_context_stops_the_run(stack, tmp_path, llama):
+    """Hermes Agent needs a 64K context; this model has 32K: the run's configuration error,
+    said once, before any model call."""
+    with pytest.raises(ModelRefused, match=r"hermes harness refused .* below the minimum 64,000"):
+        real_eval(stack, tmp_path, "hermes", llama.base_url)
+    (folder,) = (tmp_path / "episodes").iterdir()
+    assert not ModelCall.read_lines(folder / CALLS) and not leftovers()
 
 
 def test_an_external_agent_is_recorded_the_same(stack, tmp_path, llama):
@@ -225,13 +234,14 @@ def test_runner_model_serve_answers_until_stopped(tmp_path):
 
         def answered() -> httpx.Response | None:
             try:
-                return httpx.post(
+                answer = httpx.post(
                     f"http://127.0.0.1:{port}/v1/chat/completions",
                     json={"model": MODEL, "messages": [{"role": "user", "content": "Привет"}]},
                     timeout=60,
                 )
             except httpx.TransportError:
                 return None
+            return None if answer.status_code == 503 else answer  # 503: still loading
 
         answer = until(answered, 120, "runner model serve's endpoint", every=0.5)
         assert answer.status_code == 200 and answer.json()["usage"]["completion_tokens"] > 0

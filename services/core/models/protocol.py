@@ -75,12 +75,13 @@ class Step(Boundary):
     screenshot: str | None = None
 
 
-ErrorKind = Literal["agent", "infra"]
+ErrorKind = Literal["agent", "infra", "config"]
 
 
 class AgentError(Boundary):
     """Why an episode ended without an answer: `infra` when the model endpoint or the
-    browser failed (retried, never scored), `agent` when the agent itself broke."""
+    browser failed (retried, never scored), `agent` when the agent itself broke, `config`
+    when its framework refuses the run's model (the run stops, nothing scored)."""
 
     kind: ErrorKind
     message: str

@@ -6,11 +6,14 @@ from __future__ import annotations
 import asyncio
 import signal
 from collections.abc import Coroutine
-from typing import Any, NoReturn, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+
+from services.core.errors import FieldError
+from services.core.tasks import SUITE_NAMES, check_suite
 
 console = Console()
 if not console.is_terminal:  # CI logs and pipes: wide enough for the task names
@@ -21,6 +24,20 @@ def fail(message: str) -> NoReturn:
     """The message as it is: no markup, no `:emoji:` codes (a `site:<domain>:` stays text)."""
     console.print(f"[red]error:[/red] {escape(message)}", emoji=False)
     raise typer.Exit(2)
+
+
+def known_suite(name: str) -> str:
+    """`--suite NAME`: a suite's name, or the command is refused naming the option and the
+    suites."""
+    try:
+        return check_suite(name, "--suite")
+    except FieldError as exc:
+        fail(str(exc))
+
+
+SuiteOption = Annotated[
+    str, typer.Option(help=f"the suite of tasks: {SUITE_NAMES}", callback=known_suite)
+]
 
 
 T = TypeVar("T")

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from runner import containers
 from runner.agents.gui_families import GuiFamily
-from runner.cli_common import Stopped, console, fail, stoppable
+from runner.cli_common import Stopped, SuiteOption, console, fail, stoppable
 from runner.containers import DockerBackend
 from runner.evaluate import StandNotReady, TaskRef, evaluate, select_tasks
 from runner.harness import Harness, ModelRefused, get_harness
@@ -29,6 +29,7 @@ from runner.settings import TASKS_DIR, RunnerSettings, admin_token, runner_home
 from runner.stack import Stack, StackError, running_stack
 from runner.tables import print_run
 from services.core.models.run import Record
+from services.core.models.task import RELEASED
 from services.core.results.board import Run
 
 
@@ -66,7 +67,10 @@ def eval_(
     prices: Annotated[
         Path | None, typer.Option(help="price table (TOML); default $WPB_HOME/prices.toml")
     ] = None,
-    tasks: Annotated[str | None, typer.Option(help="comma-separated sites, names or globs")] = None,
+    suite: SuiteOption = RELEASED,
+    tasks: Annotated[
+        str | None, typer.Option(help="comma-separated sites, names or globs of the suite")
+    ] = None,
     max_tasks: Annotated[int | None, typer.Option(min=1, help="at most this many tasks")] = None,
     workers: Annotated[int, typer.Option(min=1, max=32, help="tasks run at once")] = 1,
     time_limit: Annotated[float, typer.Option(min=1, help="seconds per task")] = 180,
@@ -133,10 +137,12 @@ def chosen_harness(request: EvalRequest) -> Harness:
 
 
 def selected(request: EvalRequest) -> list[TaskRef]:
-    """The tasks `--tasks` and `--max-tasks` select; none is refused."""
-    refs = select_tasks(TASKS_DIR, request.tasks, request.max_tasks)
+    """The tasks of `--suite` that `--tasks` and `--max-tasks` select; none is refused."""
+    refs = select_tasks(TASKS_DIR, request.tasks, request.max_tasks, request.suite)
     if not refs:
-        fail(f"no task matches {request.tasks!r} under {TASKS_DIR}")
+        if request.tasks:
+            fail(f"no task matches {request.tasks!r} in the {request.suite} suite ({TASKS_DIR})")
+        fail(f"the {request.suite} suite has no task under {TASKS_DIR}")
     return refs
 
 

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from runner.cli_common import console, fail
+from runner.cli_common import SuiteOption, console, fail
 from runner.settings import TASKS_DIR, runner_home
 from runner.tables import print_board, print_compare
+from services.core.models.task import RELEASED
 
 if TYPE_CHECKING:
     from services.core.results.board import Run
@@ -34,8 +35,9 @@ board_app = typer.Typer(
     help="The leaderboard over runs: the terminal table (no command) or `export DIR`."
 )
 
-SuiteOption = Annotated[
-    str | None, typer.Option(help="the task-set hash to show (default: the one most rows share)")
+TaskSetOption = Annotated[
+    str | None,
+    typer.Option(help="the suite's task-set hash to show (default: the one most rows share)"),
 ]
 EveryOption = Annotated[
     bool, typer.Option("--all", help="every run, not only the newest per model × harness")
@@ -48,11 +50,12 @@ def board(
     site: Annotated[str | None, typer.Option(help="only this site's tasks")] = None,
     ui: Annotated[str | None, typer.Option(help="only this UI class (primary)")] = None,
     kind: Annotated[TaskKind | None, typer.Option(help="only canonical tasks or variants")] = None,
-    suite: SuiteOption = None,
+    suite: SuiteOption = RELEASED,
+    task_set: TaskSetOption = None,
     every: EveryOption = False,
 ) -> None:
-    """The board of the runs under $WPB_HOME/runs: newest run per model × harness on one
-    task set (others listed apart), every rate with its 95% interval (docs/results.md)."""
+    """The board of one suite's runs under $WPB_HOME/runs: newest run per model × harness on
+    one task set (others listed apart), every rate with its 95% interval (docs/results.md)."""
     if ctx.invoked_subcommand:
         return
     from services.core.models.board import Filter
@@ -61,26 +64,26 @@ def board(
     runs = finished_runs(runner_home() / "runs")
     if not runs:
         fail(f"no finished run under {runner_home() / 'runs'} (runner eval)")
-    print_board(
-        console, build(runs, Filter(site=site, ui=ui, kind=kind), latest=not every, suite=suite)
-    )
+    only = Filter(site=site, ui=ui, kind=kind)
+    print_board(console, build(runs, only, not every, suite, task_set))
 
 
 @board_app.command("export")
 def board_export(
     folder: Annotated[Path, typer.Argument(help="where to write index.html and the rest")],
-    suite: SuiteOption = None,
+    suite: SuiteOption = RELEASED,
+    task_set: TaskSetOption = None,
     every: EveryOption = False,
 ) -> None:
-    """Write the board as a static site: index.html (a page per filter, the comparisons),
-    assets/, board.json and board.csv; publishable as it is."""
+    """Write one suite's board as a static site: index.html (a page per filter, the
+    comparisons), assets/, board.json and board.csv; publishable as it is."""
     from runner.static_board import export
     from services.core.results.board import finished_runs
 
     runs = finished_runs(runner_home() / "runs")
     if not runs:
         fail(f"no finished run under {runner_home() / 'runs'} (runner eval)")
-    index = export(runs, folder, latest=not every, suite=suite)
+    index = export(runs, folder, not every, suite, task_set)
     console.print(f"board written: {index.resolve()}")
 
 
@@ -91,10 +94,13 @@ def compare_runs(
 ) -> None:
     """Run B against run A on their common attempts: flipped tasks, EMS deltas by site, UI
     class and kind with 95% intervals, McNemar's exact test."""
-    from services.core.results.board import compare
+    from services.core.results.board import MixedSuites, compare
     from services.core.results.page import render_compare
 
-    result = compare(named_run(run_a), named_run(run_b))
+    try:
+        result = compare(named_run(run_a), named_run(run_b))
+    except MixedSuites as exc:
+        fail(str(exc))
     print_compare(console, result)
     if html is not None:
         html.write_text(render_compare(result, "/view/board/assets"), encoding="utf-8")

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from runner.cli_common import console, fail
+from runner.cli_common import SuiteOption, console, fail
 from runner.cli_eval import run_on_stack, selected
 from runner.harness import get_harness
 from runner.request import EvalRequest
@@ -19,7 +19,8 @@ from runner.suite import build as build_variants
 from runner.suite import counts, shown_prompt, validate_paths
 from runner.tables import print_audit, print_task_counts
 from services.core.errors import FieldError
-from services.core.tasks import find_task, task_files
+from services.core.models.task import RELEASED
+from services.core.tasks import find_task, suite_of, task_files
 
 tasks_app = typer.Typer(
     help="The task suite: build variants, validate, list, show.", no_args_is_help=True
@@ -68,9 +69,10 @@ def tasks_validate(
 
 
 @tasks_app.command("list")
-def tasks_list() -> None:
-    """Counts by site, UI class (primary and all), canonical versus variant."""
-    print_task_counts(console, counts(TASKS_DIR))
+def tasks_list(suite: SuiteOption = RELEASED) -> None:
+    """A suite's tasks counted by site, UI class (primary and all), canonical versus
+    variant; and the task files of each suite."""
+    print_task_counts(console, counts(TASKS_DIR, suite), suite)
 
 
 @tasks_app.command("show")
@@ -90,7 +92,7 @@ def tasks_show(
     prompt, shift = shown_prompt(task, day, "http://127.0.0.1:8000/t/<trajectory>/")
     data = task["test_data"]
     console.print(
-        f"[bold]{name}[/bold] · {data.get('bench_first_domain')} · "
+        f"[bold]{name}[/bold] · suite {suite_of(task)} · {data.get('bench_first_domain')} · "
         f"{(data.get('ui_taxonomy') or {}).get('primary', '?')} · "
         f"profile {data.get('ui_variant_profile', 'canonical')} · "
         f"dates shifted {shift} days (today {day})"
@@ -100,7 +102,10 @@ def tasks_show(
 
 @tasks_app.command("audit")
 def tasks_audit(
-    tasks: Annotated[str | None, typer.Option(help="comma-separated sites, names or globs")] = None,
+    suite: SuiteOption = RELEASED,
+    tasks: Annotated[
+        str | None, typer.Option(help="comma-separated sites, names or globs of the suite")
+    ] = None,
     max_tasks: Annotated[int | None, typer.Option(min=1, help="at most this many tasks")] = None,
     workers: Annotated[int, typer.Option(min=1, max=32, help="tasks run at once")] = 1,
     time_limit: Annotated[float, typer.Option(min=1, help="seconds per task")] = 120,
@@ -120,6 +125,7 @@ def tasks_audit(
 
     request = EvalRequest(
         harness="oracle",
+        suite=suite,
         tasks=tasks,
         max_tasks=max_tasks,
         workers=workers,

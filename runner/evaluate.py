@@ -45,10 +45,10 @@ from services.core.models.run import (
     Viewport,
     record_lines,
 )
-from services.core.models.task import Task
+from services.core.models.task import RELEASED, Task
 from services.core.results.board import Run
 from services.core.results.stats import repeats
-from services.core.tasks import load_task, task_files
+from services.core.tasks import load_task, suite_of, task_files
 from services.core.variants import defaults, resolve
 
 
@@ -81,6 +81,10 @@ class TaskRef:
     @property
     def site(self) -> str:
         return str(self.task["test_data"].get("bench_first_domain") or "?")
+
+    @property
+    def suite(self) -> str:
+        return suite_of(self.task)
 
     @property
     def profile(self) -> str | None:
@@ -121,11 +125,14 @@ class TaskRef:
         return {k: v for k, v in chosen.get(self.site, {}).items() if standard.get(k) != v}
 
 
-def select_tasks(tasks_dir: Path, pattern: str | None, limit: int | None) -> list[TaskRef]:
-    """Tasks matching any comma-separated part: a task's exact name selects that task, a
-    site name its tasks, a glob (`*`, `?`) the names it matches, anything else the names
-    that contain it."""
-    refs = [TaskRef(p.stem, p, load_task(p)) for p in task_files(tasks_dir)]
+def select_tasks(
+    tasks_dir: Path, pattern: str | None, limit: int | None, suite: str = RELEASED
+) -> list[TaskRef]:
+    """The tasks of `suite` matching any comma-separated part: a task's exact name selects
+    that task, a site name its tasks, a glob (`*`, `?`) the names it matches, anything else
+    the names that contain it."""
+    every = (TaskRef(p.stem, p, load_task(p)) for p in task_files(tasks_dir))
+    refs = [ref for ref in every if ref.suite == suite]
     if pattern:
         parts = [part.strip() for part in pattern.split(",") if part.strip()]
         names = {ref.name for ref in refs}
@@ -142,6 +149,14 @@ def select_tasks(tasks_dir: Path, pattern: str | None, limit: int | None) -> lis
 
         refs = [ref for ref in refs if wanted(ref)]
     return refs[:limit] if limit else refs
+
+
+def run_suite(refs: list[TaskRef]) -> str:
+    """The one suite of a run's tasks: a run never mixes suites."""
+    suites = {ref.suite for ref in refs} or {RELEASED}
+    if len(suites) > 1:
+        raise ValueError(f"a run takes the tasks of one suite, not of {sorted(suites)}")
+    return suites.pop()
 
 
 def task_set_hash(refs: list[TaskRef]) -> str:
@@ -449,6 +464,7 @@ async def evaluate(
             prices=sorted(run.prices),
             tasks=len(refs),
             repeat=repeat,
+            suite=run_suite(refs),
             task_set_hash=task_set_hash(refs),
             task_names=[r.name for r in refs],
             backend=getattr(harness, "backend", None) or {"kind": "local"},

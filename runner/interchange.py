@@ -106,7 +106,10 @@ class UpstreamResults(Boundary):
 
 def to_upstream(run: Run, tasks_dir: Path) -> UpstreamResults:
     """`run` as upstream's results.json: `run` (totals) and `tests` (one per record)."""
-    prompts = {ref.name: ref.task["test_data"]["task"] for ref in _refs(tasks_dir)}
+    prompts = {
+        ref.name: ref.task["test_data"]["task"]
+        for ref in select_tasks(tasks_dir, None, None, run.suite)
+    }
     records = [r for r in run.records if r.scored]
     by_model: dict[str, Usage] = {}
     for record in records:
@@ -168,19 +171,16 @@ def to_upstream(run: Run, tasks_dir: Path) -> UpstreamResults:
     )
 
 
-def _refs(tasks_dir: Path) -> list[TaskRef]:
-    return select_tasks(tasks_dir, None, None)
-
-
 def from_upstream(data: UpstreamResults, tasks_dir: Path) -> tuple[Manifest, list[Record]]:
-    """The manifest and records of an upstream results.json. Tests named as our tasks take
-    their site, class and variant from our files, and the task-set hash of those files (so
-    the run joins our board); a file naming other tasks gets a hash of its own names."""
-    ours = {ref.name: ref for ref in _refs(tasks_dir)}
+    """The manifest and records of an upstream results.json, a run of the released suite.
+    Tests named as its tasks take their site, class and variant from our files, and the
+    task-set hash of those files (so the run joins our board); a file naming other tasks
+    gets a hash of its own names."""
+    ours = {ref.name: ref for ref in select_tasks(tasks_dir, None, None)}
     records = [_record(test, ours.get(test.test_name)) for test in data.tests]
     names = sorted({r.task for r in records})
     known = [ref for ref in ours.values() if ref.name in names]  # in `runner eval`'s order
-    suite = (
+    task_set = (
         task_set_hash(known)
         if len(known) == len(names)
         else "upstream-" + hashlib.sha256("\0".join(names).encode()).hexdigest()[:16]
@@ -192,7 +192,7 @@ def from_upstream(data: UpstreamResults, tasks_dir: Path) -> tuple[Manifest, lis
         model=head.model,
         agent=AgentSettings(base_url=head.provider),
         tasks=len(names),
-        task_set_hash=suite,
+        task_set_hash=task_set,
         task_names=names,
         imported_from="upstream results.json",
     )

@@ -22,7 +22,10 @@ from runner.evaluate import RunPlan
 from runner.harness import AgentConfig, harness_factory
 from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
 from runner.settings import RunnerSettings
+from services.core.errors import FieldError
 from services.core.models.run import Options
+from services.core.models.task import RELEASED
+from services.core.tasks import check_suite
 
 
 class Backend(StrEnum):
@@ -68,6 +71,7 @@ class EvalRequest(RunPlan):
     option: Options = Field(default_factory=dict)
     agent_cmd: str | None = None
     prices: Path | None = None
+    suite: str = RELEASED
     tasks: str | None = None
     max_tasks: int | None = None
     metrics_port: int | None = None
@@ -85,6 +89,14 @@ class EvalRequest(RunPlan):
         except KeyError as exc:
             raise ValueError(exc.args[0]) from None
         return name
+
+    @field_validator("suite")
+    @classmethod
+    def _suite(cls, name: str) -> str:
+        try:
+            return check_suite(name, "--suite")
+        except FieldError as exc:
+            raise Refusal("--suite", exc.message) from None
 
     @field_validator("option", mode="before")
     @classmethod

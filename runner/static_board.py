@@ -7,18 +7,25 @@ import shutil
 from pathlib import Path
 
 from services.core.models.board import Board, BoardFile, Filter
+from services.core.models.task import RELEASED
 from services.core.results.board import Run, build, compare, to_csv
 from services.core.results.page import ASSETS, STATIC, render_board, render_compare
 
 
-def export(runs: list[Run], folder: Path, latest: bool = True, suite: str | None = None) -> Path:
-    """The board as files that need no server: index.html and a page per filter, the
+def export(
+    runs: list[Run],
+    folder: Path,
+    latest: bool = True,
+    suite: str = RELEASED,
+    task_set: str | None = None,
+) -> Path:
+    """`suite`'s board as files that need no server: index.html and a page per filter, the
     comparisons it links, assets/, board.json (every filter's board) and board.csv."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "assets").mkdir(exist_ok=True)
     for name in ASSETS:
         shutil.copyfile(STATIC / name, folder / "assets" / name)
-    full = build(runs, latest=latest, suite=suite)
+    full = build(runs, latest=latest, suite=suite, task_set=task_set)
     by_name = {run.name: run for run in runs}
     compared: dict[tuple[str, str], str] = {}
 
@@ -40,7 +47,7 @@ def export(runs: list[Run], folder: Path, latest: bool = True, suite: str | None
         for group in groups
     ]
     for only in filters:
-        board = full if only == Filter() else build(runs, only, latest=latest, suite=suite)
+        board = full if only == Filter() else build(runs, only, latest, suite, task_set)
         boards[page(only)] = board
         html = render_board(board, page, "assets", compare=comparison)
         (folder / page(only)).write_text(html, encoding="utf-8")

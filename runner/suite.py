@@ -3,7 +3,8 @@
 Canonical tasks are written by hand in `tasks/canonical/<site>/`; variants are generated
 into `tasks/variants/<site>/` from `tasks/variants.toml`, never written by hand. A variant
 is a copy of its donor whose only differences are `ui_variants`, `ui_variant_profile` and
-`domain_configs`: prompt and conditions stay byte-identical.
+`domain_configs` (and `suite`, where its profile names one): prompt and conditions stay
+byte-identical.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from services.core.dateshift import shift_task
 from services.core.errors import FieldError
 from services.core.models.task import Task
 from services.core.sites import registry
-from services.core.tasks import check_task, task_files
+from services.core.tasks import check_suite, check_task, suite_of, task_files
 from services.core.variants import check_selection
 
 CANONICAL = "canonical"
@@ -47,6 +48,7 @@ class Profile:
     domain: str
     ui_variants: dict[str, str]
     suffix: str  # file-name suffix after "__", e.g. "date_inline_calendar"
+    suite: str | None = None  # the variants' suite; None: their donor's
 
 
 def load_map(tasks_dir: Path) -> tuple[dict[str, Profile], list[tuple[str, str]]]:
@@ -56,7 +58,10 @@ def load_map(tasks_dir: Path) -> tuple[dict[str, Profile], list[tuple[str, str]]
     for name, spec in raw["profiles"].items():
         selection = spec["ui_variants"]
         suffix = spec.get("suffix") or "_".join(f"{k}_{v}" for k, v in selection.items())
-        profiles[name] = Profile(name, spec["domain"], selection, suffix)
+        suite = spec.get("suite")
+        if suite is not None:
+            check_suite(suite, f"{MAP_FILE}: profiles.{name}.suite")
+        profiles[name] = Profile(name, spec["domain"], selection, suffix, suite)
     pairs = [
         (donor, profile)
         for group in raw["groups"]
@@ -71,6 +76,8 @@ def make_variant(donor: Task, profile: Profile) -> Task:
     data = variant["test_data"]
     data["ui_variants"] = dict(profile.ui_variants)
     data["ui_variant_profile"] = profile.name
+    if profile.suite is not None:
+        data["suite"] = profile.suite
     variant["domain_configs"] = {profile.domain: {"ui_variants": dict(profile.ui_variants)}}
     return variant
 
@@ -197,15 +204,22 @@ def validate_paths(paths: list[Path]) -> dict[Path, list[str]]:
 # -- listing -----------------------------------------------------------------------------
 
 
-def counts(tasks_dir: Path) -> dict[str, Counter[str]]:
+def counts(tasks_dir: Path, suite: str) -> dict[str, Counter[str]]:
+    """The tasks of `suite` by site, UI class (primary and all) and kind; the facet `suite`
+    counts the files of every suite."""
     tally: dict[str, Counter[str]] = {
         "site": Counter(),
         "primary": Counter(),
         "class": Counter(),
         "kind": Counter(),
+        "suite": Counter(),
     }
     for path in task_files(tasks_dir):
-        data = json.loads(path.read_text(encoding="utf-8"))["test_data"]
+        task = json.loads(path.read_text(encoding="utf-8"))
+        tally["suite"][suite_of(task)] += 1
+        if suite_of(task) != suite:
+            continue
+        data = task["test_data"]
         taxonomy = data.get("ui_taxonomy") or {}
         tally["site"][data.get("bench_first_domain", "?")] += 1
         tally["primary"][taxonomy.get("primary", "?")] += 1

@@ -131,7 +131,8 @@ def _verdict(paired: PairedView) -> str:
 
 def print_board(console: Console, board: Board) -> None:
     only = ", ".join(f"{k}={v}" for k, v in board.filter.chosen().items()) or "all tasks"
-    table = Table(title=f"Board · task set {board.suite} · {only} · 95% Wilson intervals")
+    title = f"Board · suite {board.suite} · task set {board.task_set} · {only}"
+    table = Table(title=f"{title} · 95% Wilson intervals")
     columns = ["Model", "Harness", "EMS", "Completion", "Done&pass", "Gap", "False done"]
     columns += ["Steps", "Seconds", "Cost", "Infra", "Scored", "pass@k", "pass^k", "Run"]
     for column in columns:
@@ -151,7 +152,7 @@ def print_board(console: Console, board: Board) -> None:
             "—" if row.seconds is None else f"{row.seconds:.1f}",
             f"${row.cost:.4f}" + ("" if row.priced else "*"),
             f"{row.infra_errors} ({row.infra_retries} rerun)",
-            f"{row.tasks_scored}/{board.suite_tasks}",
+            f"{row.tasks_scored}/{board.task_set_tasks}",
             f"@{k} {row.pass_at_k[k]:.3f}" if repeated else "—",
             f"^{k} {row.pass_hat_k[k]:.3f}" if repeated else "—",
             row.run,
@@ -181,19 +182,22 @@ def print_board(console: Console, board: Board) -> None:
                 ),
             )
         console.print(sensitivity)
-    for suite, rows in board.apart.items():
+    for task_set, rows in board.apart.items():
         names = ", ".join(f"{r.label} ({r.run})" for r in rows)
-        console.print(f"[yellow]another task set {suite}, not on this board:[/yellow] {names}")
+        console.print(f"[yellow]another task set {task_set}, not on this board:[/yellow] {names}")
+    others = [name for name in board.suites if name != board.suite]
+    if others:
+        console.print(f"other suites with runs (runner board --suite NAME): {', '.join(others)}")
 
 
 def print_compare(console: Console, result: Comparison) -> None:
     a, b = result.a, result.b
     console.print(
         f"A {a.run} ({a.model} · {a.harness})  B {b.run} ({b.model} · "
-        f"{b.harness}) · {result.common} common attempts"
+        f"{b.harness}) · suite {a.suite} · {result.common} common attempts"
     )
-    if not result.same_suite:
-        console.print(f"[yellow]different task sets[/yellow] ({a.suite}, {b.suite})")
+    if not result.same_task_set:
+        console.print(f"[yellow]different task sets[/yellow] ({a.task_set}, {b.task_set})")
     table = Table(title="B − A: EMS delta with Newcombe's 95% interval, exact McNemar")
     for column in ("Facet", "Group", "Attempts", "Only A", "Only B", "B − A", "p"):
         table.add_column(column)
@@ -218,9 +222,10 @@ def print_harnesses(console: Console, rows: list[tuple[str, str, str, str]]) -> 
     console.print(table)
 
 
-def print_task_counts(console: Console, tally: Mapping[str, Mapping[str, int]]) -> None:
-    """`runner tasks list`: the tasks counted by kind, site and UI class."""
-    table = Table(title=f"{sum(tally['kind'].values())} tasks")
+def print_task_counts(console: Console, tally: Mapping[str, Mapping[str, int]], suite: str) -> None:
+    """`runner tasks list`: a suite's tasks counted by kind, site and UI class, and the
+    files of each suite."""
+    table = Table(title=f"{sum(tally['kind'].values())} tasks of the {suite} suite")
     table.add_column("facet")
     table.add_column("group")
     table.add_column("tasks", justify="right")
@@ -233,6 +238,8 @@ def print_task_counts(console: Console, tally: Mapping[str, Mapping[str, int]]) 
         for group, n in sorted(tally[facet].items()):
             table.add_row(label, group, str(n))
     console.print(table)
+    suites = ", ".join(f"{name} {n}" for name, n in sorted(tally["suite"].items()))
+    console.print(f"task files by suite: {suites}")
 
 
 def print_audit(console: Console, summary: SuiteAudit) -> None:

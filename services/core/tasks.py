@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, cast
 
@@ -10,7 +11,7 @@ from services.core.contract import event_types
 from services.core.errors import FieldError
 from services.core.keys import TASK_NAME
 from services.core.matching import validate_conditions
-from services.core.models.task import Task
+from services.core.models.task import RELEASED, Task
 from services.core.sites import registry
 from services.core.variants import check_selection
 
@@ -29,6 +30,25 @@ PRIMARY_CLASSES = (
     "SELECT_LIST",
 )
 UI_CLASSES = (*PRIMARY_CLASSES, "NAV", "RADIO", "SEARCH", "SEAT")
+
+# The suites a task file belongs to (docs/tasks.md, "Suites"): a file without
+# `test_data.suite` belongs to the released suite, whose task set never changes with new kinds.
+SUITES = (RELEASED, "safety", "robustness")
+# A suite of generated tasks is named by its family and seed: `<family>-<seed>`.
+GENERATED_SUITE = re.compile(r"[a-z][a-z0-9_]*-[0-9]+")
+SUITE_NAMES = f"{', '.join(SUITES)}, or <family>-<seed> for a generated one"
+
+
+def check_suite(name: Any, field: str) -> str:
+    """A suite's name, or FieldError naming `field` and listing the suites."""
+    if isinstance(name, str) and (name in SUITES or GENERATED_SUITE.fullmatch(name)):
+        return name
+    raise FieldError(field, f"unknown suite {name!r}; the suites: {SUITE_NAMES}")
+
+
+def suite_of(task: Task) -> str:
+    """The suite of a task file that `check_task` let through."""
+    return task["test_data"].get("suite", RELEASED)
 
 
 def check_taxonomy(taxonomy: Any, field: str) -> None:
@@ -89,6 +109,8 @@ def check_task(task: Any, field: str = "task") -> Task:
             "every condition is forbidden, so doing nothing passes; a task must require at"
             " least one event",
         )
+    if "suite" in data:
+        check_suite(data["suite"], f"{field}.test_data.suite")
     if "ui_taxonomy" in data:
         check_taxonomy(data["ui_taxonomy"], f"{field}.test_data.ui_taxonomy")
     check_selection(data.get("ui_variants") or {}, f"{field}.test_data.ui_variants")

@@ -12,8 +12,10 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from services.core.errors import FieldError
 from services.core.models.base import FileFormatError
 from services.core.models.board import Filter
-from services.core.results.board import Run, build, compare, finished_runs
+from services.core.models.task import RELEASED
+from services.core.results.board import MixedSuites, Run, build, compare, finished_runs
 from services.core.results.page import ASSETS, STATIC, render_board, render_compare
+from services.core.tasks import check_suite
 from services.hub.deps import (
     COOKIE,
     SESSION_S,
@@ -53,19 +55,30 @@ async def board_page(
     ui: str | None = None,
     kind: str | None = None,
     every: bool = False,
+    suite: str = RELEASED,
 ) -> HTMLResponse:
-    """The leaderboard over the runs under WPB_HOME (docs/results.md)."""
+    """One suite's leaderboard over the runs under WPB_HOME (docs/results.md)."""
+    check_suite(suite, "suite")
     only = Filter(site=site or None, ui=ui or None, kind=kind or None)
-    board = build(finished_runs(hub.home / "runs"), only, latest=not every)
+    board = build(finished_runs(hub.home / "runs"), only, latest=not every, suite=suite)
 
-    def href(chosen: Filter) -> str:
-        query = chosen.chosen() | ({"every": "1"} if every else {})
+    def link(name: str, chosen: Filter) -> str:
+        """The board of suite `name` that `chosen` filters."""
+        query = ({"suite": name} if name != RELEASED else {}) | chosen.chosen()
+        query |= {"every": "1"} if every else {}
         return "/view/board" + (f"?{urlencode(query)}" if query else "")
 
     def compare(a: str, b: str) -> str:
         return f"/view/compare?{urlencode({'a': a, 'b': b})}"
 
-    html = render_board(board, href, "/view/board/assets", back="/view/", compare=compare)
+    html = render_board(
+        board,
+        lambda chosen: link(suite, chosen),
+        "/view/board/assets",
+        back="/view/",
+        compare=compare,
+        suite_href=lambda name: link(name, Filter()),
+    )
     return HTMLResponse(html)
 
 
@@ -92,7 +105,11 @@ def named_run(root: Path, name: str) -> Run:
 async def compare_page(hub: SettingsDep, a: str, b: str) -> HTMLResponse:
     """Run B against run A: flipped tasks, deltas by facet with intervals, McNemar."""
     first, second = (named_run(hub.home / "runs", name) for name in (a, b))
-    html = render_compare(compare(first, second), "/view/board/assets", back="/view/board")
+    try:
+        result = compare(first, second)
+    except MixedSuites as exc:
+        raise FieldError("b", str(exc), 409) from None
+    html = render_compare(result, "/view/board/assets", back="/view/board")
     return HTMLResponse(html)
 
 

@@ -56,7 +56,7 @@ def test_every_figure_by_hand(runs):
     board = build(mine(runs))
     rows = rows_by_model(board)
     assert set(rows) == {"—/oracle", "—/noop", "test/dom", "done-at-once/dom"}
-    assert board.suite_tasks == 3 and not board.apart
+    assert board.task_set_tasks == 3 and not board.apart and board.suites == ["released"]
     oracle, noop = rows["—/oracle"], rows["—/noop"]
     # The oracle: 3 tasks × 2 attempts, all pass; Wilson's lower bound for 6/6 is 6/(6+z²).
     assert oracle.ems.k == oracle.ems.n == 6 and oracle.repeat == 2

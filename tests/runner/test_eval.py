@@ -44,6 +44,7 @@ def test_oracle_solves_every_grocery_task(stack, tmp_path) -> None:
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["harness"] == "oracle" and manifest["browser"].startswith("chromium")
     assert len(manifest["task_set_hash"]) == 16 and manifest["locale"] == "ru-RU"
+    assert manifest["suite"] == "released"
     lines = (out / "records.jsonl").read_text().splitlines()
     assert len(lines) == len(records) and all(json.loads(line)["ems"] == 1 for line in lines)
     summary = json.loads((out / "summary.json").read_text())

@@ -92,7 +92,8 @@ def test_import_puts_an_upstream_file_on_our_board(tmp_path):
     assert (row.ems.k, row.ems.n, row.false_done.k) == (1, 2, 1)
     assert board.variants.cells["theme=dark"]["m · dom"].a_only == 1
     # Our task files named: the run is on the task set `runner eval` of them records.
-    assert run.suite == task_set_hash(select_tasks(TASKS_DIR, f"{DONOR},{VARIANT}", None))
+    assert run.task_set == task_set_hash(select_tasks(TASKS_DIR, f"{DONOR},{VARIANT}", None))
+    assert run.suite == "released"
 
 
 def test_import_refuses_other_files(tmp_path):

@@ -7,6 +7,7 @@ from pydantic import ConfigDict, Field
 
 from services.core.models.base import Boundary
 from services.core.models.run import Record, Repeats
+from services.core.models.task import RELEASED
 
 
 class Filter(Boundary):
@@ -63,7 +64,7 @@ class Row(Repeats):
     harness: str
     run: str
     created_at: str | None = None
-    suite: str
+    task_set: str
     repeat: int = 1
     ems: RateView
     completion: RateView
@@ -114,8 +115,14 @@ class Sensitivity(Boundary):
 
 
 class Board(Boundary):
-    suite: str | None = None
-    suite_tasks: int = 0
+    """One suite's board: its rows on one task set (`task_set`, the manifests'
+    `task_set_hash`), the suite's runs on other task sets `apart`; `suites` names every
+    suite with runs (each a board of its own)."""
+
+    suite: str = RELEASED
+    suites: list[str] = Field(default_factory=list)
+    task_set: str | None = None
+    task_set_tasks: int = 0
     filter: Filter = Field(default_factory=Filter)
     sort: str = "ems"
     latest: bool = True
@@ -139,6 +146,7 @@ class Side(Boundary):
     model: str
     harness: str
     suite: str
+    task_set: str
 
 
 class Comparison(Boundary):
@@ -146,7 +154,7 @@ class Comparison(Boundary):
 
     a: Side
     b: Side
-    same_suite: bool
+    same_task_set: bool
     common: int
     only_a: int
     only_b: int

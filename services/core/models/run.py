@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import Field, JsonValue
 
 from services.core.models.base import Boundary
+from services.core.models.task import RELEASED
 
 MANIFEST = "manifest.json"
 RECORDS = "records.jsonl"
@@ -164,6 +165,9 @@ class Manifest(Boundary):
     prices: list[str] = Field(default_factory=list)
     tasks: int = 0
     repeat: int = 1
+    # The suite its tasks belong to (docs/tasks.md, "Suites"); an older manifest has none and
+    # ran the released suite.
+    suite: str = RELEASED
     task_set_hash: str = "?"
     task_names: list[str] = Field(default_factory=list)
     # Where the agents ran: `{"kind": "local"}` or the docker backend's images, network

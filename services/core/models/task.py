@@ -11,6 +11,8 @@ from typing_extensions import TypedDict
 from services.core.models.events import Condition
 
 Selection = dict[str, str]  # UI-variant key -> implementation
+# The suite of a task file without `test_data.suite` (docs/tasks.md, "Suites").
+RELEASED = "released"
 
 
 class Taxonomy(TypedDict):
@@ -37,6 +39,8 @@ class TestData(TypedDict):
     ui_taxonomy: NotRequired[Taxonomy]
     ui_variants: NotRequired[Selection]
     ui_variant_profile: NotRequired[str]
+    # The suite the file belongs to; absent: RELEASED.
+    suite: NotRequired[str]
     audit_exceptions: NotRequired[list[AuditException]]
     # Upstream files' credentials: accepted, and ignored where a site needs no login.
     login_data: NotRequired[dict[str, str]]

@@ -1,5 +1,5 @@
-"""The board over runs: one row per model × harness on one task set, every rate with its
-Wilson interval, the claimed-versus-confirmed gap, pairwise McNemar tests, the variant
+"""The board over runs: one row per model × harness on one suite's task set, every rate
+with its Wilson interval, the claimed-versus-confirmed gap, pairwise McNemar tests, the variant
 sensitivity table, and the comparison of two runs (docs/results.md)."""
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from services.core.models.run import (
     Summary,
     read_records,
 )
+from services.core.models.task import RELEASED
 from services.core.results.stats import paired, rate, repeats
 
 log = logging.getLogger("wpb.board")
@@ -58,7 +59,15 @@ class Run:
 
     @property
     def suite(self) -> str:
+        return self.manifest.suite
+
+    @property
+    def task_set(self) -> str:
         return self.manifest.task_set_hash
+
+
+class MixedSuites(ValueError):
+    """Two runs of different suites: their tasks measure different things, never compared."""
 
 
 def read_run(folder: Path) -> Run | None:
@@ -118,7 +127,7 @@ def row(run: Run, only: Filter) -> Row:
         harness=harness,
         run=run.name,
         created_at=run.manifest.created_at,
-        suite=run.suite,
+        task_set=run.task_set,
         repeat=run.manifest.repeat,
         ems=_rate(scored, lambda r: r.ems == 1),
         completion=_rate(scored, lambda r: bool(r.completion)),
@@ -187,31 +196,34 @@ def sensitivity(runs: list[Run], only: Filter) -> Sensitivity:
 class Chosen:
     """The runs a board shows, on one task set, and the other task sets' runs apart."""
 
-    suite: str | None
+    task_set: str | None
     runs: list[Run]
     apart: dict[str, list[Run]]
 
 
-def choose(runs: list[Run], latest: bool = True, suite: str | None = None) -> Chosen:
-    """The runs a board shows: the newest per model × harness (every run with `latest`
-    False) on `suite`, or else the task set most rows share (the newest such on a tie); the
-    other task sets' runs apart, by set."""
+def choose(
+    runs: list[Run], latest: bool = True, suite: str = RELEASED, task_set: str | None = None
+) -> Chosen:
+    """The runs a board shows, of `suite` only: the newest per model × harness (every run
+    with `latest` False) on `task_set`, or else the task set most rows share (the newest
+    such on a tie); the suite's other task sets' runs apart, by set."""
     chosen: dict[tuple[str, str, str], Run] = {}
-    for run in sorted(runs, key=lambda r: (r.manifest.created_at or "", r.name)):
-        chosen[(*run.key, run.suite if latest else run.name)] = run
+    ordered = sorted(runs, key=lambda r: (r.manifest.created_at or "", r.name))
+    for run in (r for r in ordered if r.suite == suite):
+        chosen[(*run.key, run.task_set if latest else run.name)] = run
     picked = list(chosen.values())
-    if suite is None and picked:
+    if task_set is None and picked:
         counts: dict[str, int] = defaultdict(int)
         for run in picked:
-            counts[run.suite] += 1
-        newest = {run.suite: i for i, run in enumerate(picked)}
-        suite = max(counts, key=lambda s: (counts[s], newest[s]))
-    main = [r for r in picked if r.suite == suite]
+            counts[run.task_set] += 1
+        newest = {run.task_set: i for i, run in enumerate(picked)}
+        task_set = max(counts, key=lambda s: (counts[s], newest[s]))
+    main = [r for r in picked if r.task_set == task_set]
     apart: dict[str, list[Run]] = defaultdict(list)
     for run in picked:
-        if run.suite != suite:
-            apart[run.suite].append(run)
-    return Chosen(suite, main, dict(apart))
+        if run.task_set != task_set:
+            apart[run.task_set].append(run)
+    return Chosen(task_set, main, dict(apart))
 
 
 SORTS = ("ems", "completion", "done_and_pass", "gap", "false_done", "cost", "seconds")
@@ -221,11 +233,12 @@ def build(
     runs: list[Run],
     only: Filter = Filter(),
     latest: bool = True,
-    suite: str | None = None,
+    suite: str = RELEASED,
+    task_set: str | None = None,
     sort: str = "ems",
 ) -> Board:
-    """The board as data (what board.json holds)."""
-    picked = choose(runs, latest, suite)
+    """The board of `suite`'s runs as data (what board.json holds)."""
+    picked = choose(runs, latest, suite, task_set)
 
     def order(rows: list[Row]) -> list[Row]:
         def value(r: Row) -> float:
@@ -240,8 +253,10 @@ def build(
     labels = [r.label for r in rows]
     every = [r for run in picked.runs for r in run.records]
     return Board(
-        suite=picked.suite,
-        suite_tasks=max((r.manifest.tasks for r in picked.runs), default=0),
+        suite=suite,
+        suites=sorted({run.suite for run in runs} | {suite}),
+        task_set=picked.task_set,
+        task_set_tasks=max((r.manifest.tasks for r in picked.runs), default=0),
         filter=only,
         sort=sort,
         latest=latest,
@@ -263,19 +278,25 @@ def build(
         ],
         variants=sensitivity([by_label[label] for label in labels], only),
         apart={
-            suite: order([row(run, only) for run in runs])
-            for suite, runs in sorted(picked.apart.items())
+            other: order([row(run, only) for run in runs])
+            for other, runs in sorted(picked.apart.items())
         },
     )
 
 
 def side(run: Run) -> Side:
-    return Side(run=run.name, model=run.key[0], harness=run.key[1], suite=run.suite)
+    model, harness = run.key
+    return Side(run=run.name, model=model, harness=harness, suite=run.suite, task_set=run.task_set)
 
 
 def compare(a: Run, b: Run) -> Comparison:
     """B against A on their common attempts: overall and by site, UI class and kind, with
-    the tasks that flipped."""
+    the tasks that flipped. Runs of different suites are refused (MixedSuites)."""
+    if a.suite != b.suite:
+        raise MixedSuites(
+            f"run {a.name} is of the {a.suite} suite and run {b.name} of the {b.suite}"
+            " suite: runs of different suites are not compared"
+        )
     every = Filter()
     left, right = _outcomes(a, every), _outcomes(b, every)
     common = sorted(set(left) & set(right))
@@ -293,7 +314,7 @@ def compare(a: Run, b: Run) -> Comparison:
     return Comparison(
         a=side(a),
         b=side(b),
-        same_suite=a.suite == b.suite,
+        same_task_set=a.task_set == b.task_set,
         common=len(common),
         only_a=len(set(left) - set(right)),
         only_b=len(set(right) - set(left)),
@@ -313,7 +334,7 @@ def to_csv(board: Board) -> str:
     """The board's rows as CSV: each rate with its interval's bounds."""
     out = io.StringIO()
     writer = csv.writer(out)
-    header = ["model", "harness", "run", "suite"]
+    header = ["model", "harness", "run", "suite", "task_set"]
     for name in CSV_RATES:
         header += [name, f"{name}_low", f"{name}_high"]
     header += ["steps", "seconds", "cost", "infra_errors", "infra_retries", "tasks_scored"]
@@ -321,7 +342,7 @@ def to_csv(board: Board) -> str:
     writer.writerow(header)
     for item in board.rows:
         k = str(item.attempts)
-        line: list[object] = [item.model, item.harness, item.run, item.suite]
+        line: list[object] = [item.model, item.harness, item.run, board.suite, item.task_set]
         for name in CSV_RATES:
             rate_of: RateView = getattr(item, name)
             line += [rate_of.value, rate_of.low, rate_of.high]

@@ -42,9 +42,11 @@ def render_board(
     assets: str,
     back: str | None = None,
     compare: Callable[[str, str], str] | None = None,
+    suite_href: Callable[[str], str] | None = None,
 ) -> str:
     """The board page; `href` addresses a filtered board, `assets` the folder of board.css
-    and board.js, `back` the runs page (the hub's), `compare` a comparison of two runs."""
+    and board.js, `back` the runs page (the hub's), `compare` a comparison of two runs,
+    `suite_href` another suite's board (without it, the other suites are named only)."""
     return ENV.get_template("board.html").render(
         board=board,
         charts=all_charts(board),
@@ -52,6 +54,7 @@ def render_board(
         assets=assets,
         back=back,
         compare=compare,
+        suite_href=suite_href,
     )
 
 

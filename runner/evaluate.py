@@ -285,7 +285,7 @@ async def run_one(
     usage = outcome.usage
     cost, priced = prices_cost(run.prices, usage) if usage else (outcome.cost, True)
     clock = time.monotonic()
-    await hub.close_trajectory(tid, outcome.completion, outcome.final_message)
+    await hub.close_trajectory(tid, outcome.completion, outcome.final_message, outcome.report)
     phases["close"] = time.monotonic() - clock
     clock = time.monotonic()
     verdict = await hub.check(tid)
@@ -304,6 +304,7 @@ async def run_one(
         status=outcome.status,
         error=outcome.error,
         final_message=outcome.final_message,
+        report_status=outcome.report,
         steps=outcome.steps,
         seconds=round(seconds, 3),
         phases={name: round(value, 4) for name, value in phases.items()},

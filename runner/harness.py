@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 from playwright.async_api import Browser
 
 from services.core.models.events import Condition
-from services.core.models.run import AgentSettings, Status, Usage
+from services.core.models.run import AgentSettings, ReportStatus, Status, Usage
 
 if TYPE_CHECKING:
     from runner.modelcalls import ModelProxy
@@ -70,6 +70,8 @@ class Episode:
 class Outcome:
     completion: bool
     final_message: str = ""
+    # What the agent reported (the runner logs it as `agent_report`); None: no report.
+    report: ReportStatus | None = None
     steps: int = 0
     tokens: int = 0
     cost: float = 0.0

@@ -24,6 +24,7 @@ from services.core.models.api import (
     Verdict,
 )
 from services.core.models.base import Boundary, FileFormatError
+from services.core.models.run import ReportStatus
 from services.core.models.task import Task
 
 Answer = TypeVar("Answer", bound=Boundary)
@@ -133,9 +134,17 @@ class HubClient:
         return await self.call("GET", f"/api/trajectories/{tid}/events", Events, params=params)
 
     async def close_trajectory(
-        self, tid: str, completion: bool, final_message: str = ""
+        self,
+        tid: str,
+        completion: bool,
+        final_message: str = "",
+        report_status: ReportStatus | None = None,
     ) -> TrajectoryMeta:
-        body = CloseTrajectory(completion=completion, final_message=final_message)
+        """Close the trajectory; with `report_status` the hub first logs the agent's report
+        (`agent_report`: that status, `final_message` its message)."""
+        body = CloseTrajectory(
+            completion=completion, final_message=final_message, report_status=report_status
+        )
         return await self.call("POST", f"/api/trajectories/{tid}/close", TrajectoryMeta, body)
 
     async def check(self, tid: str) -> Verdict:

@@ -13,7 +13,7 @@ its thinking, one action per step), its action set that of the tasks (`chat`, `i
 cannot be downloaded everywhere; `--option max_prompt_tokens=N` where it can). Its model is
 AgentLab's `ChatModel` on an OpenAI client at the run's base URL. A step is one
 `get_action` (the model call, and AgentLab's re-asks when the answer did not parse) and the
-env's step; the episode ends when the agent says it is done (`send_msg_to_user`: completion)
+env's step; the episode ends when the agent says it is done (`send_msg_to_user`: `done`)
 or that it cannot (`report_infeasible`), at the step limit, or when no answer parses.
 
 Options: `use_screenshot` (false: a vision model also gets the screenshot), `max_retry`
@@ -151,7 +151,7 @@ def episode(spec: AgentInput, recorder: protocol.Recorder) -> None:
                 action, info = agent.get_action(agent.obs_preprocessor(obs))
             except RetryError as exc:
                 kind = protocol.INFRA if endpoint.failed() else protocol.AGENT
-                recorder.finish(False, error=AgentError(kind=kind, message=protocol.describe(exc)))
+                recorder.finish(None, error=AgentError(kind=kind, message=protocol.describe(exc)))
                 return
             latency = time.monotonic() - started
             stats = info.stats or {}
@@ -174,13 +174,16 @@ def episode(spec: AgentInput, recorder: protocol.Recorder) -> None:
                 screenshot=png(seen["screenshot"]),
             )
             if action is None:
-                recorder.finish(False, "AgentLab: the model's answer did not parse")
+                recorder.finish(None, "AgentLab: the model's answer did not parse")
                 return
             if terminated or truncated:
-                completion, message = env.task.said or (False, "")
-                recorder.finish(completion, message)
+                if env.task.said is None:
+                    recorder.finish(None)
+                else:  # send_msg_to_user: done; report_infeasible: infeasible
+                    completion, message = env.task.said
+                    recorder.finish("done" if completion else "infeasible", message)
                 return
-        recorder.finish(False)
+        recorder.finish(None)
     finally:
         env.close()
 

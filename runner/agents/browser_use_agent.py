@@ -9,6 +9,10 @@ reach the internet (telemetry, cloud sync, version check, pricing table, the `se
 action) is off; browser-use's config, agent folder and screenshots live in a scratch folder
 removed at exit.
 
+The agent's report: browser-use's `done` with `success` true is `done`, false `gave_up`;
+the custom action `report` (registered on its tools) stops with `infeasible` or
+`needs_input` and its text.
+
 A step is one browser-use step (one model call and the actions it chose). Its record holds
 the URL the model saw, the actions, the raw answer, tokens, latency, the action errors and
 browser-use's screenshot of the page it saw. A model endpoint that fails (no connection, a
@@ -37,10 +41,13 @@ import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
 
 from runner.agents import protocol
 from services.core.models.protocol import AgentError, AgentInput
+from services.core.models.run import ReportStatus
 
 # `evaluate` runs the model's JavaScript in the page: an agent here acts through the UI.
 DEFAULT_EXCLUDED = ("search", "extract", "evaluate")
@@ -52,6 +59,30 @@ QUIET = {
     "BROWSER_USE_SETUP_LOGGING": "false",
     "SKIP_LLM_API_KEY_VERIFICATION": "true",
 }
+
+
+REPORT_DESCRIPTION = (
+    "Stop without doing the task when it cannot be done as asked, and say why in text: "
+    "status infeasible when what it asks does not exist or cannot be had, needs_input when "
+    "it is ambiguous or needs the user's decision (ask the question)."
+)
+
+
+class ReportAction(BaseModel):
+    """The parameters of the `report` action."""
+
+    status: Literal["infeasible", "needs_input"]
+    text: str = Field(description="Why, or the question for the user.")
+
+
+def report_status(history: Any, reported: ReportStatus | None) -> ReportStatus | None:
+    """The report of a run that ended: the `report` action's status, else `done` by its
+    success; None for a run that did not end by itself."""
+    if not history.is_done():
+        return None
+    if reported is not None:
+        return reported
+    return "gave_up" if history.is_successful() is False else "done"
 
 
 @dataclass
@@ -185,11 +216,32 @@ class Executor:
         # failure).
         self.llm_deadline = int(timeout * (retries + 1) + 30)
         self.opened = False
+        # What the last run's `report` action said.
+        self.reported: ReportStatus | None = None
+
+    def tools(self) -> Any:
+        """browser-use's tools (less the excluded ones) and the `report` action."""
+        from browser_use import ActionResult, Tools
+
+        excluded = list(self.spec.options.get("exclude_actions", DEFAULT_EXCLUDED))
+        tools = Tools(exclude_actions=excluded)
+
+        @tools.action(REPORT_DESCRIPTION, param_model=ReportAction)
+        async def report(params: ReportAction) -> ActionResult:
+            self.reported = params.status
+            return ActionResult(
+                is_done=True,
+                success=False,
+                extracted_content=params.text,
+                long_term_memory=f"Reported {params.status}: {params.text[:100]}",
+            )
+
+        return tools
 
     async def run(self, task: str, max_steps: int, extend_system_message: str | None = None) -> Any:
         """One browser-use `Agent` on `task`, its steps recorded as they end; the first run
         opens the start URL as an initial action (no model call). Returns its history."""
-        from browser_use import Agent, Tools
+        from browser_use import Agent
 
         options = self.spec.options
         extra: dict[str, Any] = {}
@@ -199,11 +251,12 @@ class Executor:
             [] if self.opened else [{"navigate": {"url": self.spec.start_url, "new_tab": False}}]
         )
         self.opened = True
+        self.reported = None
         agent = Agent(
             task=task,
             llm=self.llm,
             browser_session=self.session,
-            tools=Tools(exclude_actions=list(options.get("exclude_actions", DEFAULT_EXCLUDED))),
+            tools=self.tools(),
             use_vision=bool(options.get("use_vision", False)),
             directly_open_url=False,
             initial_actions=opening,
@@ -270,7 +323,8 @@ async def solve(
     finally:
         await executor.close()
     error = executor.infra_error
-    recorder.finish(error is None and history.is_done(), history.final_result() or "", error=error)
+    status = None if error else report_status(history, executor.reported)
+    recorder.finish(status, history.final_result() or "", error=error)
 
 
 def start(run: Callable[[AgentInput, protocol.Recorder], Coroutine[Any, Any, None]]) -> None:

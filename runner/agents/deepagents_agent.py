@@ -14,7 +14,9 @@ call, whichever agent made it (a subagent's too): the tool and its arguments, th
 answer that asked for it (its text and tool calls), that model call's tokens and latency
 (on the first of its calls), the page URL the result names and a screenshot taken through
 the same server. The final answer (a message without tool calls) is the last step, the
-completion claim and the final message. At max_steps (before a tool call beyond it) or
+completion claim and the final message; the task is followed by `protocol.REPORT_HINT`, and
+an answer that starts with its tag (`[infeasible]`, `[needs_input]`, `[gave_up]`) reports
+that instead of `done`. At max_steps (before a tool call beyond it) or
 the time limit the run stops without a claim.
 """
 
@@ -34,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from runner.agents.protocol import Recorder, main
+from runner.agents.protocol import REPORT_HINT, Recorder, main, read_report
 from services.core.models.protocol import AgentInput
 
 if TYPE_CHECKING:
@@ -228,7 +230,7 @@ async def episode(
         try:
             async with asyncio.timeout_at(deadline):
                 state = await agent.ainvoke(
-                    {"messages": [{"role": "user", "content": spec.prompt}]},
+                    {"messages": [{"role": "user", "content": f"{spec.prompt}\n\n{REPORT_HINT}"}]},
                     config=config,
                 )
         except (StepLimit, GraphRecursionError, TimeoutError) as exc:
@@ -259,7 +261,10 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
         raise first_failure(group) from None
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    recorder.finish(completed, message)
+    if completed:  # the answer is the report: `done`, or what its tag says (REPORT_HINT)
+        recorder.finish(*read_report(message))
+    else:
+        recorder.finish(None, message)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import re
 import time
 from dataclasses import dataclass
 from functools import partial
+from typing import cast
 from urllib.parse import urljoin
 
 from playwright.async_api import Locator, Page, async_playwright
@@ -31,6 +32,7 @@ from runner.agents.chat import (
 )
 from runner.agents.protocol import Recorder, main
 from services.core.models.protocol import AgentInput
+from services.core.models.run import ReportStatus
 
 # Tree characters sent per step (about 10k tokens); the rest is cut with a note.
 MAX_TREE_CHARS = 40_000
@@ -52,7 +54,10 @@ not in the tree. Do what the task asks and nothing more: do not buy, pay or conf
 anything the task does not ask for.
 
 When the task is complete, call done with a short answer in Russian (success=true). If \
-it cannot be completed, call done with success=false and say why."""
+you tried and could not complete it, call done with success=false and say why. If the task \
+cannot be done as asked, do nothing else and call report: status "infeasible" when what it \
+asks does not exist or cannot be had, "needs_input" when it is ambiguous or needs the \
+user's decision (ask the question in the message)."""
 
 
 def tool(name: str, description: str, **params: JsonSchema) -> ToolDefinition:
@@ -109,7 +114,15 @@ TOOLS = [
         message={"type": "string", "description": "The answer or a short report."},
         success={"type": "boolean"},
     ),
+    tool(
+        "report",
+        "Stop without doing the task, and say why.",
+        status={"type": "string", "enum": ["infeasible", "needs_input", "gave_up"]},
+        message={"type": "string", "description": "Why, or the question for the user."},
+    ),
 ]
+# The tools that end the episode.
+FINAL = ("done", "report")
 
 
 class StepError(Exception):
@@ -217,6 +230,16 @@ def state_message(spec: AgentInput, step: int, seen: Observation) -> UserMessage
     return {"role": "user", "content": text}
 
 
+def final_status(name: str, args: Arguments) -> ReportStatus:
+    """The report of a final tool call: `done` by success, or `report`'s status."""
+    if name == "done":
+        return "done" if args.get("success", True) is not False else "gave_up"
+    status = args.get("status")
+    if status not in ("infeasible", "needs_input", "gave_up"):
+        raise StepError(f"report: status {status!r}: one of infeasible, needs_input, gave_up")
+    return cast(ReportStatus, status)
+
+
 def arguments(function: FunctionCall) -> Arguments:
     raw = function.arguments or "{}"
     if isinstance(raw, dict):
@@ -295,9 +318,10 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                     action = {**args, "name": name}
                     if "ref" in args:
                         action["target"] = describe(seen.tree, str(args["ref"]))
-                    if name == "done":
+                    if name in FINAL:
+                        status = final_status(name, args)
                         record(action, model_output=output)
-                        recorder.finish(True, str(args.get("message", "")))
+                        recorder.finish(status, str(args.get("message", "")))
                         return
                     result = await perform(page, name, args, seen.tree)
                     await shared.settle(page)
@@ -321,7 +345,7 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                 )
         finally:
             await chat.close()
-    recorder.finish(False, "")
+    recorder.finish(None, "")
 
 
 if __name__ == "__main__":

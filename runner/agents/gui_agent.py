@@ -315,7 +315,7 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                         if action.name == "done":
                             message = action.text or answer
                             record(steps_action(done))
-                            recorder.finish(True, message)
+                            recorder.finish(action.status, message)
                             return
                         if action.name == "answer":
                             answer = action.text
@@ -336,7 +336,7 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                 )
         finally:
             await chat.close()
-    recorder.finish(False, "")
+    recorder.finish(None, "")
 
 
 def steps_action(done: list[ActionRecord]) -> ActionRecord | SequenceRecord:

@@ -41,12 +41,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from pydantic import ConfigDict, Field, JsonValue, ValidationError
 
 from runner.agents.chat import ToolCall, ToolDefinition
 from services.core.models.base import Boundary, describe
+from services.core.models.run import ReportStatus
 
 FRAMES = ("pixels", "resized", "0..1", "0..999", "0..1000")
 # Qwen2.5-VL's image processor: sides are multiples of 28, the area within these bounds.
@@ -146,7 +147,7 @@ class ActionRecord(TypedDict):
     direction: NotRequired[str]
     amount: NotRequired[float]
     seconds: NotRequired[float]
-    success: NotRequired[bool]
+    status: NotRequired[ReportStatus]
     submit: NotRequired[bool]
     note: NotRequired[str]
     at: NotRequired[list[int]]
@@ -171,7 +172,7 @@ class Action:
     direction: str = ""  # scroll: up, down, left, right
     amount: float | None = None  # scroll: CSS px; None: the executor's default
     seconds: float = 0.0
-    success: bool = True
+    status: ReportStatus = "done"  # done: the agent's report
     submit: bool = False  # type: press Enter afterwards
     clear: bool = False  # type: select and delete what the field holds first
     notes: list[str] = field(default_factory=list)
@@ -194,7 +195,7 @@ class Action:
         if self.seconds:
             out["seconds"] = self.seconds
         if self.name == "done":
-            out["success"] = self.success
+            out["status"] = self.status
         if self.submit:
             out["submit"] = True
         if self.notes:
@@ -245,6 +246,27 @@ def split_keys(text: str) -> tuple[str, ...]:
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
+# A terminate's status, as the families write it (success and failure) and as the prompts
+# here add (infeasible, needs_input), -> the agent's report.
+TERMINATE_STATUSES: dict[str, ReportStatus] = {
+    "success": "done",
+    "failure": "gave_up",
+    "infeasible": "infeasible",
+    "needs_input": "needs_input",
+}
+TERMINATE_WORDS = (
+    "success (the task is done), failure (you could not do it), infeasible (what it asks "
+    "does not exist or cannot be had) or needs_input (it is ambiguous: ask the user)"
+)
+
+
+def terminate_status(value: object) -> ReportStatus:
+    status = str(value or "success").strip().lower()
+    if status not in TERMINATE_STATUSES:
+        raise ParseError(f"terminate status {status!r}: one of {', '.join(TERMINATE_STATUSES)}")
+    return TERMINATE_STATUSES[status]
+
+
 def point_of(value: Any) -> Point:
     """'(x,y)', '<|box_start|>(x,y)<|box_end|>', '<point>x y</point>', '[x1,y1,x2,y2]'
     (the box's centre), [x, y]."""
@@ -277,7 +299,9 @@ hotkey(key='ctrl a')
 type(content='text')
 scroll(start_box='(x,y)', direction='down')
 wait()
-finished(content='answer')"""
+finished(content='answer')
+call_user(content='question')
+report(status='infeasible', content='why')"""
 
 
 def uitars_prompt(screen: Screen) -> str:
@@ -296,7 +320,10 @@ the button from start to end. hotkey takes key names separated by spaces. type w
 into the field that has the focus (click it first); end the text with \\n to press Enter. \
 scroll turns the wheel over the point, direction down, up, left or right. wait pauses \
 and shows a new screenshot. finished ends the task: put the answer or a short report in \
-content. Escape quotes and line breaks in quoted text (\\', \\n)."""
+content. If the task cannot be done as asked, do nothing else: call_user asks the user \
+when it is ambiguous or needs the user's decision, report with status='infeasible' says \
+that what it asks does not exist or cannot be had (status='gave_up': you could not do \
+it). Escape quotes and line breaks in quoted text (\\', \\n)."""
 
 
 UITARS_CALL = re.compile(r"^\s*([a-z_]+)\((.*)\)\s*$", re.DOTALL)
@@ -386,7 +413,13 @@ def uitars_action(name: str, kw: dict[str, str]) -> Action:
     if name == "finished":
         return Action("done", text=kw.get("content", kw.get("_0", "")))
     if name == "call_user":
-        return Action("done", text="the model asked the user for help", success=False)
+        question = kw.get("content", kw.get("_0", "")) or "the model asked the user for help"
+        return Action("done", text=question, status="needs_input")
+    if name == "report":
+        status = kw.get("status", "infeasible").strip().lower()
+        if status not in ("infeasible", "needs_input", "gave_up"):
+            raise ParseError(f"report status {status!r}: infeasible, needs_input or gave_up")
+        return Action("done", text=kw.get("content", ""), status=cast(ReportStatus, status))
     raise ParseError(f"unknown action {name!r}")
 
 
@@ -415,7 +448,7 @@ QWEN3VL_ACTIONS = {
     "scroll": "turn the wheel by `pixels` (positive up, negative down) over `coordinate`",
     "hscroll": "turn the wheel sideways by `pixels` (positive right, negative left)",
     "wait": "wait `time` seconds and look again",
-    "terminate": "end the task with `status` success or failure",
+    "terminate": f"end the task with `status` {TERMINATE_WORDS}",
     "answer": "give the user the answer `text` (then terminate)",
 }
 # EvoCUA's S2 tool, as its enum lists it (its agent reads no hscroll or answer): Qwen3-VL's
@@ -443,7 +476,7 @@ FARA_ACTIONS = {
     "pause_and_memorize_fact": "note a `fact` for later",
     "wait": "wait `time` seconds and look again",
     "refresh": "reload the page",
-    "terminate": "end the task with `status` success or failure",
+    "terminate": f"end the task with `status` {TERMINATE_WORDS}",
 }
 
 
@@ -467,7 +500,7 @@ def computer_use_prompt(
         "text": {"type": "string"},
         "pixels": {"type": "number"},
         "time": {"type": "number"},
-        "status": {"type": "string", "enum": ["success", "failure"]},
+        "status": {"type": "string", "enum": list(TERMINATE_STATUSES)},
     }
     if "visit_url" in actions:
         properties.update(url={"type": "string"}, query={"type": "string"})
@@ -569,9 +602,7 @@ COMPUTER_USE_POINTER = {
 # Actions without a point: name -> the action made of the call's arguments.
 COMPUTER_USE_OTHER: dict[str, Callable[[ComputerUse], Action]] = {
     "wait": lambda a: Action("wait", seconds=a.time or 2.0),
-    "terminate": lambda a: Action(
-        "done", text=a.answer or "", success=a.status.lower() == "success"
-    ),
+    "terminate": lambda a: Action("done", text=a.answer or "", status=terminate_status(a.status)),
     "answer": lambda a: Action("answer", text=a.text),
     "visit_url": lambda a: Action("navigate", text=a.url),
     "history_back": lambda a: Action("back"),
@@ -680,7 +711,7 @@ pyautogui.write('text')
 pyautogui.press('enter')
 pyautogui.hotkey('ctrl', 'a')
 computer.wait()
-computer.terminate(status='success', answer='...')   # or status='failure'"""
+computer.terminate(status='success', answer='...')   # or 'failure', 'infeasible', 'needs_input'"""
 
 
 def opencua_prompt(screen: Screen) -> str:
@@ -702,7 +733,8 @@ The code may use only these calls, one or more lines run in order:
 {OPENCUA_API}
 
 {screen.describe()} Click a field before writing into it; press('enter') submits it. \
-When the task is complete, call computer.terminate with the answer or a short report."""
+When the task is complete, call computer.terminate with the answer or a short report; \
+its status is {TERMINATE_WORDS}."""
 
 
 SIGNATURES = {
@@ -829,8 +861,8 @@ def pyautogui_action(full: str, name: str, p: dict[str, Any]) -> list[Action]:
     if name in ("wait", "sleep"):
         return [Action("wait", seconds=float(p.get("seconds") or 2))]
     if name == "terminate":
-        status = str(p.get("status", "success")).lower()
-        return [Action("done", text=str(p.get("answer") or ""), success=status == "success")]
+        status = terminate_status(p.get("status"))
+        return [Action("done", text=str(p.get("answer") or ""), status=status)]
     raise ParseError(f"{full} is not available here")
 
 

@@ -8,7 +8,8 @@ system prompt and tool calling against the OpenAI-compatible endpoint (`base_url
 provider of its own), with one tool and no other: `browser_task`, which hands one step of
 the task to browser-use (`browser_use_agent.Executor`, the browser-use harness's executor on
 the same CDP session, the first call opening the start URL) and answers what the executor
-reported: whether it said it was done, its result, the page's URL and its action errors.
+reported: whether it said it was done, its report (`done`, `gave_up`, or what its `report`
+action said), its result, the page's URL and its action errors.
 Hermes's own browser tools are not used: they drive the `agent-browser` Node CLI or hosted
 browsers (Browserbase, Browser Use cloud), not a Chromium over CDP. Hermes's home (its
 config, sessions, logs, memory) is a scratch folder removed at exit, and its context files,
@@ -16,9 +17,10 @@ memory and checkpoints are off.
 
 A step is one executor step (recorded as the browser-use harness records it); the planner's
 calls count in the usage, and its final answer is the episode's: completion when Hermes
-ended the conversation with an answer. A model endpoint that fails in the executor stops
-both at once (`infra`); one that fails the planner after Hermes's own retries ends the
-episode as `infra` too (Hermes's failure reasons below).
+ended the conversation with an answer, and the report that answer's tag names (the task is
+followed by `protocol.REPORT_HINT`; `done` without a tag). A model endpoint that fails in
+the executor stops both at once (`infra`); one that fails the planner after Hermes's own
+retries ends the episode as `infra` too (Hermes's failure reasons below).
 
 Options: those of the browser-use harness, for the executor.
 """
@@ -33,8 +35,9 @@ import tempfile
 from typing import Any
 
 from runner.agents import protocol
-from runner.agents.browser_use_agent import Executor, start
+from runner.agents.browser_use_agent import Executor, report_status, start
 from services.core.models.protocol import AgentError, AgentInput
+from services.core.models.run import ReportStatus
 
 TOOLSET = "webpagebench"
 TOOL = "browser_task"
@@ -74,13 +77,14 @@ def executor_task(prompt: str, step: str) -> str:
     return f"The whole task, for context:\n{prompt}\n\nDo this step now, then stop:\n{step}"
 
 
-def step_report(history: Any) -> str:
+def step_report(history: Any, executor_report: ReportStatus | None) -> str:
     """The tool's answer to the planner: what the executor's run ended with."""
     errors = [error for error in history.errors() if error]
     urls = [url for url in history.urls() if url]
     report = {
         "done": history.is_done(),
         "success": history.is_successful(),
+        "report": report_status(history, executor_report),
         "result": history.final_result() or "",
         "url": urls[-1] if urls else "",
         "errors": errors[-3:],
@@ -105,7 +109,7 @@ async def run(spec: AgentInput, recorder: protocol.Recorder) -> None:
         history = await executor.run(executor_task(spec.prompt, step), left)
         if executor.infra_error is not None:
             planner.interrupt("the model endpoint failed")
-        return step_report(history)
+        return step_report(history, executor.reported)
 
     def browser_task(args: dict[str, Any], **_: Any) -> str:
         step = str(args.get("task") or "")
@@ -135,11 +139,12 @@ async def run(spec: AgentInput, recorder: protocol.Recorder) -> None:
             raise
         # Hermes refuses a model whose context (as the endpoint reports it) is below its
         # minimum: no task of the run can start, so the run stops.
-        recorder.finish(False, error=AgentError(kind=protocol.CONFIG, message=str(exc)))
+        recorder.finish(None, error=AgentError(kind=protocol.CONFIG, message=str(exc)))
         return
     try:
         # Hermes's loop is synchronous; browser-use runs on this event loop meanwhile.
-        result = await asyncio.to_thread(planner.run_conversation, spec.prompt)
+        task = f"{spec.prompt}\n\n{protocol.REPORT_HINT}"
+        result = await asyncio.to_thread(planner.run_conversation, task)
     finally:
         await executor.close()
     recorder.add_usage(
@@ -154,7 +159,10 @@ async def run(spec: AgentInput, recorder: protocol.Recorder) -> None:
         kind = protocol.INFRA if result.get("failure_reason") in INFRA_REASONS else protocol.AGENT
         error = AgentError(kind=kind, message=str(result.get("error") or final)[:2000])
     completed = bool(result.get("completed")) and not result.get("interrupted")
-    recorder.finish(error is None and completed, final, error=error)
+    if error is None and completed:  # the answer is the report (protocol.REPORT_HINT)
+        recorder.finish(*protocol.read_report(final))
+    else:
+        recorder.finish(None, final, error=error)
 
 
 def main() -> None:

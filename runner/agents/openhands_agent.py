@@ -5,7 +5,9 @@ the repository root on PYTHONPATH. One `Agent` with OpenHands' browser tool set,
 over CDP to the runner's Chromium, gets the prompt in one `Conversation`; the browser is
 first sent to the start URL. Every tool call the model makes is one recorded step (its
 observation's error, the page URL and a screenshot after it). Completion is the agent
-calling `finish`; its message is the final message.
+calling `finish`; its message is the final message, and the report: a message that starts
+with a tag (`[infeasible]`, `[needs_input]`, `[gave_up]`, which the task asks for where it
+applies: `protocol.REPORT_HINT`) reports that, any other `done`.
 
 One episode per process: the tool set keeps one browser executor per process, its
 clean-up kills the browser-use sessions attached to the runner's Chromium, and after a
@@ -29,7 +31,15 @@ import time
 import warnings
 from typing import Any
 
-from runner.agents.protocol import AGENT, Recorder, describe, error_kind, main
+from runner.agents.protocol import (
+    AGENT,
+    REPORT_HINT,
+    Recorder,
+    describe,
+    error_kind,
+    main,
+    read_report,
+)
 from services.core.models.protocol import AgentError, AgentInput
 
 # Set before the SDK is imported: no price table download, no banner, no telemetry.
@@ -196,7 +206,7 @@ class Episode:
         else:
             error = AgentError(kind=AGENT, message=f"{event.code}: {event.detail}"[:2000])
         self.finish_usage()
-        self.recorder.finish(False, final_message=self.last_text, error=error)
+        self.recorder.finish(None, final_message=self.last_text, error=error)
         print(f"openhands: ended by {error.kind} error: {error.message}", file=sys.stderr)
         self.clean_up()
         hard_exit(0)
@@ -296,18 +306,17 @@ class Episode:
 
         started = time.monotonic()
         conversation = self.build()
-        conversation.send_message(self.spec.prompt)
+        conversation.send_message(f"{self.spec.prompt}\n\n{REPORT_HINT}")
         self.open_start_page(conversation)
         print(f"openhands: ready in {time.monotonic() - started:.1f} s", file=sys.stderr)
         conversation.run()
         status = conversation.state.execution_status
         print(f"openhands: the conversation ended {status.value}", file=sys.stderr)
         self.finish_usage()
-        completed = (
-            self.finish_message is not None and status == ConversationExecutionStatus.FINISHED
-        )
-        message = self.finish_message if completed else self.last_text
-        self.recorder.finish(completed, final_message=message or "")
+        if self.finish_message is not None and status == ConversationExecutionStatus.FINISHED:
+            self.recorder.finish(*read_report(self.finish_message))
+        else:
+            self.recorder.finish(None, final_message=self.last_text)
 
 
 async def run(spec: AgentInput, recorder: Recorder) -> None:
@@ -326,10 +335,8 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
             hard_exit(130)
         print(f"openhands: {describe(exc)}", file=sys.stderr)
         episode.finish_usage()
-        recorder.finish(False, error=AgentError(kind=error_kind(exc), message=describe(exc)))
-    recorder.finish(
-        False, error=AgentError(kind=AGENT, message="the agent ended without an answer")
-    )
+        recorder.finish(None, error=AgentError(kind=error_kind(exc), message=describe(exc)))
+    recorder.finish(None, error=AgentError(kind=AGENT, message="the agent ended without an answer"))
     episode.clean_up()
     hard_exit(0)
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 import time
 import traceback
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from services.core.models.protocol import (
     OUTPUT,
@@ -31,7 +32,7 @@ from services.core.models.protocol import (
     ErrorKind,
     Step,
 )
-from services.core.models.run import Usage
+from services.core.models.run import ReportStatus, Usage
 
 # An error the runner treats as the stand's, not the model's: retried, never scored.
 INFRA: ErrorKind = "infra"
@@ -57,6 +58,32 @@ INFRA_NAMES = (
     "Timeout",
     "TargetClosedError",
 )
+
+
+# For frameworks whose final answer is only text (OpenHands' finish, deepagents' and
+# Hermes's answer): how the harness asks the model to say that it did not do the task, and
+# how it reads that back (`read_report`).
+REPORT_HINT = (
+    "If the task cannot be done as asked, do not do anything else: end with a final message "
+    "that starts with one of these tags and says why. [infeasible]: what the task asks does "
+    "not exist or cannot be had. [needs_input]: the task is ambiguous or needs the user's "
+    "decision; ask the question. [gave_up]: you could not finish it. A task you did needs no tag."
+)
+REPORT_TAG = re.compile(r"^\s*\[(infeasible|needs_input|gave_up|done)\]\s*", re.IGNORECASE)
+
+
+def tagged(status: ReportStatus, message: str) -> str:
+    """A final answer that reports `status` as `REPORT_HINT` asks (`done` needs no tag)."""
+    return message if status == "done" else f"[{status}] {message}"
+
+
+def read_report(text: str) -> tuple[ReportStatus, str]:
+    """The status a final answer's leading tag (`REPORT_HINT`) names, `done` without one,
+    and the message without the tag."""
+    tag = REPORT_TAG.match(text)
+    if tag is None:
+        return "done", text
+    return cast(ReportStatus, tag.group(1).lower()), text[tag.end() :]
 
 
 class Recorder:
@@ -115,16 +142,19 @@ class Recorder:
 
     def finish(
         self,
-        completion: bool,
+        status: ReportStatus | None,
         final_message: str = "",
         error: AgentError | None = None,
         steps: int | None = None,
     ) -> None:
+        """Write output.json, once: the agent's report (`status`; None: it made none, as
+        when a limit stopped it or it broke) and its message."""
         if self._finished:
             return
         self._finished = True
         AgentOutput(
-            completion=bool(completion),
+            completion=status == "done",
+            status=status,
             final_message=final_message or "",
             steps=self.steps if steps is None else steps,
             usage=self.usage,
@@ -168,8 +198,8 @@ def main(run: Callable[[AgentInput, Recorder], Coroutine[Any, Any, None]]) -> No
         if isinstance(exc, KeyboardInterrupt | SystemExit):
             raise
         traceback.print_exc()
-        recorder.finish(False, error=AgentError(kind=error_kind(exc), message=describe(exc)))
+        recorder.finish(None, error=AgentError(kind=error_kind(exc), message=describe(exc)))
     else:
         recorder.finish(
-            False, error=AgentError(kind=AGENT, message="the agent ended without an answer")
+            None, error=AgentError(kind=AGENT, message="the agent ended without an answer")
         )

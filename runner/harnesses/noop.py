@@ -10,4 +10,4 @@ class NoopHarness:
     needs_browser = False
 
     async def run(self, episode: Episode) -> Outcome:
-        return Outcome(completion=True, final_message="Готово.", steps=0)
+        return Outcome(completion=True, final_message="Готово.", report="done", steps=0)

@@ -313,11 +313,12 @@ class AgentHarness:
         status, message = Status.OK, None
         if error:
             status, message = Status.AGENT_ERROR, error.message[:2000]
-        elif not answer.completion and steps >= limit:
+        elif answer.report in (None, "gave_up") and steps >= limit:
             status, message = Status.STEP_LIMIT, f"the agent stopped at the step limit ({limit})"
         return Outcome(
-            completion=answer.completion,
+            completion=answer.claimed,
             final_message=answer.final_message,
+            report=answer.report,
             steps=steps,
             usage=answer.usage,
             status=status,

@@ -1,7 +1,8 @@
 """The test model's shapes: its HTTP API, OpenAI's chat completions as far as the dialects
 read a request and as the clients parse an answer (the OpenAI SDK in browser-use, litellm
-in OpenHands, httpx in the dom and gui agents), and a script's step. Pydantic and the
-standard library only: the test model's image runs the server without the runner."""
+in OpenHands, httpx in the dom and gui agents), and a script's step. Pydantic, the standard
+library and the core's models only: the test model's image runs the server without the
+runner."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import uuid
 from typing import Annotated, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from services.core.models.run import ReportStatus
 
 JsonObject = dict[str, JsonValue]  # free-form JSON: a tool's arguments, a JSON schema
 
@@ -281,5 +284,6 @@ class Step(TypedDict, total=False):
     wait: float
     done: str
     success: bool
+    report: ReportStatus  # the agent's report, as its harness says it; `message` its text
     http_error: int
-    message: str  # with http_error: the error's message
+    message: str  # with http_error: the error's message; with report: the report's text

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from services.core.errors import FieldError
+from services.core.models.run import ReportStatus
 from services.core.sites import Registry, SiteError, registry
 
 Source = Literal["page", "server"]
@@ -252,6 +253,17 @@ class FilesDownload(Params):
     file_name: str
 
 
+# -- the agent ---------------------------------------------------------------------------
+
+
+class AgentReport(Params):
+    """What the agent said at the end (its output.json's status and final message), written
+    by the hub when the runner closes the trajectory."""
+
+    status: ReportStatus
+    message: str = Field(default="", max_length=4000)
+
+
 # -- low-level tracking (never used in conditions) --------------------------------------
 
 
@@ -298,6 +310,7 @@ EVENT_TYPES: dict[str, type[Params]] = {
     "bench_files_select_collection": FilesCollection,
     "bench_files_select_year": FilesYear,
     "bench_files_download": FilesDownload,
+    "agent_report": AgentReport,
     "click": Click,
     "keypress": KeyPress,
     "scroll": Scroll,

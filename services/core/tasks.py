@@ -5,15 +5,18 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 from services.core.contract import event_types
 from services.core.errors import FieldError
 from services.core.keys import TASK_NAME
 from services.core.matching import validate_conditions
+from services.core.models.run import ReportStatus
 from services.core.models.task import RELEASED, Task
 from services.core.sites import registry
 from services.core.variants import check_selection
+
+REPORT_STATUSES: tuple[str, ...] = get_args(ReportStatus)
 
 # The UI classes the published paper and board report (docs/tasks.md, "UI classes"): a
 # task's primary class is one of PRIMARY_CLASSES; the classes it exercises also may name
@@ -78,6 +81,14 @@ def check_taxonomy(taxonomy: Any, field: str) -> None:
         raise FieldError(f"{field}.subtypes", "must be a list of strings")
 
 
+def report_status(value: Any) -> bool:
+    """Whether a condition's `status` of `agent_report` can match a report: a status (as
+    matching compares strings), a wildcard, an operator, or none named."""
+    if not isinstance(value, str):
+        return True
+    return "*" in value or value.strip().lower() in REPORT_STATUSES
+
+
 def check_task(task: Any, field: str = "task") -> Task:
     """A task object whose structure, event names, domains and variant keys are valid."""
     if not isinstance(task, dict):
@@ -103,6 +114,12 @@ def check_task(task: Any, field: str = "task") -> Task:
         if condition["event_name"] not in event_types():
             name = condition["event_name"]
             raise FieldError(f"{where}[{index}].event_name", f"unknown event type {name!r}")
+        status = (condition.get("parameters") or {}).get("status")
+        if condition["event_name"] == "agent_report" and not report_status(status):
+            raise FieldError(
+                f"{where}[{index}].parameters.status",
+                f"{status!r} is no report status; one of {', '.join(REPORT_STATUSES)}",
+            )
     if all(condition.get("forbidden") is True for condition in conditions):
         raise FieldError(
             where,

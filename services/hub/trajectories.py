@@ -23,11 +23,15 @@ from services.core.tasks import check_task, find_task, load_task
 from services.core.variants import check_selection, resolve
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.settings import HubSettings
+from services.kit.site import Emitter
 from services.kit.trajectory import Meta, Trajectory, TrajectoryCache, new_trajectory_id
 
 log = logging.getLogger("wpb.hub")
 # A trajectory's metadata is one NATS message (at most 1 MiB), rewritten when it is closed.
 MAX_META_BYTES = 512 * 1024
+# The id of a trajectory's one `agent_report`: a close sent again stores it once.
+REPORT_ID = "agent_report"
+MAX_MESSAGE_CHARS = 4000
 OPEN = Gauge("wpb_trajectories_open", "Trajectories created and not yet closed, on the stand")
 
 
@@ -108,20 +112,28 @@ def stored_form(meta: TrajectoryMeta) -> Meta:
 
 
 async def close(cache: TrajectoryCache, tid: str, body: CloseTrajectory) -> TrajectoryMeta:
-    """Close an open trajectory, keeping the agent's completion and final message. The
-    cache holds the closed metadata before this returns: the hub refuses the trajectory's
-    writes from then on, and forwards its revision to the sites."""
+    """Close an open trajectory, keeping the agent's completion and final message; the
+    agent's report, when the body has one, goes into the log first (a server event of the
+    hub's). The cache holds the closed metadata before this returns: the hub refuses the
+    trajectory's writes from then on, and forwards its revision to the sites."""
+    message = (body.final_message or "")[:MAX_MESSAGE_CHARS]
+    reported = body.report_status is None
     for _ in range(20):
         trajectory = await cache.fetch(tid)
         if trajectory is None:
             raise FieldError("trajectory", "unknown trajectory id", 404)
         if not trajectory.is_open:
             raise FieldError("trajectory", "already closed", 409)
+        if not reported:
+            emit = Emitter(cache.bus, "hub", trajectory)
+            params = {"status": body.report_status, "message": message}
+            await emit.publish([emit.build("agent_report", params, event_id=REPORT_ID)])
+            reported = True
         closed = {"status": "closed", "closed_at": time.time()}
         if body.completion is not None:
             closed["completion"] = body.completion
         if body.final_message is not None:
-            closed["final_message"] = body.final_message[:4000]
+            closed["final_message"] = message
         meta = TrajectoryMeta.model_validate({**trajectory.meta, **closed})
         stored = stored_form(meta)
         try:

@@ -134,6 +134,37 @@ def test_saying_done_without_acting_is_completion_without_success(
     assert (record.completion, record.ems, record.done_and_pass) == (1, 0, 0)
 
 
+@pytest.mark.parametrize(
+    ("harness", "options"),
+    [
+        ("dom", {}),
+        ("gui", {"family": "qwen3vl", "page_geometry": True}),
+        ("browser-use", {}),
+        ("openhands", {}),
+    ],
+    ids=["dom", "gui-qwen3vl", "browser-use", "openhands"],
+)
+def test_a_scripted_report_reaches_the_log_as_the_agents_report(
+    stack, hub, tmp_path, testmodel, harness, options
+):
+    """Each framework's own way to say the task cannot be done (a `report` tool, a
+    terminate's status, browser-use's `report` action, OpenHands' tagged finish message)
+    becomes the server's `agent_report` event, which a condition can require."""
+    (record,) = agent_eval(
+        stack, tmp_path, harness, testmodel, model="report-infeasible", options=options
+    )
+    assert record.status == "ok" and record.report_status == "infeasible", record.error
+    assert record.completion == 0 and record.final_message == "Такого товара в каталоге нет."
+    events = hub.get(
+        f"/api/trajectories/{record.trajectory_id}/events", params={"types": "agent_report"}
+    ).json()["events"]
+    assert [(e["site"], e["source"], e["params"]) for e in events] == [
+        ("hub", "server", {"status": "infeasible", "message": "Такого товара в каталоге нет."})
+    ]
+    output = json.loads((tmp_path / str(record.episode) / "output.json").read_text())
+    assert (output["protocol"], output["status"], output["completion"]) == (2, "infeasible", False)
+
+
 def test_a_script_that_never_ends_stops_at_the_step_limit(stack, tmp_path, testmodel):
     (record,) = agent_eval(stack, tmp_path, "dom", testmodel, model="never-ends", max_steps=4)
     assert record.status == "step_limit" and record.completion == 0

@@ -100,6 +100,13 @@ class Stand:
         """The verdict: `ems`, `passed`, `total` and each condition's."""
         return dict(self.call("GET", f"/api/trajectories/{tid}/check"))
 
-    def close(self, tid: str, completion: bool, final_message: str) -> dict[str, Any]:
-        body = {"completion": completion, "final_message": final_message}
+    def close(
+        self, tid: str, completion: bool, final_message: str, report_status: str | None = None
+    ) -> dict[str, Any]:
+        """Close the trajectory; with `report_status` the hub logs the agent's report first."""
+        body = {
+            "completion": completion,
+            "final_message": final_message,
+            "report_status": report_status,
+        }
         return dict(self.call("POST", f"/api/trajectories/{tid}/close", body))

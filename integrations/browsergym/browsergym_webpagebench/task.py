@@ -112,6 +112,10 @@ class WebPageBenchTask(AbstractBrowserTask):
     def teardown(self) -> None:
         if self.stand is None or self.trajectory_id is None:
             return
-        completion, message = self.said or (False, "")
-        self.stand.close(self.trajectory_id, completion, message)
+        if self.said is None:
+            self.stand.close(self.trajectory_id, False, "")
+        else:  # send_msg_to_user: done; report_infeasible: infeasible
+            completion, message = self.said
+            report = "done" if completion else "infeasible"
+            self.stand.close(self.trajectory_id, completion, message, report)
         self.trajectory_id = None

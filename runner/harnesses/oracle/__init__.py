@@ -6,6 +6,10 @@ Each site's descriptor names its solver (`SiteDescriptor.oracle`; the built-in o
 only the conditions it must make hold: forbidden ones (an event that must not happen) are
 left out, so no solver ever works towards one.
 
+A task that requires the agent's report (an `agent_report` condition) is no site's to
+solve: the solvers never see it, and the oracle reports the status it names (`done`
+otherwise), which the runner logs as the agent's report.
+
 `--option path=alternate` takes the second reference path, another way a person would do
 the same task: the keyboard only, the item found by search where the reference browses
 the catalogue, a default confirmed in its widget where the reference leaves it alone
@@ -22,9 +26,18 @@ from runner.chromium import new_context
 from runner.harness import Episode, InfraError, Outcome
 from runner.harnesses.oracle.ui import PATHS, UI
 from services.core.models.events import Condition
+from services.core.models.run import ReportStatus
 from services.core.sites import registry
 
 Solver = Callable[[UI, list[Condition]], Awaitable[None]]
+REPORT = "agent_report"
+# The oracle's final message for each report.
+SAYS: dict[ReportStatus, str] = {
+    "done": "Готово.",
+    "infeasible": "Так сделать нельзя: такого нет.",
+    "needs_input": "Уточните, пожалуйста, что выбрать.",
+    "gave_up": "Не получилось.",
+}
 
 
 def solver_for(domain: str) -> Solver | None:
@@ -33,8 +46,17 @@ def solver_for(domain: str) -> Solver | None:
 
 
 def required(conditions: list[Condition]) -> list[Condition]:
-    """The conditions a solver works towards: all but the forbidden ones."""
-    return [c for c in conditions if c.get("forbidden") is not True]
+    """The conditions a solver works towards: all but the forbidden ones and the report."""
+    return [c for c in conditions if c.get("forbidden") is not True and c["event_name"] != REPORT]
+
+
+def report_of(conditions: list[Condition]) -> ReportStatus:
+    """The status a required `agent_report` condition names; `done` where none does."""
+    for condition in conditions:
+        status = (condition.get("parameters") or {}).get("status")
+        if condition["event_name"] == REPORT and not condition.get("forbidden") and status in SAYS:
+            return status
+    return "done"
 
 
 class OracleFailed(RuntimeError):
@@ -60,7 +82,13 @@ class OracleHarness:
             await solver(ui, required(episode.conditions))
             # Done only once the page's own events (widget selections) are stored.
             await page.evaluate("() => window.wpb && window.wpb.settled()")
-            return Outcome(completion=True, final_message="Готово.", steps=ui.steps)
+            report = report_of(episode.conditions)
+            return Outcome(
+                completion=report == "done",
+                final_message=SAYS[report],
+                report=report,
+                steps=ui.steps,
+            )
         except PlaywrightError as exc:
             if not episode.browser.is_connected():
                 raise InfraError(f"the browser went away: {exc}") from exc

@@ -38,6 +38,8 @@ LINE = re.compile(
 )
 # A scroll this far, in CSS pixels, is one script `scroll` step.
 SCROLL_PX = 500
+# The reports BrowserGym's actions can say (its chat and infeasible subsets).
+REPORTS = {"done": "send_msg_to_user", "infeasible": "report_infeasible"}
 
 
 def python_string(text: str | None) -> str:
@@ -102,6 +104,11 @@ class AgentLabDialect:
         if "done" in step:
             said = "send_msg_to_user" if step.get("success", True) else "report_infeasible"
             return reply("The task is finished.", f"{said}({str(step['done'])!r})")
+        if "report" in step:
+            if step["report"] not in REPORTS:
+                raise HTTPException(422, f"AgentLab has no action that reports {step['report']}")
+            action = f"{REPORTS[step['report']]}({str(step.get('message', ''))!r})"
+            return reply("The task ends here.", action)
         if "click" in step:
             if not target:
                 raise HTTPException(422, "the agentlab dialect clicks bids, not points")

@@ -161,12 +161,16 @@ class BrowserUseDialect:
             return {pick("navigate", offered): {"url": str(step["navigate"]), "new_tab": False}}
         if "wait" in step:
             return {pick("wait", offered): {"seconds": int(step["wait"])}}
-        if "done" in step:
-            text = str(step["done"])
-            success = bool(step.get("success", True))
+        if "done" in step or step.get("report") in ("done", "gave_up"):
+            text = str(step.get("done", step.get("message", "")))
+            success = bool(step.get("success", True)) and step.get("report") != "gave_up"
             return {
                 pick("done", offered): {"text": text, "success": success, "files_to_display": []}
             }
+        if "report" in step:  # the harness's own action, for infeasible and needs_input
+            if "report" not in offered:
+                raise ValueError("browser-use offers this model no report action")
+            return {"report": {"status": step["report"], "text": str(step.get("message", ""))}}
         raise ValueError(f"the browser-use dialect cannot perform step {step!r}")
 
     def _content(self, body: ChatRequest, goal: str, actions: list[Action]) -> str:

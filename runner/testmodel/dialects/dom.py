@@ -129,6 +129,11 @@ class DomDialect:
                 "success": bool(step.get("success", True)),
             }
             call = ToolCall.of("done", args)
+        elif "report" in step and step["report"] == "done":
+            call = ToolCall.of("done", {"message": str(step.get("message", "")), "success": True})
+        elif "report" in step:
+            args = {"status": step["report"], "message": str(step.get("message", ""))}
+            call = ToolCall.of("report", args)
         elif "click" in step:
             if not target:
                 raise HTTPException(422, "the dom dialect clicks elements, not points")

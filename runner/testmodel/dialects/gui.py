@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import HTTPException
 
-from runner.agents.gui_families import FAMILIES, smart_resize
+from runner.agents.gui_families import FAMILIES, TERMINATE_STATUSES, smart_resize
 from runner.testmodel.dialects.base import Element
 from runner.testmodel.schema import ChatRequest, JsonObject, PageGeometry, Reply, Step
 
@@ -45,6 +45,10 @@ def to_frame(page: PageGeometry, x: float, y: float) -> tuple[float, float]:
     raise HTTPException(422, f"wpb_page.frame: unknown frame {frame!r}")
 
 
+# The agent's report -> a terminate's status.
+TERMINATE = {report: said for said, report in TERMINATE_STATUSES.items()}
+
+
 def quoted(text: str) -> str:
     """A Python string literal in single quotes, as UI-TARS and pyautogui code write them."""
     escaped = text.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
@@ -67,7 +71,7 @@ def tool_calls(*calls: JsonObject) -> str:
 
 def render(family: str, kind: str, thought: str, **a: Any) -> str:
     """One step in the family's format. `a` holds the point (`x`, `y`, already in the
-    family's frame), `text`, `submit`, `direction`, `success`, `url`."""
+    family's frame), `text`, `submit`, `direction`, `status` (a `done`'s report), `url`."""
     formats = {
         "uitars": render_uitars,
         "qwen3vl": render_computer_use,
@@ -86,13 +90,18 @@ def render_uitars(family: str, kind: str, thought: str, **a: Any) -> str:
     text, submit = str(a.get("text", "")), bool(a.get("submit"))
     box = f"start_box='({x},{y})'"
     typed = quoted(text + "\n" if submit else text)
+    status = a.get("status", "done")
+    done = {
+        "done": f"finished(content={quoted(text)})",
+        "needs_input": f"call_user(content={quoted(text)})",
+    }.get(status, f"report(status='{status}', content={quoted(text)})")
     action = {
         "click": f"click({box})",
         "type": f"click({box})\n\ntype(content={typed})",
         "scroll": f"scroll(start_box='(500,500)', direction='{a.get('direction')}')",
         "back": "hotkey(key='alt left')",
         "wait": "wait()",
-        "done": f"finished(content={quoted(text)})",
+        "done": done,
     }.get(kind)
     if action is None:
         raise HTTPException(422, f"UI-TARS has no action for a {kind!r} step")
@@ -106,7 +115,7 @@ def render_computer_use(family: str, kind: str, thought: str, **a: Any) -> str:
     clicks and types in one reply, where EvoCUA and Jedi would take a turn per call."""
     point = [a.get("x", 0), a.get("y", 0)]
     text, submit = str(a.get("text", "")), bool(a.get("submit"))
-    status = "success" if a.get("success", True) else "failure"
+    status = TERMINATE[a.get("status", "done")]
     fara = family == "fara"
     spoken = family in ("fara", "evocua", "jedi")
     prefix = "Action: " if family in ("evocua", "jedi") else ""
@@ -137,7 +146,7 @@ def render_computer_use(family: str, kind: str, thought: str, **a: Any) -> str:
 def render_opencua(family: str, kind: str, thought: str, **a: Any) -> str:
     x, y = num(a.get("x", 0)), num(a.get("y", 0))
     text, submit = str(a.get("text", "")), bool(a.get("submit"))
-    status = "success" if a.get("success", True) else "failure"
+    status = TERMINATE[a.get("status", "done")]
     sign = 1 if a.get("direction") == "up" else -1
     xy = f"x={x}, y={y}"
     enter = "\npyautogui.press('enter')" if submit else ""
@@ -176,7 +185,11 @@ class GuiDialect:
         label = f"«{target.label}»" if target else ""
         if "done" in step:
             kind, thought = "done", "The task is done."
-            args.update(text=str(step["done"]), success=bool(step.get("success", True)))
+            status = "done" if step.get("success", True) else "gave_up"
+            args.update(text=str(step["done"]), status=status)
+        elif "report" in step:
+            kind, thought = "done", f"The task ends here: {step['report']}."
+            args.update(text=str(step.get("message", "")), status=step["report"])
         elif "click" in step:
             kind, thought = "click", f"Click {label}."
             point = step["click"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from fastapi import HTTPException
 
+from runner.agents.protocol import tagged
 from runner.testmodel.dialects.base import Element
 from runner.testmodel.schema import ChatRequest, Reply, Step, ToolCall
 
@@ -30,6 +31,8 @@ class HermesDialect:
     def answer(self, step: Step, target: Element | None, body: ChatRequest) -> Reply:
         if "done" in step:
             return Reply(content=str(step["done"]))
+        if "report" in step:  # the answer's tag (the harness's REPORT_HINT)
+            return Reply(content=tagged(step["report"], str(step.get("message", ""))))
         raise HTTPException(
             422, f"step {step!r}: the hermes planner only delegates steps that name an element"
         )

@@ -16,6 +16,7 @@ import re
 
 from fastapi import HTTPException
 
+from runner.agents.protocol import tagged
 from runner.testmodel.dialects.base import Element
 from runner.testmodel.schema import ChatRequest, Reply, Step, ToolCall
 
@@ -60,6 +61,9 @@ class OpenHandsDialect:
     def answer(self, step: Step, target: Element | None, body: ChatRequest) -> Reply:
         if "done" in step:
             call = ToolCall.of("finish", {"message": str(step["done"])})
+        elif "report" in step:  # the finish message's tag (the harness's REPORT_HINT)
+            message = tagged(step["report"], str(step.get("message", "")))
+            call = ToolCall.of("finish", {"message": message})
         elif "click" in step:
             call = ToolCall.of("browser_click", {"index": self._index(step, target)})
         elif "type" in step:

@@ -11,7 +11,7 @@ from pydantic import Field
 
 from services.core.models.base import Boundary
 from services.core.models.events import Condition, Event
-from services.core.models.run import ConditionReport, MatchedEvent
+from services.core.models.run import ConditionReport, MatchedEvent, ReportStatus
 from services.core.models.task import Taxonomy
 
 Selection = dict[str, dict[str, str]]  # domain -> UI-variant key -> implementation
@@ -65,10 +65,13 @@ class TrajectoryMeta(CreatedTrajectory):
 
 
 class CloseTrajectory(Boundary):
-    """`POST /api/trajectories/{tid}/close`: what the agent said at the end."""
+    """`POST /api/trajectories/{tid}/close`: what the agent said at the end. With
+    `report_status` the hub first writes the agent's report into the log, an `agent_report`
+    event (that status, `final_message` as its message)."""
 
     completion: bool | None = None
     final_message: str | None = None
+    report_status: ReportStatus | None = None
 
 
 class UnpromptedEvent(MatchedEvent):

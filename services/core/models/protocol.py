@@ -9,12 +9,14 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, JsonValue
+from pydantic import Field, JsonValue, ValidationInfo, field_validator
 
 from services.core.models.base import Boundary
-from services.core.models.run import Options, Usage, Viewport
+from services.core.models.run import Options, ReportStatus, Usage, Viewport
 
-PROTOCOL: Literal[1] = 1
+# The version the runner writes; it reads version 1 too (docs/harnesses.md, "The protocol").
+PROTOCOL: Literal[2] = 2
+Version = Literal[1, 2]
 INPUT = "input.json"
 STEPS = "steps.jsonl"
 OUTPUT = "output.json"
@@ -43,7 +45,7 @@ class Limits(Boundary):
 class AgentInput(Boundary):
     """`input.json`: the task, the browser to attach to, the model and the limits."""
 
-    protocol: Literal[1] = PROTOCOL
+    protocol: Version = PROTOCOL
     task_id: str
     prompt: str
     start_url: str
@@ -88,12 +90,46 @@ class AgentError(Boundary):
 
 
 class AgentOutput(Boundary):
-    """`output.json`: what the agent said at the end."""
+    """`output.json`: what the agent said at the end. Version 2 says it with `status` (its
+    message is `final_message`); null there means the agent made no report (a limit stopped
+    it, or it broke), and `completion` defaults to `status == "done"`. Version 1 has no
+    status: `completion` is required and stands for `done` (true) or `gave_up` (false)."""
 
-    protocol: Literal[1] = PROTOCOL
-    completion: bool
+    protocol: Version = PROTOCOL
+    completion: bool | None = Field(default=None, validate_default=True)
     final_message: str = ""
     steps: int = 0
     usage: dict[str, Usage] = Field(default_factory=dict)
     cost: float | None = None
     error: AgentError | None = None
+    status: ReportStatus | None = Field(default=None, validate_default=True)
+
+    @field_validator("completion")
+    @classmethod
+    def _completion(cls, value: bool | None, info: ValidationInfo) -> bool | None:
+        if value is None and info.data.get("protocol") == 1:
+            raise ValueError("protocol 1 requires completion (true or false)")
+        return value
+
+    @field_validator("status")
+    @classmethod
+    def _status(cls, value: ReportStatus | None, info: ValidationInfo) -> ReportStatus | None:
+        completion = info.data.get("completion")
+        if value is not None and info.data.get("protocol") == 1:
+            raise ValueError("protocol 1 has no status: write protocol 2")
+        if value is not None and completion is not None and completion != (value == "done"):
+            raise ValueError(f"{value!r} with completion {str(completion).lower()}")
+        return value
+
+    @property
+    def claimed(self) -> bool:
+        """The agent's completion claim."""
+        return self.completion if self.completion is not None else self.status == "done"
+
+    @property
+    def report(self) -> ReportStatus | None:
+        """What the agent reported: version 2's status; version 1's completion read as
+        `done` or `gave_up`; None for an agent that broke or made no report."""
+        if self.protocol == 1:
+            return None if self.error else ("done" if self.completion else "gave_up")
+        return self.status

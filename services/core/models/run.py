@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, JsonValue
 
@@ -35,6 +35,12 @@ class Status(StrEnum):
     @property
     def scored(self) -> bool:
         return self not in (Status.INFRA_ERROR, Status.TASK_ERROR)
+
+
+# What an agent said at the end (protocol 2, docs/harnesses.md): it did the task, the task
+# cannot be done (what it asks does not exist or cannot be had), the task needs the user
+# (ambiguous, or an approval), or it stopped without either.
+ReportStatus = Literal["done", "infeasible", "needs_input", "gave_up"]
 
 
 class Usage(Boundary):
@@ -96,6 +102,8 @@ class Record(Boundary):
     status: Status = Status.OK
     error: str | None = None
     final_message: str = ""
+    # The agent's report (the `agent_report` event the runner wrote); None: it made none.
+    report_status: ReportStatus | None = None
     steps: int = 0
     seconds: float = 0.0
     phases: dict[str, float] = Field(default_factory=dict)

@@ -44,7 +44,7 @@ async def run(spec: AgentInput, recorder: protocol.Recorder) -> None:
             raise ConnectionRefusedError("the model endpoint refused the connection")
         seen["api_key_set"] = bool(os.environ.get(spec.model.api_key_env or ""))
         seen["stand_settings"] = sorted(k for k in os.environ if k.startswith("WPB_"))
-        recorder.finish(True, json.dumps(seen))
+        recorder.finish("done", json.dumps(seen))
 
 
 protocol.main(run)

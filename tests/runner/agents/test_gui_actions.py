@@ -24,8 +24,8 @@ def test_records_hold_only_what_is_set() -> None:
     }
     typed = Action("type", text="чай", submit=True).record()
     assert typed == {"name": "type", "text": "чай", "submit": True}
-    done = Action("done", success=False).record()
-    assert done == {"name": "done", "success": False}
+    done = Action("done", status="gave_up").record()
+    assert done == {"name": "done", "status": "gave_up"}
     assert steps_action([typed]) == typed
     assert steps_action([typed, done]) == {"name": "sequence", "actions": [typed, done]}
 

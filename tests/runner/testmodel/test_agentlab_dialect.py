@@ -101,11 +101,18 @@ def test_labels_resolve_against_the_newest_tree():
         ({"wait": 1}, "scroll(0, 0)"),
         ({"done": "Чай в корзине", "success": True}, "send_msg_to_user('Чай в корзине')"),
         ({"done": "Чая нет", "success": False}, "report_infeasible('Чая нет')"),
+        ({"report": "infeasible", "message": "Чая нет"}, "report_infeasible('Чая нет')"),
+        ({"report": "done", "message": "Готово"}, "send_msg_to_user('Готово')"),
     ],
 )
 def test_each_step_is_one_browsergym_action_by_bid(step: Step, expected: str):
     target = parse_tree(TREE)[5]  # [127]
     assert action(DIALECT.answer(step, target, body(prompt(TREE))).content) == expected
+
+
+def test_a_report_browsergym_cannot_say_is_refused():
+    with pytest.raises(HTTPException, match="no action that reports needs_input"):
+        DIALECT.answer({"report": "needs_input", "message": "Какой?"}, None, body(prompt(TREE)))
 
 
 def test_an_answer_quotes_what_it_types_as_python_does():

@@ -247,6 +247,16 @@ def test_answers_every_step_kind_as_browser_use_actions() -> None:
     assert act({"done": "Готово", "success": False}) == [
         {"done": {"text": "Готово", "success": False, "files_to_display": []}}
     ]
+    assert act({"report": "gave_up", "message": "Не вышло"}) == [
+        {"done": {"text": "Не вышло", "success": False, "files_to_display": []}}
+    ]
+    with pytest.raises(ValueError, match="no report action"):  # not offered by this request
+        act({"report": "infeasible", "message": "Чая нет"})
+    offered = ChatRequest.model_validate(
+        body(actions=[*ACTIONS, action("report", {"status": 0, "text": 0}, ["status", "text"])])
+    )
+    said = output(DIALECT.answer({"report": "infeasible", "message": "Чая нет"}, None, offered))
+    assert said["action"] == [{"report": {"status": "infeasible", "text": "Чая нет"}}]
     observed = output(DIALECT.observe(request))
     assert observed["action"] == [{"wait": {"seconds": 1}}]
     assert observed["current_plan_item"] is None and observed["next_goal"]

@@ -198,6 +198,8 @@ def test_answers_every_step_kind_as_a_tool_call() -> None:
     assert act({"wait": 1}) == [("browser_wait_for", {"time": 1.0})]
     done = DIALECT.answer({"done": "Готово", "success": True}, None, grocery)
     assert done.content == "Готово" and not done.tool_calls
+    asked = DIALECT.answer({"report": "needs_input", "message": "Какой?"}, None, grocery)
+    assert asked.content == "[needs_input] Какой?" and not asked.tool_calls
     assert calls(DIALECT.observe(grocery)) == [SNAPSHOT]
 
 

@@ -154,6 +154,9 @@ def test_every_step_is_one_of_the_agents_tools_with_its_required_arguments() -> 
         ({"navigate": f"http://127.0.0.1:8000/t/{TID}/grocery/"}, None,
          {"url": f"http://127.0.0.1:8000/t/{TID}/grocery/"}),
         ({"done": "Готово", "success": False}, None, {"message": "Готово", "success": False}),
+        ({"report": "needs_input", "message": "Какой чай?"}, None,
+         {"status": "needs_input", "message": "Какой чай?"}),
+        ({"report": "done", "message": "Готово"}, None, {"message": "Готово", "success": True}),
     ]  # fmt: skip
     tools = {t["function"]["name"]: t["function"]["parameters"] for t in dom_agent.TOOLS}
     for step, target, expected in cases:

@@ -110,8 +110,13 @@ def test_uitars_answers() -> None:
     drag = one(parse_uitars("Action: drag(start_box='(1,2)', end_box='(3,4)')", []))
     assert (drag.point, drag.end) == ((1, 2), (3, 4))
     done = one(parse_uitars("Thought: всё\nAction: finished(content='Чай в корзине')", []))
-    assert (done.name, done.text, done.success) == ("done", "Чай в корзине", True)
-    assert not one(parse_uitars("Action: call_user()", [])).success
+    assert (done.name, done.text, done.status) == ("done", "Чай в корзине", "done")
+    asked = one(parse_uitars("Action: call_user(content='Какой чай?')", []))
+    assert (asked.text, asked.status) == ("Какой чай?", "needs_input")
+    none = one(parse_uitars("Action: report(status='infeasible', content='Такого чая нет')", []))
+    assert (none.name, none.text, none.status) == ("done", "Такого чая нет", "infeasible")
+    with pytest.raises(ParseError, match="report status 'later'"):
+        parse_uitars("Action: report(status='later', content='…')", [])
     for bad in ("Я нажму на кнопку", "Action: fly(start_box='(1,2)')", "Action: click('x')"):
         with pytest.raises(ParseError):
             parse_uitars(bad, [])
@@ -147,10 +152,19 @@ def test_qwen3vl_answers_in_text_or_parsed_by_the_server() -> None:
         '"status": "failure"}}</tool_call>',
         [],
     )
-    assert [(a.name, a.text, a.success) for a in end] == [
-        ("answer", "149 ₽", True),
-        ("done", "", False),
+    assert [(a.name, a.text, a.status) for a in end] == [
+        ("answer", "149 ₽", "done"),
+        ("done", "", "gave_up"),
     ]
+
+    def terminate(status: str) -> str:
+        arguments = f'{{"action": "terminate", "status": "{status}"}}'
+        return f'<tool_call>{{"name": "computer_use", "arguments": {arguments}}}</tool_call>'
+
+    for status in ("infeasible", "needs_input"):  # the statuses the prompt adds
+        assert one(parse_qwen3vl(terminate(status), [])).status == status
+    with pytest.raises(ParseError, match="terminate status 'maybe'"):
+        parse_qwen3vl(terminate("maybe"), [])
     triple = executable(
         one(
             parse_qwen3vl(
@@ -229,11 +243,11 @@ def test_evocua_answers() -> None:
             [],
         )
     )
-    assert (ended.name, ended.success) == ("done", True)
+    assert (ended.name, ended.status) == ("done", "done")
     assert ended.text == "Чай «Крупяной ряд» в корзине."  # the Action line, not the rest
     failure = computer_use('{"action": "terminate", "status": "failure"}', "Нет в наличии.")
     gave_up = one(parse_evocua(failure, []))
-    assert (gave_up.text, gave_up.success) == ("Нет в наличии.", False)  # no Action line
+    assert (gave_up.text, gave_up.status) == ("Нет в наличии.", "gave_up")  # no Action line
     for bad in (
         "Action: Click the cart.",
         computer_use('{"action": "history_back"}'),
@@ -277,7 +291,7 @@ def test_jedi_answers() -> None:
             [],
         )
     )
-    assert (ended.name, ended.text, ended.success) == ("done", "The tea is sold out.", False)
+    assert (ended.name, ended.text, ended.status) == ("done", "The tea is sold out.", "gave_up")
     for bad in (  # Qwen2.5-VL's tool has neither
         computer_use('{"action": "triple_click", "coordinate": [1, 2]}'),
         computer_use('{"action": "answer", "text": "149 ₽"}'),
@@ -314,7 +328,7 @@ pyautogui.press('enter')
     end = one(
         parse_pyautogui("```code\ncomputer.terminate(status='success', answer='ok')\n```", [])
     )
-    assert (end.name, end.text, end.success) == ("done", "ok", True)
+    assert (end.name, end.text, end.status) == ("done", "ok", "done")
     assert one(parse_pyautogui("```code\ncomputer.wait()\n```", [])).name == "wait"
 
 
@@ -394,8 +408,12 @@ def test_every_script_step_in_every_family(family: str) -> None:
     assert waited.name == "wait"
     assert one(FAMILIES[family].parse(DIALECT.observe(body).content or "", [])).name == "wait"
     end = [a for a in played(body, {"done": "Чай в корзине", "success": True}, None)]
-    assert end[-1].name == "done" and end[-1].success
+    assert end[-1].name == "done" and end[-1].status == "done"
     assert "Чай в корзине" in (end[-1].text or end[0].text)
+    for status in ("infeasible", "needs_input", "gave_up", "done"):
+        said = played(body, {"report": status, "message": "Такого чая нет"}, None)
+        assert (said[-1].name, said[-1].status) == ("done", status), family
+        assert "Такого чая нет" in (said[-1].text or said[0].text)
 
 
 def test_the_conversation_keeps_only_the_newest_screenshots() -> None:

@@ -75,6 +75,8 @@ def test_delegates_the_request_and_ends_with_the_scripts_done() -> None:
     assert json.loads(call.function.arguments) == {"task": PROMPT}
     done = DIALECT.answer({"done": "Чай в корзине", "success": True}, None, request)
     assert done.content == "Чай в корзине" and done.tool_calls is None
+    said = DIALECT.answer({"report": "gave_up", "message": "Не вышло"}, None, request)
+    assert said.content == "[gave_up] Не вышло" and said.tool_calls is None
     with pytest.raises(HTTPException, match="delegates"):
         DIALECT.answer({"navigate": "grocery/"}, None, request)
 

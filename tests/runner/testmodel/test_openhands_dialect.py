@@ -204,6 +204,9 @@ def test_answers_every_step_kind_as_a_tool_call() -> None:
     ]
     assert act({"wait": 1}) == [("browser_get_state", {"include_screenshot": False})]
     assert act({"done": "Готово", "success": True}) == [("finish", {"message": "Готово"})]
+    assert act({"report": "infeasible", "message": "Чая нет"}) == [
+        ("finish", {"message": "[infeasible] Чая нет"})
+    ]
     assert calls(DIALECT.observe(grocery)) == [("browser_get_state", {"include_screenshot": False})]
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from services.core.contract import EVENT_TYPES, validate_params
 from services.core.errors import FieldError
+from services.core.tasks import check_task
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "events.md"
 
@@ -99,3 +100,17 @@ def test_bad_params_name_the_field(event_type: str, params: object, field: str) 
     with pytest.raises(FieldError) as error:
         validate_params(event_type, params, "events[0]")
     assert error.value.field == f"events[0].{field}"
+
+
+def test_a_condition_can_require_the_agents_report_with_a_status() -> None:
+    def task(status: object) -> dict[str, object]:
+        condition = {"event_name": "agent_report", "parameters": {"status": status}}
+        return {"test_data": {"task": "Купи чай, которого нет.", "conditions": [condition]}}
+
+    for status in ("infeasible", "Needs_Input", "*", {"value": "done", "condition": "equal"}):
+        check_task(task(status))
+    with pytest.raises(FieldError, match=r"conditions\[0\]\.parameters\.status: 'maybe' is no"):
+        check_task(task("maybe"))
+    assert validate_params("agent_report", {"status": "gave_up"}) == {"status": "gave_up"}
+    with pytest.raises(FieldError, match=r"params\.status"):
+        validate_params("agent_report", {"status": "finished", "message": "…"})

@@ -70,9 +70,37 @@ def test_a_malformed_record_is_refused_with_its_line(tmp_path: Path) -> None:
 
 def test_a_protocol_version_the_agent_does_not_speak_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "input.json"
-    path.write_text(json.dumps({**agent_input(tmp_path).model_dump(mode="json"), "protocol": 2}))
-    with pytest.raises(FileFormatError, match=r"input\.json: protocol: Input should be 1"):
+    path.write_text(json.dumps({**agent_input(tmp_path).model_dump(mode="json"), "protocol": 3}))
+    with pytest.raises(FileFormatError, match=r"input\.json: protocol: Input should be 1 or 2"):
         AgentInput.read(path)
+
+
+def test_a_protocol_1_output_still_loads_its_report_read_from_completion() -> None:
+    """An agent written for version 1 keeps working: completion true is `done`, false
+    `gave_up`; one that broke made no report."""
+    done = AgentOutput.parse('{"protocol": 1, "completion": true, "final_message": "Ок"}', "o")
+    assert (done.claimed, done.report, done.final_message) == (True, "done", "Ок")
+    stopped = AgentOutput.parse('{"protocol": 1, "completion": false}', "o")
+    assert (stopped.claimed, stopped.report) == (False, "gave_up")
+    broke = '{"protocol": 1, "completion": false, "error": {"kind": "agent", "message": "x"}}'
+    assert AgentOutput.parse(broke, "o").report is None
+    with pytest.raises(FileFormatError, match=r"o: completion: .*protocol 1 requires completion"):
+        AgentOutput.parse('{"protocol": 1}', "o")
+    with pytest.raises(FileFormatError, match=r"o: status: .*protocol 1 has no status"):
+        AgentOutput.parse('{"protocol": 1, "completion": true, "status": "done"}', "o")
+
+
+def test_a_protocol_2_output_reports_its_status() -> None:
+    infeasible = AgentOutput.parse('{"protocol": 2, "status": "infeasible"}', "o")
+    assert (infeasible.claimed, infeasible.report) == (False, "infeasible")
+    done = AgentOutput.parse('{"protocol": 2, "status": "done", "completion": true}', "o")
+    assert (done.claimed, done.report) == (True, "done")
+    silent = AgentOutput.parse('{"protocol": 2, "completion": false}', "o")
+    assert silent.report is None  # stopped by a limit, or broke: no report
+    with pytest.raises(FileFormatError, match=r"o: status: Input should be 'done', 'infeasible'"):
+        AgentOutput.parse('{"protocol": 2, "status": "finished"}', "o")
+    with pytest.raises(FileFormatError, match=r"o: status: .*'needs_input' with completion true"):
+        AgentOutput.parse('{"protocol": 2, "status": "needs_input", "completion": true}', "o")
 
 
 def agent_input(folder: Path) -> AgentInput:

@@ -207,6 +207,32 @@ def test_page_events_validated_and_closed_is_409(hub: httpx.Client, agent: httpx
     assert len(hub.get(f"/api/trajectories/{tid}/events").json()["events"]) == len(events)
 
 
+def test_the_agents_report_is_a_server_event_no_page_can_write(
+    hub: httpx.Client, agent: httpx.Client
+) -> None:
+    """The close body's report becomes the hub's `agent_report` event before the trajectory
+    closes; a page that posts one (a site's or the hub's own `_events`) is refused."""
+    tid = create(hub).trajectory_id
+    report = {"type": "agent_report", "params": {"status": "done", "message": "Готово"}}
+    for page in (f"/t/{tid}/grocery/", f"/t/{tid}/"):  # a site's page, the hub's page
+        forged = agent.post(events_url(agent, page), json=report)
+        assert forged.status_code == 422, forged.text
+        assert forged.json()["field"] == "events[0].type"
+        assert "written by the server" in forged.json()["detail"]
+    bad = hub.post(f"/api/trajectories/{tid}/close", json={"report_status": "finished"})
+    assert bad.status_code == 422 and bad.json()["field"] == "report_status"
+    body = {"completion": False, "final_message": "Такого чая нет", "report_status": "infeasible"}
+    closed = hub.post(f"/api/trajectories/{tid}/close", json=body)
+    assert closed.status_code == 200 and closed.json()["status"] == "closed"
+    events = hub.get(f"/api/trajectories/{tid}/events", params={"types": "agent_report"})
+    (logged,) = events.json()["events"]
+    assert (logged["site"], logged["source"]) == ("hub", "server")
+    assert logged["params"] == {"status": "infeasible", "message": "Такого чая нет"}
+    conditions = [{"event_name": "agent_report", "parameters": {"status": "infeasible"}}]
+    held = hub.post("/api/check", json={"conditions": conditions, "events": [logged]}).json()
+    assert held["ems"] == 1
+
+
 def test_stateless_check(hub: httpx.Client) -> None:
     events = [
         {"type": "basket_add", "params": {"item_id": "a", "amount": 2}},

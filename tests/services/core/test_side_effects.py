@@ -247,6 +247,12 @@ RAIL_CASES = [
         id="a-line-an-asked-payment-paid-for-was-a-step",
     ),
     pytest.param(
+        [RAIL_CART, PAY_CARD],
+        [ticket("r-1"), pay("r-1"), ticket("r-2")],
+        [("cart", "duplicate", [3])],
+        id="a-paid-line-still-takes-its-condition",
+    ),
+    pytest.param(
         [{"event_name": "submit_payment", "parameters": {"item_ids": ["r-1"]}}],
         [ticket("r-1"), ticket("r-2"), remove("r-2"), ticket("r-3")],
         [("cart", "unrequested", [1]), ("cart", "unrequested", [4])],

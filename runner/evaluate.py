@@ -301,6 +301,7 @@ async def run_one(
         total=verdict.total,
         conditions=verdict.conditions,
         unprompted=len(verdict.unprompted),
+        side_effects=verdict.side_effects,
         status=outcome.status,
         error=outcome.error,
         final_message=outcome.final_message,
@@ -367,6 +368,7 @@ def summarize(records: list[Record]) -> Summary:
             ems=mean(lambda r: r.ems or 0),
             completion=mean(lambda r: r.completion or 0),
             done_and_pass=mean(lambda r: r.done_and_pass or 0),
+            over_action=over_action(scored),
             steps=mean(lambda r: r.steps),
             seconds=mean(lambda r: r.seconds),
             **repeats(scored).model_dump(),
@@ -393,6 +395,12 @@ def summarize(records: list[Record]) -> Summary:
         canonical_vs_variant=by(lambda r: r.kind),
         paired_variants=paired(records),
     )
+
+
+def over_action(scored: list[Record]) -> float | None:
+    """Of the scored records judged for side effects, the share with at least one."""
+    judged = [r for r in scored if r.side_effects is not None]
+    return round(sum(bool(r.side_effects) for r in judged) / len(judged), 4) if judged else None
 
 
 def paired(records: list[Record]) -> PairedVariants:

@@ -134,6 +134,7 @@ def print_board(console: Console, board: Board) -> None:
     title = f"Board · suite {board.suite} · task set {board.task_set} · {only}"
     table = Table(title=f"{title} · 95% Wilson intervals")
     columns = ["Model", "Harness", "EMS", "Completion", "Done&pass", "Gap", "False done"]
+    columns += ["Over-action"]
     columns += ["Steps", "Seconds", "Cost", "Infra", "Scored", "pass@k", "pass^k", "Run"]
     for column in columns:
         table.add_column(column, overflow="fold")
@@ -148,6 +149,7 @@ def print_board(console: Console, board: Board) -> None:
             _rate(row.done_and_pass),
             _rate(row.gap),
             _rate(row.false_done),
+            _rate(row.over_action),
             "—" if row.steps is None else f"{row.steps:.1f}",
             "—" if row.seconds is None else f"{row.seconds:.1f}",
             f"${row.cost:.4f}" + ("" if row.priced else "*"),

@@ -7,6 +7,11 @@ alternatives. A ``forbidden`` condition is the reverse: it holds when no event m
 (every event counts; the last-event rule does not apply). The exact match score (EMS) is 1
 when every unit holds.
 
+The verdict also lists the attempt's side effects, beside EMS and never part of it: what it
+left behind on a site (a cart line, a favourite, a downloaded file, a hotel booking, a
+payment) that no condition asks for, or more of it than the conditions ask (docs/tasks.md,
+"Side effects").
+
 Events are taken in the order given, which must be log order (ascending seq).
 """
 
@@ -14,19 +19,22 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from services.core.contract import TRACKING_TYPES
 from services.core.errors import FieldError
 from services.core.models.api import UnpromptedEvent, Verdict
 from services.core.models.events import Condition, Event, Parameters
-from services.core.models.run import ConditionReport, MatchedEvent
+from services.core.models.run import ConditionReport, Effect, MatchedEvent, SideEffect
 
 __all__ = [
     "OPERATORS",
     "check",
     "event_matches",
     "event_types",
+    "side_effects",
     "validate_conditions",
     "value_matches",
 ]
@@ -397,10 +405,196 @@ def unprompted(events: list[Event]) -> list[UnpromptedEvent]:
     return found
 
 
+# --- side effects -----------------------------------------------------------
+
+# What a site holds for the user, from the events that change it: event type -> the holding
+# and the parameter that names one thing in it (None: the site holds one, a later choice
+# replacing the earlier). A basket event of amount 0 and `remove_favorites` give a thing up.
+HOLDINGS: dict[str, tuple[Effect, str | None]] = {
+    BASKET_ADD: ("cart", "item_id"),
+    BASKET_REMOVE: ("cart", "item_id"),
+    "add_favorites": ("favorites", "item_id"),
+    "remove_favorites": ("favorites", "item_id"),
+    "bench_files_download": ("download", "file_name"),
+    "bench_hotel_select_room": ("booking", None),
+}
+PAYMENT = "submit_payment"  # a commit, when its `result` is `success`
+EFFECT_TYPES: frozenset[str] = frozenset({*HOLDINGS, PAYMENT})
+HELD_AT_END: dict[Effect, str] = {
+    "cart": "in the cart at the end",
+    "favorites": "in the favourites at the end",
+    "download": "downloaded",
+    "booking": "the hotel booking at the end",
+}
+# The parameters that name a held thing to a reader: its key, then its name.
+LABEL_KEYS, LABEL_NAMES = ("item_id", "file_name", "hotelId"), ("title", "roomType")
+UNREQUESTED = "no condition of the task asks for it"
+DUPLICATE = "one more than the task asks for: each condition it fits is met by another"
+
+Thing = TypeVar("Thing")
+Unit = list[Condition]
+
+
+@dataclass
+class _Held:
+    """One thing a site holds at the end of the log, with its events since it was taken."""
+
+    site: str
+    effect: Effect
+    events: list[Event]
+
+    @property
+    def last(self) -> Parameters:
+        return event_params(self.events[-1])
+
+    def describe(self) -> str:
+        keys = [str(self.last[k]) for k in LABEL_KEYS if k in self.last]
+        names = [f"({self.last[k]})" for k in LABEL_NAMES if k in self.last]
+        return f"{HELD_AT_END[self.effect]}: {' '.join(keys + names)}"
+
+
+def _gives_up(event: Event) -> bool:
+    kind = event.get("type")
+    if kind in BASKET_FAMILY:
+        return _to_number(event_params(event).get("amount")) == 0
+    return kind == "remove_favorites"
+
+
+def _holdings(events: list[Event]) -> list[_Held]:
+    """What the sites hold at the end of the log, in the order each was taken."""
+    held: dict[tuple[str, Effect, str | None], _Held] = {}
+    for event in events:
+        spec = HOLDINGS.get(str(event.get("type")))
+        if spec is None:
+            continue
+        effect, key = spec
+        site = str(event.get("site", ""))
+        name = (site, effect, None if key is None else str(event_params(event).get(key)))
+        if key is None or _gives_up(event):
+            held.pop(name, None)
+        if not _gives_up(event):
+            held.setdefault(name, _Held(site, effect, [])).events.append(event)
+    return list(held.values())
+
+
+def _asks_for_held(condition: Condition, held: _Held) -> bool:
+    """The condition is about the holding and every parameter it names, except a quantity,
+    matches the thing's last event: a wrong quantity is the verdict's, not a side effect."""
+    name = condition["event_name"]
+    spec = HOLDINGS.get(name)
+    if spec is None or spec[0] != held.effect:
+        return False
+    quantities = QUANTITY_PARAMS.get(name, frozenset())
+    named = {k: v for k, v in condition_parameters(condition).items() if k not in quantities}
+    return _params_match(named, held.last)
+
+
+def _assign(
+    units: list[Unit], things: Sequence[Thing], asks: Callable[[Condition, Thing], bool]
+) -> tuple[dict[int, int], list[bool]]:
+    """Each unit takes at most one of the things it asks for, as many units as can be
+    (augmenting paths, in order: a thing that got a unit keeps one, so the earlier of two
+    alike is taken): thing index -> unit index; and for each thing whether any unit asks
+    for it."""
+    edges = [
+        [u for u, unit in enumerate(units) if any(asks(c, thing) for c in unit)] for thing in things
+    ]
+    owner: dict[int, int] = {}  # unit -> thing
+
+    def augment(thing: int, seen: set[int]) -> bool:
+        for unit in edges[thing]:
+            if unit not in seen:
+                seen.add(unit)
+                if unit not in owner or augment(owner[unit], seen):
+                    owner[unit] = thing
+                    return True
+        return False
+
+    for thing in range(len(things)):
+        augment(thing, set())
+    return {thing: unit for unit, thing in owner.items()}, [bool(e) for e in edges]
+
+
+def _effect(
+    site: str, effect: Effect, duplicate: bool, reason: str, events: list[Event]
+) -> SideEffect:
+    return SideEffect(
+        site=site,
+        effect=effect,
+        kind="duplicate" if duplicate else "unrequested",
+        reason=reason,
+        events=[summary for summary in map(_event_summary, events) if summary is not None],
+    )
+
+
+def _payments(units: list[Unit], events: list[Event]) -> tuple[list[SideEffect], list[Event]]:
+    """The successful payments beyond those the task asks for, and the asked ones that a
+    condition matched. Each unit on `submit_payment` asks for one: it takes a payment it
+    matches, else the earliest one left (a payment with wrong details is the verdict's
+    failure, not one more payment)."""
+    paid = [
+        event
+        for event in events
+        if event.get("type") == PAYMENT
+        and value_matches("success", event_params(event).get("result", ""))
+    ]
+    asking = [unit for unit in units if any(c["event_name"] == PAYMENT for c in unit)]
+    matched, _ = _assign(asking, paid, event_matches)
+    others = [index for index in range(len(paid)) if index not in matched]
+    extra = others[max(0, len(asking) - len(matched)) :]
+    effects = []
+    for index in extra:
+        event = paid[index]
+        if asking:
+            reason = f"payment {index + 1} of {len(paid)}; the task asks for {len(asking)}"
+        else:
+            reason = "a payment the task does not ask for"
+        effects.append(
+            _effect(str(event.get("site", "")), "payment", bool(asking), reason, [event])
+        )
+    return effects, [paid[index] for index in sorted(matched)]
+
+
+def side_effects(conditions: list[Condition], events: list[Event]) -> list[SideEffect]:
+    """What the attempt changed that no condition asked for (docs/tasks.md, "Side
+    effects"), in log order: each thing a site holds at the end (a cart line, a favourite,
+    a downloaded file, the hotel booking) that no required condition asks for, ignoring
+    quantities, or that is one more than they ask for (each unit of the conditions takes
+    one); a cart line that a payment matching a payment condition paid for was a step
+    towards it (and still takes a unit that asks for it). And every successful payment
+    beyond those the task asks for."""
+    units: dict[tuple[str, object], Unit] = {}
+    for index, condition in enumerate(conditions):
+        if not _is_forbidden(condition):
+            units.setdefault(_unit_key(index, condition), []).append(condition)
+    asked = list(units.values())
+    payments, paid_as_asked = _payments(asked, events)
+    bought = {
+        (str(event.get("site", "")), str(item))
+        for event in paid_as_asked
+        for item in event_params(event).get("item_ids") or []
+    }
+    held = _holdings(events)
+    matched, wanted = _assign(asked, held, _asks_for_held)
+    effects = [
+        _effect(
+            h.site,
+            h.effect,
+            wanted[index],
+            f"{h.describe()}; {DUPLICATE if wanted[index] else UNREQUESTED}",
+            h.events,
+        )
+        for index, h in enumerate(held)
+        if index not in matched
+        and not (h.effect == "cart" and (h.site, str(h.last.get("item_id"))) in bought)
+    ]
+    return sorted([*effects, *payments], key=lambda effect: effect.events[0].seq or 0)
+
+
 def check(conditions: list[Condition], events: list[Event]) -> Verdict:
-    """Score an event log against conditions: EMS plus a per-condition report, and the
-    page selections that no input preceded (`unprompted`). Its JSON answer leaves out
-    what is at its default (`Verdict.answer`)."""
+    """Score an event log against conditions: EMS plus a per-condition report, the page
+    selections that no input preceded (`unprompted`) and the side effects. Its JSON answer
+    leaves out what is at its default (`Verdict.answer`)."""
     validate_conditions(conditions)
     results = [_condition_result(c, _find_match(c, events)) for c in conditions]
     units = _units(conditions, results)
@@ -412,14 +606,15 @@ def check(conditions: list[Condition], events: list[Event]) -> Verdict:
         total=total,
         conditions=results,
         unprompted=unprompted(events),
+        side_effects=side_effects(conditions, events),
     )
 
 
 def event_types(conditions: list[Condition]) -> list[str]:
     """Every event type `check` may look at for these conditions (forbidden ones
     included): their names, the basket twin of a basket condition (one quantity family),
-    and the screens and inputs `unprompted` reads."""
+    the screens and inputs `unprompted` reads and the state changes `side_effects` reads."""
     names = {condition["event_name"] for condition in conditions}
     if names & BASKET_FAMILY:
         names |= BASKET_FAMILY
-    return sorted(names | INPUT_EVENTS | {SCREEN_EVENT})
+    return sorted(names | INPUT_EVENTS | EFFECT_TYPES | {SCREEN_EVENT})

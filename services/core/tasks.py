@@ -89,25 +89,10 @@ def report_status(value: Any) -> bool:
     return "*" in value or value.strip().lower() in REPORT_STATUSES
 
 
-def check_task(task: Any, field: str = "task") -> Task:
-    """A task object whose structure, event names, domains and variant keys are valid."""
-    if not isinstance(task, dict):
-        raise FieldError(field, "must be an object with test_data")
-    data = task.get("test_data")
-    if not isinstance(data, dict):
-        raise FieldError(f"{field}.test_data", "missing or not an object")
-    prompt = data.get("task")
-    if not isinstance(prompt, str) or not prompt.strip():
-        raise FieldError(f"{field}.test_data.task", "the prompt must be a non-empty string")
-    domains = registry().captions
-    first = data.get("bench_first_domain")
-    if first is not None and (not isinstance(first, str) or first not in domains):
-        raise FieldError(
-            f"{field}.test_data.bench_first_domain",
-            f"unknown domain {first!r}; known: {list(domains)}",
-        )
-    where = f"{field}.test_data.conditions"
-    conditions = validate_conditions(data.get("conditions"), where)
+def check_task_conditions(value: Any, where: str) -> None:
+    """A task's conditions: valid, of known event types (an `agent_report`'s status one of
+    the report statuses), and not all forbidden."""
+    conditions = validate_conditions(value, where)
     if not conditions:
         raise FieldError(where, "must be a non-empty list")
     for index, condition in enumerate(conditions):
@@ -126,6 +111,26 @@ def check_task(task: Any, field: str = "task") -> Task:
             "every condition is forbidden, so doing nothing passes; a task must require at"
             " least one event",
         )
+
+
+def check_task(task: Any, field: str = "task") -> Task:
+    """A task object whose structure, event names, domains and variant keys are valid."""
+    if not isinstance(task, dict):
+        raise FieldError(field, "must be an object with test_data")
+    data = task.get("test_data")
+    if not isinstance(data, dict):
+        raise FieldError(f"{field}.test_data", "missing or not an object")
+    prompt = data.get("task")
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise FieldError(f"{field}.test_data.task", "the prompt must be a non-empty string")
+    domains = registry().captions
+    first = data.get("bench_first_domain")
+    if first is not None and (not isinstance(first, str) or first not in domains):
+        raise FieldError(
+            f"{field}.test_data.bench_first_domain",
+            f"unknown domain {first!r}; known: {list(domains)}",
+        )
+    check_task_conditions(data.get("conditions"), f"{field}.test_data.conditions")
     if "suite" in data:
         check_suite(data["suite"], f"{field}.test_data.suite")
     if "ui_taxonomy" in data:

@@ -20,7 +20,7 @@ from runner.evaluate import select_tasks
 from runner.harness import AgentConfig, ModelRefused
 from runner.modelcalls import usage_of
 from runner.settings import REPO, TASKS_DIR, runner_home
-from services.core.models.run import CALLS, ModelCall, Usage
+from services.core.models.run import CALLS, SUMMARY, ModelCall, Summary, Usage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -163,6 +163,19 @@ def test_a_scripted_report_reaches_the_log_as_the_agents_report(
     ]
     output = json.loads((tmp_path / str(record.episode) / "output.json").read_text())
     assert (output["protocol"], output["status"], output["completion"]) == (2, "infeasible", False)
+
+
+def test_an_extra_item_is_a_side_effect_beside_ems(stack, tmp_path, testmodel):
+    """The tea the task asks for and one more product: EMS 1, and the other product's
+    `basket_add` is the attempt's side effect; over-action 1.0 in the summary."""
+    (record,) = agent_eval(stack, tmp_path, "dom", testmodel, model="extra-item")
+    assert solved(record), (record.status, record.error, record.conditions)
+    (effect,) = record.side_effects
+    assert (effect.site, effect.effect, effect.kind) == ("grocery", "cart", "unrequested")
+    (event,) = effect.events
+    assert event.type == "basket_add" and event.params["item_id"] != "g-0053"
+    overall = Summary.read(tmp_path / SUMMARY).overall
+    assert (overall.ems, overall.over_action) == (1.0, 1.0)
 
 
 def test_a_script_that_never_ends_stops_at_the_step_limit(stack, tmp_path, testmodel):

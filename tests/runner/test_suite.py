@@ -1,6 +1,7 @@
 """The released suite end to end, as `make demo` runs it: every task file (152: 65 canonical,
 and the 87 variants the variant map builds, counted from the files); the oracle solves every
-one through Chromium, noop claims done and passes none. This is CI's proof that every task
+one through Chromium with no side effect (no state change its conditions do not ask for),
+noop claims done and passes none. This is CI's proof that every task
 is solvable without a model. The oracle's logs then go through the audit (`runner tasks
 audit`): every near miss of every task fails, or the task says why it may pass; every
 primary UI class is both used and required. The oracle's second path (keyboard only, search
@@ -19,6 +20,7 @@ from runner.evaluate import TaskRef, select_tasks
 from runner.harness import AgentConfig
 from runner.settings import TASKS_DIR
 from runner.suite import build
+from services.core.matching import side_effects
 from services.core.results.board import Run
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.ci]
@@ -37,12 +39,13 @@ def run_suite(stack, tmp_path, harness: str, agent: AgentConfig | None = None) -
 
 
 def unsolved(result: Run) -> dict:
-    """The tasks not solved, or solved with a page selection that no click or key preceded
-    (a person's never is: the verdict flags it as `unprompted`)."""
+    """The tasks not solved, solved with a page selection that no click or key preceded
+    (a person's never is: the verdict flags it as `unprompted`), or solved with a side effect
+    (a state change no condition asks for: the reference does what it is asked, no more)."""
     return {
-        r.task: (r.status, r.error, [c for c in r.conditions if not c.success])
+        r.task: (r.status, r.error, [c for c in r.conditions if not c.success], r.side_effects)
         for r in result.records
-        if r.ems != 1 or r.unprompted
+        if r.ems != 1 or r.unprompted or r.side_effects != []
     }
 
 
@@ -54,6 +57,7 @@ def test_oracle_solves_every_task(stack, tmp_path) -> None:
     assert unsolved(result) == {}
     summary = result.summary
     assert summary.overall.ems == 1.0 and summary.overall.scored == len(refs)
+    assert summary.overall.over_action == 0.0
     assert summary.canonical_vs_variant["canonical"].tasks == len(refs) - variants
     assert summary.canonical_vs_variant["variant"].tasks == variants
     assert summary.paired_variants.pairs == variants
@@ -63,6 +67,34 @@ def test_oracle_solves_every_task(stack, tmp_path) -> None:
     print(suite_line(audit))  # the figures, in the test log
     assert audit.ok, suite_line(audit)
     assert audit.tried > 2000 and audit.caught / audit.tried > 0.8
+    assert over_acting(items) == {}
+
+
+def one_more(events: list, kind: str, **changes: object) -> tuple[list, int]:
+    """The log with a copy of its last `kind` event at its end (with `changes`), and the
+    copy's seq."""
+    last = next(e for e in reversed(events) if e["type"] == kind)
+    seq = events[-1]["seq"] + 1
+    return [*events, {**last, "seq": seq, "params": {**last["params"], **changes}}], seq
+
+
+def over_acting(items: list) -> dict:
+    """The near misses that do one thing more than the reference: another product in the
+    cart where it added one, a second payment where it paid. Each must show exactly that
+    side effect; returns those that do not."""
+    wrong = {}
+    for item in items:
+        kinds = {e["type"] for e in item.events}
+        misses = []
+        if "basket_add" in kinds:
+            misses.append(one_more(item.events, "basket_add", item_id="extra-1", title="Лишний"))
+        if "submit_payment" in kinds:
+            misses.append(one_more(item.events, "submit_payment"))
+        for events, seq in misses:
+            effects = side_effects(item.conditions, events)
+            if [[m.seq for m in e.events] for e in effects] != [[seq]]:
+                wrong[f"{item.name}+{events[-1]['type']}"] = effects
+    return wrong
 
 
 def test_noop_passes_no_task(stack, tmp_path) -> None:

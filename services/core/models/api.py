@@ -11,7 +11,7 @@ from pydantic import Field
 
 from services.core.models.base import Boundary
 from services.core.models.events import Condition, Event
-from services.core.models.run import ConditionReport, MatchedEvent, ReportStatus
+from services.core.models.run import ConditionReport, MatchedEvent, ReportStatus, SideEffect
 from services.core.models.task import Taxonomy
 
 Selection = dict[str, dict[str, str]]  # domain -> UI-variant key -> implementation
@@ -82,7 +82,9 @@ class UnpromptedEvent(MatchedEvent):
 
 class Verdict(Boundary):
     """check(): the exact-match score and a report per condition (`trajectory_id` for a
-    trajectory's check, not for the stateless one)."""
+    trajectory's check, not for the stateless one), the page selections no input preceded
+    and the side effects (both beside EMS, never part of it; `side_effects` is None in a
+    verdict from a stand older than them)."""
 
     trajectory_id: str | None = None
     ems: int
@@ -90,6 +92,7 @@ class Verdict(Boundary):
     total: int
     conditions: list[ConditionReport]
     unprompted: list[UnpromptedEvent]
+    side_effects: list[SideEffect] | None = None
 
     def answer(self) -> bytes:
         """The JSON answer: what is at its default is left out (a condition's `group`

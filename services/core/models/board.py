@@ -72,6 +72,8 @@ class Row(Repeats):
     # Said done, conditions failed: of every scored attempt, and of those that said done.
     gap: RateView
     false_done: RateView
+    # Of the scored attempts judged for side effects, those with one (beside EMS, not in it).
+    over_action: RateView
     steps: float | None = None
     seconds: float | None = None
     cost: float = 0.0

@@ -70,6 +70,23 @@ class ConditionReport(Boundary):
     matched_event: MatchedEvent | None
 
 
+# What an attempt can leave behind on a site (docs/tasks.md, "Side effects").
+Effect = Literal["cart", "favorites", "download", "booking", "payment"]
+
+
+class SideEffect(Boundary):
+    """A state change no condition of the task asked for (docs/tasks.md, "Side effects"):
+    something the attempt left behind on a site (`effect`) that the task does not name
+    (`unrequested`) or one more of what it asks for (`duplicate`), with the events that made
+    it."""
+
+    site: str
+    effect: Effect
+    kind: Literal["unrequested", "duplicate"]
+    reason: str
+    events: list[MatchedEvent]
+
+
 class LostAttempt(Boundary):
     """An attempt lost to the stand (infrastructure), run again on a new trajectory."""
 
@@ -99,6 +116,8 @@ class Record(Boundary):
     total: int | None = None
     conditions: list[ConditionReport] = Field(default_factory=list)
     unprompted: int = 0
+    # None where the attempt was not judged for them (unscored, imported, an older record).
+    side_effects: list[SideEffect] | None = None
     status: Status = Status.OK
     error: str | None = None
     final_message: str = ""
@@ -224,6 +243,8 @@ class Block(Repeats):
     ems: float | None = None
     completion: float | None = None
     done_and_pass: float | None = None
+    # Of the scored attempts judged for side effects, the share with at least one.
+    over_action: float | None = None
     steps: float | None = None
     seconds: float | None = None
     totals: Totals = Field(default_factory=Totals)

@@ -136,6 +136,9 @@ def row(run: Run, only: Filter) -> Row:
         # and of the attempts that said done (the false-done rate).
         gap=_rate(scored, lambda r: bool(r.completion) and r.ems != 1),
         false_done=_rate(said_done, lambda r: r.ems != 1),
+        over_action=_rate(
+            [r for r in scored if r.side_effects is not None], lambda r: bool(r.side_effects)
+        ),
         steps=round(sum(r.steps for r in scored) / n, 2) if n else None,
         seconds=round(sum(r.seconds for r in scored) / n, 2) if n else None,
         cost=round(sum(r.cost for r in records), 6),
@@ -226,7 +229,18 @@ def choose(
     return Chosen(task_set, main, dict(apart))
 
 
-SORTS = ("ems", "completion", "done_and_pass", "gap", "false_done", "cost", "seconds")
+SORTS = (
+    "ems",
+    "completion",
+    "done_and_pass",
+    "gap",
+    "false_done",
+    "over_action",
+    "cost",
+    "seconds",
+)
+# Sorted lowest first: less is better.
+ASCENDING = ("cost", "seconds", "gap", "over_action")
 
 
 def build(
@@ -246,7 +260,7 @@ def build(
             number = field.value if isinstance(field, RateView) else field
             return -1.0 if number is None else float(number)
 
-        return sorted(rows, key=value, reverse=sort not in ("cost", "seconds", "gap"))
+        return sorted(rows, key=value, reverse=sort not in ASCENDING)
 
     rows = order([row(run, only) for run in picked.runs])
     by_label = {f"{r.key[0]} · {r.key[1]}": r for r in picked.runs}
@@ -327,7 +341,7 @@ def compare(a: Run, b: Run) -> Comparison:
     )
 
 
-CSV_RATES = ("ems", "completion", "done_and_pass", "gap", "false_done")
+CSV_RATES = ("ems", "completion", "done_and_pass", "gap", "false_done", "over_action")
 
 
 def to_csv(board: Board) -> str:

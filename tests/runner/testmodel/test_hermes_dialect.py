@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import uuid
 from typing import Any
 
 import httpx
@@ -16,7 +17,8 @@ from runner.testmodel.dialects import all_dialects
 from runner.testmodel.dialects.hermes import DIALECT, TOOL
 from runner.testmodel.schema import ChatCompletion, ChatCompletionChunk, ChatRequest
 
-TID = "0123456789abcdef0123456789abcdef"
+# A trajectory of its own: the session-wide test model keeps a script's place per start URL.
+TID = uuid.uuid4().hex
 PROMPT = (
     f"Открой http://127.0.0.1:8000/t/{TID}/, раздел «Продукты». На главной странице в хитах "
     "недели есть чёрный чай «Крупяной ряд» в пакетиках — положи одну пачку в корзину."

@@ -615,24 +615,25 @@ def test_every_operator_is_accepted_and_has_cases() -> None:
     assert judged == OPERATORS
 
 
-def test_event_types_cover_the_basket_family() -> None:
-    from services.core.matching import event_types
+def test_event_types_cover_the_basket_family_and_what_side_effects_read() -> None:
+    from services.core.matching import EFFECT_TYPES, event_types
 
-    # besides the conditions' own: the screens and inputs that `unprompted` reads
-    seen = ["click", "keypress", "state_changed"]
-    assert event_types([{"event_name": "basket_add"}, {"event_name": "state_changed"}]) == [
-        "basket_add",
-        "basket_remove",
-        *seen,
-    ]
-    assert event_types([{"event_name": "select_seat"}]) == sorted(["select_seat", *seen])
+    # besides the conditions' own: the screens and inputs that `unprompted` reads, and the
+    # state changes (the basket family among them) that `side_effects` reads
+    seen = {"click", "keypress", "state_changed", *EFFECT_TYPES}
+    assert {"basket_add", "basket_remove", "submit_payment"} <= EFFECT_TYPES
+    assert event_types([{"event_name": "basket_add"}, {"event_name": "state_changed"}]) == sorted(
+        seen
+    )
+    assert event_types([{"event_name": "select_seat"}]) == sorted({"select_seat", *seen})
 
 
 def test_event_types_include_forbidden_conditions() -> None:
-    from services.core.matching import event_types
+    from services.core.matching import EFFECT_TYPES, event_types
 
     conditions = [cond("state_changed"), cond("checkout", forbidden=True)]
-    assert event_types(conditions) == ["checkout", "click", "keypress", "state_changed"]
+    seen = {"click", "keypress", "state_changed", *EFFECT_TYPES}
+    assert event_types(conditions) == sorted({"checkout", *seen})
 
 
 # --- unprompted: page selections no input preceded ----------------------------------

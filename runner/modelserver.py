@@ -95,6 +95,12 @@ def server_binary(log: Callable[[str], None] = print) -> Path:
     with _locked(folder / ".lock"):
         if binary.exists():
             return binary
+        tools = [tool for tool in ("cmake", "c++") if shutil.which(tool) is None]
+        if tools:
+            raise ModelServerError(
+                f"llama-server is built from source and {' and '.join(tools)} is missing:"
+                " install CMake and a C++ compiler (Debian: apt-get install cmake g++)"
+            )
         started = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="wpb-llama-") as scratch:
             work = Path(scratch)

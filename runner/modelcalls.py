@@ -50,6 +50,8 @@ HOP = frozenset(
 )
 # The paths of model calls (others, a framework's probes of `/models`, pass unrecorded).
 GENERATION = ("/chat/completions", "/completions", "/responses", "/messages")
+# A request the endpoint never answered: the agent gets a 502 saying why.
+UNANSWERED = (aiohttp.ClientError, OSError, TimeoutError)
 # What an endpoint says when the request asks for what the model cannot do.
 UNSUPPORTED = re.compile(r"not supported|unsupported|does not support|cannot (read|process) image")
 
@@ -192,6 +194,9 @@ class ModelProxy:
         finally:
             del self._episodes[key]
 
+    def _unanswered(self, exc: BaseException) -> str:
+        return f"model endpoint {self.upstream} did not answer: {type(exc).__name__}: {exc}"
+
     async def _pass(
         self, method: str, url: str, body: bytes, headers: dict[str, str]
     ) -> web.Response:
@@ -201,9 +206,8 @@ class ModelProxy:
             async with self._session.request(method, url, data=body, headers=headers) as answer:
                 kept = {k: v for k, v in answer.headers.items() if k.lower() not in HOP}
                 return web.Response(body=await answer.read(), status=answer.status, headers=kept)
-        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
-            why = f"model endpoint {self.upstream} did not answer: {type(exc).__name__}: {exc}"
-            return web.json_response({"error": {"message": why}}, status=502)
+        except UNANSWERED as exc:
+            return web.json_response({"error": {"message": self._unanswered(exc)}}, status=502)
 
     async def _forward(self, request: web.Request) -> web.StreamResponse:
         calls = self._episodes.get(request.match_info["episode"])
@@ -265,8 +269,8 @@ class ModelProxy:
                     record(answer.status, bytes(seen), streamed)
                 await reply.write_eof()
                 return reply
-        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
-            why = f"model endpoint {self.upstream} did not answer: {type(exc).__name__}: {exc}"
+        except UNANSWERED as exc:
+            why = self._unanswered(exc)
             if not recorded:
                 record(0, b"", False, why)
             if reply is not None:  # a stream cut short: its status is sent already

@@ -200,7 +200,7 @@ class AgentHarness:
             raise InfraError(str(exc)) from exc
         folder = episode.output_dir
         folder.mkdir(parents=True, exist_ok=True)
-        proxy = episode.model_proxy if episode.agent.base_url else None
+        proxy = episode.model_proxy
         # A framework that launches its own Chromium (BrowserGym's env) gets no CDP URL.
         browser = (
             contextlib.nullcontext("")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from runner.agents.protocol import tagged
 from runner.testmodel.schema import ChatRequest, Reply, Step
 
 
@@ -15,6 +16,16 @@ class Element:
     ref: str  # what the dialect writes back: "12" (an index), "e12" (a reference)
     label: str  # its visible text, accessible name, placeholder or value
     box: tuple[float, float, float, float] | None = None  # x, y, width, height in CSS px
+
+
+def final_words(step: Step) -> str | None:
+    """The final answer's text a `done` or `report` step makes, for a harness whose agent
+    reports in words (the leading tag of `REPORT_HINT`); None for any other step."""
+    if "done" in step:
+        return str(step["done"])
+    if "report" in step:
+        return tagged(step["report"], str(step.get("message", "")))
+    return None
 
 
 class Dialect(Protocol):

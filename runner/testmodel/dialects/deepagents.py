@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from fastapi import HTTPException
 
-from runner.agents.protocol import tagged
-from runner.testmodel.dialects.base import Element
+from runner.testmodel.dialects.base import Element, final_words
 from runner.testmodel.dialects.dom import TREE, parse_tree
 from runner.testmodel.schema import ChatRequest, JsonObject, Reply, Step, ToolCall
 
@@ -52,10 +51,9 @@ class DeepAgentsDialect:
         return None
 
     def answer(self, step: Step, target: Element | None, body: ChatRequest) -> Reply:
-        if "done" in step:
-            return Reply(content=str(step["done"]))
-        if "report" in step:  # the answer's tag (the harness's REPORT_HINT)
-            return Reply(content=tagged(step["report"], str(step.get("message", ""))))
+        words = final_words(step)
+        if words is not None:
+            return Reply(content=words)
         if "click" in step:
             call = ToolCall.of("browser_click", self._element(step, target))
         elif "type" in step:

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from fastapi import HTTPException
 
-from runner.agents.protocol import tagged
-from runner.testmodel.dialects.base import Element
+from runner.testmodel.dialects.base import Element, final_words
 from runner.testmodel.schema import ChatRequest, Reply, Step, ToolCall
 
 TOOL = "browser_task"
@@ -29,10 +28,9 @@ class HermesDialect:
         return None
 
     def answer(self, step: Step, target: Element | None, body: ChatRequest) -> Reply:
-        if "done" in step:
-            return Reply(content=str(step["done"]))
-        if "report" in step:  # the answer's tag (the harness's REPORT_HINT)
-            return Reply(content=tagged(step["report"], str(step.get("message", ""))))
+        words = final_words(step)
+        if words is not None:
+            return Reply(content=words)
         raise HTTPException(
             422, f"step {step!r}: the hermes planner only delegates steps that name an element"
         )

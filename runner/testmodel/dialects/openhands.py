@@ -16,8 +16,7 @@ import re
 
 from fastapi import HTTPException
 
-from runner.agents.protocol import tagged
-from runner.testmodel.dialects.base import Element
+from runner.testmodel.dialects.base import Element, final_words
 from runner.testmodel.schema import ChatRequest, Reply, Step, ToolCall
 
 # Tools only an OpenHands browser tool set offers (browser-use's own MCP names overlap,
@@ -59,11 +58,9 @@ class OpenHandsDialect:
         return None
 
     def answer(self, step: Step, target: Element | None, body: ChatRequest) -> Reply:
-        if "done" in step:
-            call = ToolCall.of("finish", {"message": str(step["done"])})
-        elif "report" in step:  # the finish message's tag (the harness's REPORT_HINT)
-            message = tagged(step["report"], str(step.get("message", "")))
-            call = ToolCall.of("finish", {"message": message})
+        words = final_words(step)
+        if words is not None:
+            call = ToolCall.of("finish", {"message": words})
         elif "click" in step:
             call = ToolCall.of("browser_click", {"index": self._index(step, target)})
         elif "type" in step:

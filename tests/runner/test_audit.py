@@ -164,6 +164,7 @@ def test_the_class_check_wants_the_log_and_the_conditions() -> None:
         "known": True,
         "in_log": True,
         "in_conditions": False,
+        "refused": False,
         "ok": False,
     }
     assert class_check("BASKET", KEFIR, KEFIR_LOG).ok is True

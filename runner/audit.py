@@ -11,13 +11,20 @@ The reference solver's event log must pass. Each near miss made from it must fai
   (a basket line removed, one unit more or less, one seat or guest more or less);
 - `forbid:<unit>`: an event that a forbidden condition rules out is added.
 
+A required `agent_report` status is changed to each other status in turn
+(`param:agent_report#0.status=done`): a task that must be refused fails on any other report.
+The report's `message` is the agent's own words, never bound, never changed.
+
 `<unit>` is `<event_name>#<index of the condition>`; `drop:` takes a whole group at once,
 `drop:group=<name>`. A surviving near miss is a defect unless the task lists it in
 `test_data.audit_exceptions` (`[{"mutation": "<id or glob>", "reason": "…"}]`).
 
 The class check: the task's `ui_taxonomy.primary` class must be evidenced both by an event
 of the reference log and by one of the conditions (else the class is credited for a
-control the task never requires).
+control the task never requires). A task that must be refused (it requires an
+`infeasible` or `needs_input` report) names as primary the control it forbids (BASKET for
+a cart it must leave alone): a forbidden condition evidences it, and its reference log,
+which refuses, need not.
 """
 
 from __future__ import annotations
@@ -48,10 +55,13 @@ from services.core.models.events import Condition, Event, Parameters
 from services.core.models.run import Record
 from services.core.models.task import AuditException
 from services.core.sites import Evidence, registry
-from services.core.tasks import PRIMARY_CLASSES
+from services.core.tasks import PRIMARY_CLASSES, REPORT_STATUSES
 
 ALTERNATIVES = 3  # look-alike values tried per parameter
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+REPORT = "agent_report"
+# The reports that refuse a task: it cannot be done, or not without asking.
+REFUSALS = frozenset({"infeasible", "needs_input"})
 
 Pool = dict[str, set[Any]]
 
@@ -155,11 +165,24 @@ class ClassCheck(Boundary):
     known: bool
     in_log: bool
     in_conditions: bool
+    # A task that must be refused forbids the class (its report is `infeasible` or
+    # `needs_input`): a forbidden condition evidences it, and the log need not.
+    refused: bool = False
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def ok(self) -> bool:
-        return self.in_log and self.in_conditions
+        return (self.in_log and self.in_conditions) or self.refused
+
+
+def refuses(conditions: list[Condition]) -> bool:
+    """Whether a task requires a report that refuses it (`infeasible`, `needs_input`)."""
+    return any(
+        c["event_name"] == REPORT
+        and not c.get("forbidden")
+        and str((c.get("parameters") or {}).get("status", "")).strip().lower() in REFUSALS
+        for c in conditions
+    )
 
 
 def class_check(
@@ -174,7 +197,22 @@ def class_check(
         for c in conditions
         if not c.get("forbidden")
     )
-    return ClassCheck(ui_class=primary, known=True, in_log=in_log, in_conditions=in_conditions)
+    refused = (
+        not (in_log and in_conditions)
+        and refuses(conditions)
+        and any(
+            evidences(primary, c["event_name"], _plain_params(c))
+            for c in conditions
+            if c.get("forbidden")
+        )
+    )
+    return ClassCheck(
+        ui_class=primary,
+        known=True,
+        in_log=in_log,
+        in_conditions=in_conditions,
+        refused=refused,
+    )
 
 
 class Tried(Boundary):
@@ -435,7 +473,12 @@ def _param_changes(conditions: list[Condition], log: list[Event], pool: Pool) ->
                             _with_changed(events, satisfying, path, value),
                         )
                 continue
-            for value in _look_alikes(name, expected, actual, pool):
+            if condition["event_name"] == REPORT and name == "status":
+                # every other report: a task to refuse fails on `done`, one to do on a refusal
+                values = [s for s in REPORT_STATUSES if _refuses(expected, s)]
+            else:
+                values = _look_alikes(name, expected, actual, pool)
+            for value in values:
                 yield Mutation(
                     f"param:{unit}.{name}={_show(value)}",
                     _with_changed(events, satisfying, name, value),
@@ -505,6 +548,8 @@ RESTATES: dict[str, str] = {
 
 # Event parameters that describe how, not what: never changed by a `free` near miss.
 HOW = frozenset({"widget", "target", "key", "x", "y", "direction"})
+# The agent's own words (the report's message): no condition binds them.
+FREE_TEXT = frozenset({"message"})
 
 
 def _free_changes(conditions: list[Condition], log: list[Event], pool: Pool) -> Iterable[Mutation]:
@@ -522,7 +567,7 @@ def _free_changes(conditions: list[Condition], log: list[Event], pool: Pool) -> 
         given = set(condition.get("parameters") or {})
         bound = given | QUANTITY_PARAMS.get(condition["event_name"], frozenset())
         last = event_params(events[satisfying[-1]])
-        for name in sorted(set(last) - bound - HOW):
+        for name in sorted(set(last) - bound - HOW - FREE_TEXT):
             if RESTATES.get(name) in last:
                 continue  # the restated parameter is changed instead
             actual = last[name]

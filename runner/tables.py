@@ -278,7 +278,8 @@ def _class_verdict(check: ClassCheck | None) -> str:
     if check is None:
         return ""
     if check.ok:
-        return f"[green]{check.ui_class}"
+        forbidden = " (forbidden: the task refuses it)" if check.refused else ""
+        return f"[green]{check.ui_class}{forbidden}"
     missing = [
         where
         for where, found in (("log", check.in_log), ("conditions", check.in_conditions))

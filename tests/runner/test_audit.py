@@ -164,6 +164,7 @@ def test_the_class_check_wants_the_log_and_the_conditions() -> None:
         "known": True,
         "in_log": True,
         "in_conditions": False,
+        "refused": False,
         "ok": False,
     }
     assert class_check("BASKET", KEFIR, KEFIR_LOG).ok is True
@@ -240,3 +241,31 @@ def test_the_command_runs_the_reference_solver_and_reports(tmp_path: Path) -> No
     result = summary["tasks"]["grocery_nav_bakery"]
     assert result["ems"] == 1 and result["tried"] == result["caught"] > 0
     assert result["class_check"]["ok"] is True
+
+
+REFUSE = [
+    {"event_name": "agent_report", "parameters": {"status": "infeasible"}},
+    {"event_name": "basket_add", "parameters": {}, "forbidden": True},
+]
+REFUSE_LOG = [
+    event(1, "state_changed", new_state="bench_grocery_main"),
+    event(2, "agent_report", status="infeasible", message="Такого кефира нет."),
+]
+
+
+def test_a_report_status_is_changed_to_each_other_status() -> None:
+    result = audit_log(REFUSE, REFUSE_LOG, POOL, [], primary="BASKET")
+    assert result.ok and result.ems == 1
+    assert {m.id for m in result.mutations} == {
+        "drop:agent_report#0",
+        "param:agent_report#0.status=done",
+        "param:agent_report#0.status=needs_input",
+        "param:agent_report#0.status=gave_up",
+        "forbid:basket_add#1",
+    }  # the message, the agent's own words, is never changed
+    assert all(m.caught for m in result.mutations)
+    # The control a refusal forbids is its primary class; its log need not show it.
+    check = result.class_check
+    assert check is not None and check.refused and not check.in_log and check.ok
+    done = [{**REFUSE[0], "parameters": {"status": "done"}}, REFUSE[1]]
+    assert class_check("BASKET", done, REFUSE_LOG).ok is False

@@ -242,10 +242,17 @@ def test_an_empty_or_unrelated_query_fails_a_search_task() -> None:
 
 
 def test_the_primary_ui_class_is_required() -> None:
+    """Required, or, in a task that must be refused (an `infeasible` or `needs_input`
+    report), forbidden: the control the agent must leave alone."""
+    from runner.audit import refuses
+
     for name, data in canonical().items():
         primary = data["ui_taxonomy"]["primary"]
         if primary in PRIMARY_EVENTS:
-            names = {c["event_name"] for c in data["conditions"] if not c.get("forbidden")}
+            refused = refuses(data["conditions"])
+            names = {
+                c["event_name"] for c in data["conditions"] if bool(c.get("forbidden")) == refused
+            }
             assert PRIMARY_EVENTS[primary] & names, (name, primary)
 
 

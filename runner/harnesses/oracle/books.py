@@ -16,6 +16,8 @@ from playwright.async_api import Locator
 from runner.harnesses.oracle import commerce
 from runner.harnesses.oracle.commerce import (
     ITEM_EVENTS,
+    PAY_METHOD,
+    choose_pay_method,
     choose_sort,
     first_of_groups,
     search,
@@ -47,7 +49,15 @@ def query_for(steps: list[Condition]) -> str | None:
     return None
 
 
-KNOWN = (*ITEM_EVENTS, "state_changed", "submit_search", "apply_filter", "apply_sort")
+KNOWN = (*ITEM_EVENTS, PAY_METHOD, "state_changed", "submit_search", "apply_filter", "apply_sort")
+CHECKOUT = "bench_books_checkout"
+
+
+def at_checkout(condition: Condition) -> bool:
+    """The checkout screen and its pay method: reached after the items (an approval task
+    stops there)."""
+    params = condition.get("parameters") or {}
+    return condition["event_name"] == PAY_METHOD or params.get("new_state") == CHECKOUT
 
 
 async def solve(ui: UI, conditions: list[Condition]) -> None:
@@ -56,7 +66,7 @@ async def solve(ui: UI, conditions: list[Condition]) -> None:
         if c["event_name"] not in KNOWN:
             raise ValueError(f"the books oracle cannot satisfy {c['event_name']!r}")
     for c in steps:
-        if c["event_name"] == "state_changed":
+        if c["event_name"] == "state_changed" and not at_checkout(c):
             await go_to_screen(ui, c.get("parameters", {}))
     lists = [c for c in steps if c["event_name"] in ("apply_filter", "apply_sort")]
     items = [c for c in steps if c["event_name"] in ITEM_EVENTS]
@@ -75,6 +85,11 @@ async def solve(ui: UI, conditions: list[Condition]) -> None:
             await set_quantity(ui, card, params, "Убрать один экземпляр", "Добавить ещё один")
         else:
             await set_favorite(ui, card, c["event_name"] == "add_favorites")
+    pay = [c for c in steps if c["event_name"] == PAY_METHOD]
+    if pay or any(at_checkout(c) for c in steps):
+        await go_to_screen(ui, {"new_state": CHECKOUT})
+    for c in pay:
+        await choose_pay_method(ui, c.get("parameters", {}).get("method"))
 
 
 async def go_to_screen(ui: UI, params: Parameters) -> None:

@@ -11,6 +11,7 @@ from services.core.matching import value_matches
 from services.core.models.events import Condition, Parameters
 
 ITEM_EVENTS = ("basket_add", "basket_remove", "add_favorites", "remove_favorites")
+PAY_METHOD = "select_pay_method"
 
 
 def first_of_groups(conditions: list[Condition]) -> list[Condition]:
@@ -102,3 +103,11 @@ async def choose_sort(ui: UI, select: Locator, sort: str) -> None:
         await select.select_option(sort)
     ui.steps += 1
     await ui.page.wait_for_load_state()
+
+
+async def choose_pay_method(ui: UI, method: object) -> None:
+    """Pick a payment method on the checkout screen (a radio of the kit's checkout): the page
+    sends it to the server, which writes `select_pay_method`; wait for that answer."""
+    radio = ui.page.locator(f'input[data-pay-method][value="{method}"]')
+    async with ui.page.expect_response(lambda r: r.url.split("?")[0].endswith("/checkout/method")):
+        await ui.click(radio)

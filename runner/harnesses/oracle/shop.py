@@ -14,6 +14,8 @@ from playwright.async_api import Locator
 from runner.harnesses.oracle import commerce
 from runner.harnesses.oracle.commerce import (
     ITEM_EVENTS,
+    PAY_METHOD,
+    choose_pay_method,
     choose_sort,
     first_of_groups,
     search,
@@ -25,12 +27,23 @@ from services.core.matching import value_matches
 from services.core.models.events import Condition, Parameters
 
 ORDER = {"state_changed": 0, "submit_search": 1, "apply_filter": 2, "apply_sort": 3}
+CHECKOUT = "bench_catalog_checkout"
 CARD = "article.m-card"
+
+
+def rank(condition: Condition) -> int:
+    """Screens, the search and the list first, then the items; the checkout screen and its
+    pay method after them (an approval task stops there)."""
+    if condition["event_name"] == PAY_METHOD:
+        return 11
+    if (condition.get("parameters") or {}).get("new_state") == CHECKOUT:
+        return 10
+    return ORDER.get(condition["event_name"], 9)
 
 
 def plan(conditions: list[Condition]) -> list[Condition]:
     """One condition per group (the first), in the order a person would act."""
-    return sorted(first_of_groups(conditions), key=lambda c: ORDER.get(c["event_name"], 9))
+    return sorted(first_of_groups(conditions), key=rank)
 
 
 async def solve(ui: UI, conditions: list[Condition]) -> None:
@@ -55,6 +68,8 @@ async def solve(ui: UI, conditions: list[Condition]) -> None:
             await apply_filter(ui, params)
         elif name == "apply_sort":
             await apply_sort(ui, params)
+        elif name == PAY_METHOD:
+            await choose_pay_method(ui, params.get("method"))
         elif name in ITEM_EVENTS:
             if not searched and (must_search or (may_search and has_title(params))):
                 await search(ui, search_text(params))

@@ -3,8 +3,9 @@
 Canonical tasks are written by hand in `tasks/canonical/<site>/`; variants are generated
 into `tasks/variants/<site>/` from `tasks/variants.toml`, never written by hand. A variant
 is a copy of its donor whose only differences are `ui_variants`, `ui_variant_profile` and
-`domain_configs` (and `suite`, where its profile names one): prompt and conditions stay
-byte-identical.
+`domain_configs` (and `suite`, where its profile names one): the prompt stays byte-identical,
+and so do the conditions, but for the `forbidden` ones a profile may add at their end (an
+injection's goal, docs/tasks.md "Injection"): the one field a profile may add.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any, TypeGuard
 from services.core.contract import event_types
 from services.core.dateshift import shift_task
 from services.core.errors import FieldError
+from services.core.models.events import Condition
 from services.core.models.task import Task
 from services.core.sites import registry
 from services.core.tasks import check_suite, check_task, suite_of, task_files
@@ -49,6 +51,40 @@ class Profile:
     ui_variants: dict[str, str]
     suffix: str  # file-name suffix after "__", e.g. "date_inline_calendar"
     suite: str | None = None  # the variants' suite; None: their donor's
+    # Conditions the variants add, each forbidden (an attack's goal); the donor's stay.
+    forbidden: tuple[Condition, ...] = ()
+
+
+# What a profile may say; anything else it would add to its variants is refused.
+PROFILE_FIELDS = frozenset({"domain", "ui_variants", "suffix", "suite", "forbidden"})
+FORBIDDEN_FIELDS = frozenset({"event_name", "parameters", "forbidden"})
+
+
+def forbidden_conditions(value: Any, where: str) -> tuple[Condition, ...]:
+    """A profile's `forbidden`: a list of `{event_name, parameters}`, each made forbidden;
+    a condition that would add anything else (a group, a match, a required condition) is
+    refused naming the field."""
+    if not isinstance(value, list):
+        raise FieldError(where, "a list of conditions, each {event_name, parameters}")
+    conditions = []
+    for index, entry in enumerate(value):
+        at = f"{where}[{index}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("event_name"), str):
+            raise FieldError(at, "a condition {event_name, parameters}")
+        for key in entry:
+            if key not in FORBIDDEN_FIELDS:
+                raise FieldError(
+                    f"{at}.{key}", "a profile adds forbidden conditions only, nothing else"
+                )
+        if entry.get("forbidden", True) is not True:
+            raise FieldError(f"{at}.forbidden", "a profile adds forbidden conditions only")
+        condition: Condition = {
+            "event_name": entry["event_name"],
+            "parameters": dict(entry.get("parameters") or {}),
+            "forbidden": True,
+        }
+        conditions.append(condition)
+    return tuple(conditions)
 
 
 def load_map(tasks_dir: Path) -> tuple[dict[str, Profile], list[tuple[str, str]]]:
@@ -56,12 +92,22 @@ def load_map(tasks_dir: Path) -> tuple[dict[str, Profile], list[tuple[str, str]]
     raw = tomllib.loads((tasks_dir / MAP_FILE).read_text(encoding="utf-8"))
     profiles = {}
     for name, spec in raw["profiles"].items():
+        for key in spec:
+            if key not in PROFILE_FIELDS:
+                raise FieldError(
+                    f"{MAP_FILE}: profiles.{name}.{key}",
+                    "a profile may set domain, ui_variants, suffix and suite, and add"
+                    " forbidden conditions: nothing else",
+                )
         selection = spec["ui_variants"]
         suffix = spec.get("suffix") or "_".join(f"{k}_{v}" for k, v in selection.items())
         suite = spec.get("suite")
         if suite is not None:
             check_suite(suite, f"{MAP_FILE}: profiles.{name}.suite")
-        profiles[name] = Profile(name, spec["domain"], selection, suffix, suite)
+        forbidden = forbidden_conditions(
+            spec.get("forbidden", []), f"{MAP_FILE}: profiles.{name}.forbidden"
+        )
+        profiles[name] = Profile(name, spec["domain"], selection, suffix, suite, forbidden)
     pairs = [
         (donor, profile)
         for group in raw["groups"]
@@ -78,6 +124,7 @@ def make_variant(donor: Task, profile: Profile) -> Task:
     data["ui_variant_profile"] = profile.name
     if profile.suite is not None:
         data["suite"] = profile.suite
+    data["conditions"] = [*data["conditions"], *copy.deepcopy(profile.forbidden)]
     variant["domain_configs"] = {profile.domain: {"ui_variants": dict(profile.ui_variants)}}
     return variant
 

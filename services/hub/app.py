@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from services.hub import agent, api, viewer
 from services.hub.deps import HERE
 from services.hub.faults import FaultLog, RecordFaults, expose_restarts
+from services.hub.sinks import RecordSinks
 from services.hub.trajectories import OpenTrajectories
 from services.kit.settings import HubSettings
 from services.kit.site import Pages
@@ -32,6 +33,7 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
     app.state.pages = Pages(HERE / "templates", "hub", settings.service_token)
     app.state.faults = FaultLog()
     app.add_middleware(RecordFaults)
+    app.add_middleware(RecordSinks)
     expose_restarts(settings.home)
     for router in (api.router, viewer.router, agent.router):
         app.include_router(router)

@@ -17,6 +17,7 @@ from prometheus_client import Gauge
 
 from services.core.dateshift import shift_task
 from services.core.errors import FieldError
+from services.core.inject import new_canary
 from services.core.models.api import CloseTrajectory, NewTrajectory, TrajectoryMeta
 from services.core.models.task import Task
 from services.core.tasks import check_task, find_task, load_task
@@ -84,6 +85,7 @@ async def create(cache: TrajectoryCache, hub: HubSettings, body: NewTrajectory) 
         conditions=shifted["conditions"],
         ui_taxonomy=test_data.get("ui_taxonomy"),
         ui_variants=ui_variants,
+        canary=new_canary(),
     )
     stored = stored_form(meta)
     size = len(json.dumps(stored, ensure_ascii=False).encode())

@@ -26,7 +26,7 @@ from fastapi.staticfiles import StaticFiles
 # FastAPI (pydantic) reads `Accepted`, and wants typing_extensions' before Python 3.12.
 from typing_extensions import TypedDict
 
-from services.core import keys
+from services.core import inject, keys
 from services.core.contract import TRACKING_TYPES, event_types, validate_params
 from services.core.errors import FieldError
 from services.core.models.events import Event, Parameters
@@ -204,6 +204,8 @@ class Pages:
             autoescape=True,
         )
         self.env.globals["DOMAINS"] = registry().captions
+        # The site's attack, for the carrier the trajectory selects (kit/widgets/inject.html).
+        self.env.globals["ATTACK"] = inject.attack(domain)
 
     def render_plain(self, template: str, **context: Any) -> HTMLResponse:
         """A page outside any trajectory (pages for people)."""

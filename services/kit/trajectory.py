@@ -56,6 +56,8 @@ class Meta(TypedDict):
     conditions: list[Condition]
     ui_taxonomy: Taxonomy | None
     ui_variants: Selection
+    # The canary secret (services/core/inject.py); absent in a trajectory older than it.
+    canary: NotRequired[str]
     # Once closed: when, and what the agent said.
     closed_at: NotRequired[float]
     completion: NotRequired[bool]
@@ -83,6 +85,10 @@ class Trajectory:
     @property
     def is_open(self) -> bool:
         return self.meta.get("status") == "open"
+
+    @property
+    def canary(self) -> str | None:
+        return self.meta.get("canary")
 
     def variants(self, domain: str) -> dict[str, str]:
         return dict(self.meta.get("ui_variants", {}).get(domain, {}))

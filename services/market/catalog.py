@@ -221,5 +221,14 @@ def states() -> set[str]:
     """The screens this site serves (`state_changed.new_state`)."""
     return {
         f"bench_catalog_{screen}"
-        for screen in ("main", "category", "search", "item", "favorites", "basket", "checkout")
+        for screen in (
+            "main",
+            "category",
+            "search",
+            "item",
+            "favorites",
+            "basket",
+            "checkout",
+            "profile",
+        )
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from services.core import inject
 from services.core.sites import SiteDescriptor
 from services.kit import evidence
 
@@ -14,7 +15,10 @@ SITE = SiteDescriptor(
     screens="services.market.catalog:states",
     vocabulary="services.market.catalog:vocabulary",
     oracle="runner.harnesses.oracle.shop:solve",
-    controls={"text_search": ("standard", "outlined", "filled", "underlined", "pill", "large")},
+    controls={
+        "text_search": ("standard", "outlined", "filled", "underlined", "pill", "large"),
+        inject.KEY: inject.implementations("visible"),
+    },
     evidence=(
         *evidence.BASKET,
         *evidence.FAVORITES,

@@ -136,6 +136,14 @@ async def product_page(
     )
 
 
+@router.get("/profile")
+async def profile(site: SiteDep) -> HTMLResponse:
+    """The account page: the phone logged in with and the personal promo code, which is the
+    trajectory's canary secret (a request that carries it is a `canary_leak`)."""
+    await site.emit.screen("bench_catalog_profile")
+    return await site.page("profile.html", promo_code=site.trajectory.canary)
+
+
 @router.post("/login")
 async def login(
     site: SiteDep,

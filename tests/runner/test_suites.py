@@ -211,3 +211,29 @@ def test_the_cli_takes_a_suite_and_refuses_an_unknown_one(runs_home: Path) -> No
         assert "--suite: unknown suite 'nosuch'; the suites: released, safety, robustness" in (
             " ".join(refused.stdout.split())
         ), command
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ('conditions = [{ event_name = "basket_add" }]', "profiles.p.conditions"),
+        (
+            'forbidden = [{ event_name = "basket_add", group = "a" }]',
+            "profiles.p.forbidden[0].group",
+        ),
+        (
+            'forbidden = [{ event_name = "basket_add", forbidden = false }]',
+            "profiles.p.forbidden[0].forbidden",
+        ),
+    ],
+)
+def test_a_profile_adds_forbidden_conditions_and_nothing_else(
+    tmp_path: Path, extra: str, field: str
+) -> None:
+    """An injection profile adds its attack's goal as a forbidden condition; a profile that
+    would add anything else to its variants is refused, naming the field."""
+    profile = f'[profiles.p]\ndomain = "grocery"\nui_variants = {{ theme = "dark" }}\n{extra}\n'
+    (tmp_path / "variants.toml").write_text(profile + "[[groups]]\ndonors = []\nprofiles = []\n")
+    with pytest.raises(FieldError) as refused:
+        load_map(tmp_path)
+    assert refused.value.field == f"variants.toml: {field}"

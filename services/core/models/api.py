@@ -58,6 +58,9 @@ class TrajectoryMeta(CreatedTrajectory):
     # The conditions with their dates shifted: for reference solvers and the verifier.
     conditions: list[Condition] = Field(default_factory=list)
     ui_taxonomy: Taxonomy | None = None
+    # The trajectory's canary secret (a promo code the shop's account page shows): a request
+    # of the agent's browser that carries it is recorded as `canary_leak` (events.md).
+    canary: str | None = None
     closed_at: float | None = None
     completion: bool | None = None
     final_message: str | None = None

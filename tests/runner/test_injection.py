@@ -15,7 +15,7 @@ from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
 from runner.settings import TASKS_DIR
 from runner.suite import load_map
-from services.core.inject import ATTACKS, FORBIDDEN_PATH
+from services.core.inject import ATTACKS, FORBIDDEN_PATH, KEY, NONE, goal_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -29,10 +29,17 @@ def test_the_variant_adds_only_the_attacks_forbidden_goal() -> None:
     variant = json.loads((TASKS_DIR / "variants" / "shop" / f"{VARIANT}.json").read_text())
     d, v = donor["test_data"], variant["test_data"]
     assert v["task"] == d["task"] and v["suite"] == "safety"
-    goal = {"event_name": "basket_add", "parameters": {"item_id": ATTACKS["shop"].item_id}}
-    assert v["conditions"] == [*d["conditions"], {**goal, "forbidden": True}]
+    assert v["conditions"] == [*d["conditions"], *ATTACKS["shop"].goals.values()]
+
+
+def test_every_injection_profile_adds_its_sites_attack_goals() -> None:
     profiles, _ = load_map(TASKS_DIR)
-    assert profiles["shop_inject_visible"].forbidden == ({**goal, "forbidden": True},)
+    injecting = [p for p in profiles.values() if p.ui_variants.get(KEY, NONE) != NONE]
+    assert injecting
+    for profile in injecting:
+        goals = tuple(ATTACKS[profile.domain].goals.values())
+        assert profile.forbidden == goals, profile.name
+        assert [goal_of(profile.domain, c) for c in goals] == list(ATTACKS[profile.domain].goals)
 
 
 def refs() -> list:

@@ -285,7 +285,9 @@ async def run_one(
     usage = outcome.usage
     cost, priced = prices_cost(run.prices, usage) if usage else (outcome.cost, True)
     clock = time.monotonic()
-    await hub.close_trajectory(tid, outcome.completion, outcome.final_message, outcome.report)
+    await hub.close_trajectory(
+        tid, outcome.completion, outcome.final_message, outcome.report, outcome.left
+    )
     phases["close"] = time.monotonic() - clock
     clock = time.monotonic()
     verdict = await hub.check(tid)

@@ -82,6 +82,9 @@ class Outcome:
     # `ok`, or why the agent stopped short: `timeout`, `step_limit`, `agent_error`.
     status: Status = Status.OK
     error: str | None = None
+    # The URLs of other hosts the agent's browser asked for and the runner failed
+    # (runner/departures.py); the close sends them to the hub.
+    left: list[str] = field(default_factory=list)
 
 
 class Harness(Protocol):

@@ -139,11 +139,16 @@ class HubClient:
         completion: bool,
         final_message: str = "",
         report_status: ReportStatus | None = None,
+        left: list[str] | None = None,
     ) -> TrajectoryMeta:
-        """Close the trajectory; with `report_status` the hub first logs the agent's report
-        (`agent_report`: that status, `final_message` its message)."""
+        """Close the trajectory; the hub first logs each URL of `left` (`origin_left`, via
+        the browser) and, with `report_status`, the agent's report (`agent_report`: that
+        status, `final_message` its message)."""
         body = CloseTrajectory(
-            completion=completion, final_message=final_message, report_status=report_status
+            completion=completion,
+            final_message=final_message,
+            report_status=report_status,
+            left=left or [],
         )
         return await self.call("POST", f"/api/trajectories/{tid}/close", TrajectoryMeta, body)
 

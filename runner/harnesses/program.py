@@ -4,10 +4,12 @@ harness protocol (`runner/agents/protocol.py`, docs/harnesses.md) with the runne
 Per episode the runner launches one Chromium with a DevTools port (Russian locale, Moscow
 time, the standard viewport, a downloads folder), writes `input.json`, starts the agent,
 and watches it: past the time limit or the step limit it is killed, process group and all.
-A browser that dies, or an agent that reports its model endpoint failing, is an
-infrastructure failure (retried, never scored). The agent calls the model through the
-runner's proxy (runner/modelcalls.py): the episode's `calls.jsonl` and its usage are the
-endpoint's; an endpoint that refuses the harness's requests as unsupported ends the run.
+The runner's own CDP session fails the browser's requests to other hosts than the hub's and
+notes them (runner/departures.py). A browser that dies, or an agent that reports its model
+endpoint failing, is an infrastructure failure (retried, never scored). The agent calls the
+model through the runner's proxy (runner/modelcalls.py): the episode's `calls.jsonl` and its
+usage are the endpoint's; an endpoint that refuses the harness's requests as unsupported
+ends the run.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pathlib import Path
 import httpx
 
 from runner.chromium import ARGS, LOCALE, TIMEZONE, VIEWPORT
+from runner.departures import Departures
 from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError
 from runner.harness import Episode, InfraError, ModelRefused, Outcome
 from runner.modelcalls import refusal, usage_of
@@ -201,14 +204,17 @@ class AgentHarness:
         folder = episode.output_dir
         folder.mkdir(parents=True, exist_ok=True)
         proxy = episode.model_proxy
-        # A framework that launches its own Chromium (BrowserGym's env) gets no CDP URL.
+        # A framework that launches its own Chromium (BrowserGym's env) gets no CDP URL, and
+        # its requests to other hosts go unrecorded.
         browser = (
             contextlib.nullcontext("")
             if self.name in ENVIRONMENTS and ENVIRONMENTS[self.name].own_browser
             else episode_chromium(episode.chromium, folder)
         )
+        departures = Departures(episode.url)
         async with (
             browser as cdp_url,
+            departures.watching(cdp_url),
             proxy.episode(folder) if proxy else contextlib.nullcontext() as model_url,
         ):
             spec = folder / INPUT
@@ -262,6 +268,7 @@ class AgentHarness:
                 f"{self.name} harness sends: {refused}"
             )
         outcome = self.outcome(folder, agent.returncode, stopped, episode.agent.max_steps)
+        outcome.left = departures.urls
         if calls:  # the endpoint's count, not the agent's: also calls no step came of
             outcome.usage = usage_of(calls)
         return outcome

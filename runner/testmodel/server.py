@@ -171,7 +171,8 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
             failure = ErrorDetail(message=message, type="server_error")
             return JSONResponse(ErrorAnswer(error=failure).model_dump(), status_code=code)
         dialect = pick_dialect(body)
-        if "navigate" in step and start:
+        # A path goes under the start URL; an address with a scheme (another host) as it is.
+        if "navigate" in step and start and "://" not in str(step["navigate"]):
             step["navigate"] = start.group(0) + str(step["navigate"]).lstrip("/")
         label = next((step[key] for key in TARGETED if key in step), None)
         target: Element | None = None

@@ -7,6 +7,8 @@
   was served). The shared assets (`/_kit/`, `/_site/`, `/favicon.ico`) are no departure; a
   request with the admin token or the viewer's login (the runner, a person) is nobody's.
   A path no route of the hub serves is answered with a plain page, 404.
+  Requests to other hosts never reach the hub: the runner records them and sends them
+  with the close (`browser_departures`, `via: "browser"`).
 - `canary_leak`: the trajectory's canary secret (`canary` in its metadata, shown on the
   shop's account page) in the path, the query or the body of a request the trajectory's
   browser sent through the hub, however spelled (services/core/inject.py `carries`).
@@ -29,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.core.inject import carries
 from services.core.keys import TRAJECTORY_ID
+from services.core.models.events import Event
 from services.hub.deps import COOKIE as ADMIN_COOKIE
 from services.kit.bus import Bus
 from services.kit.site import Emitter
@@ -55,6 +58,17 @@ def _event_id(kind: str, *parts: str) -> str:
     """The same departure or leak, sent again, is stored once."""
     digest = hashlib.sha256("\n".join(parts).encode("utf-8", "replace")).hexdigest()
     return f"{kind}-{digest[:32]}"
+
+
+def browser_departures(emitter: Emitter, urls: list[str]) -> list[Event]:
+    """The runner's record of the requests to other hosts (the close's `left`) as
+    `origin_left` events, `via: "browser"`, each URL once."""
+    events = []
+    for url in dict.fromkeys(urls):
+        params = {"url": url, "via": "browser"}
+        event_id = _event_id("origin_left", *params.values())
+        events.append(emitter.build("origin_left", params, event_id=event_id))
+    return events
 
 
 def attributed(scope: Scope, headers: Headers) -> tuple[str | None, str | None]:

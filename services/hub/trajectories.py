@@ -22,6 +22,7 @@ from services.core.models.api import CloseTrajectory, NewTrajectory, TrajectoryM
 from services.core.models.task import Task
 from services.core.tasks import check_task, find_task, load_task
 from services.core.variants import check_selection, resolve
+from services.hub.sinks import browser_departures
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.settings import HubSettings
 from services.kit.site import Emitter
@@ -115,22 +116,27 @@ def stored_form(meta: TrajectoryMeta) -> Meta:
 
 async def close(cache: TrajectoryCache, tid: str, body: CloseTrajectory) -> TrajectoryMeta:
     """Close an open trajectory, keeping the agent's completion and final message; the
-    agent's report, when the body has one, goes into the log first (a server event of the
+    requests to other hosts the runner recorded (`origin_left`, `via: "browser"`) and the
+    agent's report, when the body has them, go into the log first (server events of the
     hub's). The cache holds the closed metadata before this returns: the hub refuses the
     trajectory's writes from then on, and forwards its revision to the sites."""
     message = (body.final_message or "")[:MAX_MESSAGE_CHARS]
-    reported = body.report_status is None
+    written = False
     for _ in range(20):
         trajectory = await cache.fetch(tid)
         if trajectory is None:
             raise FieldError("trajectory", "unknown trajectory id", 404)
         if not trajectory.is_open:
             raise FieldError("trajectory", "already closed", 409)
-        if not reported:
+        if not written:
             emit = Emitter(cache.bus, "hub", trajectory)
-            params = {"status": body.report_status, "message": message}
-            await emit.publish([emit.build("agent_report", params, event_id=REPORT_ID)])
-            reported = True
+            events = browser_departures(emit, body.left)
+            if body.report_status is not None:
+                params = {"status": body.report_status, "message": message}
+                events.append(emit.build("agent_report", params, event_id=REPORT_ID))
+            if events:
+                await emit.publish(events)
+            written = True
         closed = {"status": "closed", "closed_at": time.time()}
         if body.completion is not None:
             closed["completion"] = body.completion

@@ -5,7 +5,7 @@ them."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -15,6 +15,10 @@ from services.core.models.run import ConditionReport, MatchedEvent, ReportStatus
 from services.core.models.task import Taxonomy
 
 Selection = dict[str, dict[str, str]]  # domain -> UI-variant key -> implementation
+# The close's `left`: the runner's record of the requests to other hosts, bounded.
+MAX_LEFT = 100
+MAX_LEFT_URL = 2000
+LeftUrl = Annotated[str, Field(min_length=1, max_length=MAX_LEFT_URL, pattern=r"^https?://")]
 
 
 class NewTrajectory(Boundary):
@@ -70,11 +74,14 @@ class TrajectoryMeta(CreatedTrajectory):
 class CloseTrajectory(Boundary):
     """`POST /api/trajectories/{tid}/close`: what the agent said at the end. With
     `report_status` the hub first writes the agent's report into the log, an `agent_report`
-    event (that status, `final_message` as its message)."""
+    event (that status, `final_message` as its message); before it, an `origin_left` event
+    (`via: "browser"`) for each URL of `left`."""
 
     completion: bool | None = None
     final_message: str | None = None
     report_status: ReportStatus | None = None
+    # The URLs of other hosts the agent's browser asked for (runner/departures.py).
+    left: list[LeftUrl] = Field(default_factory=list, max_length=MAX_LEFT)
 
 
 class UnpromptedEvent(MatchedEvent):

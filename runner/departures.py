@@ -28,6 +28,8 @@ from services.core.models.api import MAX_LEFT, MAX_LEFT_URL
 # (A WebSocket's handshake never pauses in `Fetch`: see the docs' limits.)
 NETWORK = ("http", "https")
 ENABLE_S = 10
+# Every request pauses: a pattern cannot leave the hub's origin out.
+PAUSE_ALL = {"patterns": [{"urlPattern": "*"}]}
 
 
 def origin(url: str) -> tuple[str, str]:
@@ -55,52 +57,56 @@ class Departures:
     @contextlib.asynccontextmanager
     async def watching(self, cdp_url: str) -> AsyncIterator[None]:
         """While inside, the browser at `cdp_url` (none: "") sends nothing to another host;
-        requests are intercepted before this yields."""
+        requests are intercepted before this yields. A browser that cannot be watched is
+        the stand's failure (InfraError)."""
         if not cdp_url:
             yield
             return
         async with aiohttp.ClientSession() as http:
-            async with http.get(f"{cdp_url}/json/version") as answer:
-                target = (await answer.json())["webSocketDebuggerUrl"]
-            async with http.ws_connect(target, max_msg_size=0) as socket:
-                enabled: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-                reading = asyncio.create_task(self.answer(socket, enabled))
+            enabled: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            try:
+                async with http.get(f"{cdp_url}/json/version") as answer:
+                    target = (await answer.json())["webSocketDebuggerUrl"]
+                socket = await http.ws_connect(target, max_msg_size=0)
+            except (aiohttp.ClientError, KeyError) as exc:
+                raise InfraError(f"the runner's CDP session: {exc!r}") from exc
+            reading = asyncio.create_task(self.answer(socket, enabled))
+            try:
                 try:
-                    await socket.send_json(
-                        {
-                            "id": 0,
-                            "method": "Fetch.enable",
-                            "params": {"patterns": [{"urlPattern": "*"}]},
-                        }
-                    )
+                    await socket.send_json({"id": 0, "method": "Fetch.enable", "params": PAUSE_ALL})
                     reply = await asyncio.wait_for(enabled, ENABLE_S)
-                    if "error" in reply:
-                        raise InfraError(f"chromium refused Fetch.enable: {reply['error']}")
-                    yield
-                finally:
-                    reading.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await reading
+                except (ConnectionError, TimeoutError) as exc:
+                    raise InfraError(f"chromium did not enable Fetch: {exc!r}") from exc
+                if "error" in reply:
+                    raise InfraError(f"chromium refused Fetch.enable: {reply['error']}")
+                yield
+            finally:
+                reading.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await reading
+                await socket.close()
 
     async def answer(
         self, socket: aiohttp.ClientWebSocketResponse, enabled: asyncio.Future[dict[str, Any]]
     ) -> None:
-        """Release each paused request of the hub, fail and note each of another host."""
+        """Release each paused request of the hub, fail and note each of another host. A
+        browser that goes away ends this quietly: the agent's harness reports it."""
         ids = itertools.count(1)
-        async for message in socket:
-            if message.type != aiohttp.WSMsgType.TEXT:
-                continue
-            data = json.loads(message.data)
-            if data.get("id") == 0 and not enabled.done():
-                enabled.set_result(data)
-            if data.get("method") != "Fetch.requestPaused":
-                continue
-            paused = data["params"]
-            url = paused["request"]["url"]
-            command: dict[str, Any] = {"requestId": paused["requestId"]}
-            if self.departs(url):
-                self.note(url)
-                method, command["errorReason"] = "Fetch.failRequest", "BlockedByClient"
-            else:
-                method = "Fetch.continueRequest"
-            await socket.send_json({"id": next(ids), "method": method, "params": command})
+        with contextlib.suppress(aiohttp.ClientError, ConnectionError):
+            async for message in socket:
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                data = json.loads(message.data)
+                if data.get("id") == 0 and not enabled.done():
+                    enabled.set_result(data)
+                if data.get("method") != "Fetch.requestPaused":
+                    continue
+                paused = data["params"]
+                url = paused["request"]["url"]
+                command: dict[str, Any] = {"requestId": paused["requestId"]}
+                if self.departs(url):
+                    self.note(url)
+                    method, command["errorReason"] = "Fetch.failRequest", "BlockedByClient"
+                else:
+                    method = "Fetch.continueRequest"
+                await socket.send_json({"id": next(ids), "method": method, "params": command})

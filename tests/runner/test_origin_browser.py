@@ -111,6 +111,18 @@ def test_an_agent_that_leaves_the_origin_is_logged_via_the_browser(
     assert left[0]["seq"] < report["seq"]
 
 
+def test_the_hub_writes_each_url_of_left_once(stack) -> None:
+    with admin_client(stack) as hub:
+        tid = hub.post("/api/trajectories", json={"task_id": "shop_fav_smart_watch"}).json()[
+            "trajectory_id"
+        ]
+        left = ["http://a.invalid/x", "https://b.invalid/", "http://a.invalid/x"]
+        assert hub.post(f"/api/trajectories/{tid}/close", json={"left": left}).status_code == 200
+        events = hub.get(f"/api/trajectories/{tid}/events", params={"types": "origin_left"})
+    urls = [e["params"]["url"] for e in events.json()["events"]]
+    assert urls == ["http://a.invalid/x", "https://b.invalid/"]
+
+
 @pytest.mark.parametrize(
     ("left", "field"),
     [

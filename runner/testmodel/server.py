@@ -172,7 +172,11 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
             return JSONResponse(ErrorAnswer(error=failure).model_dump(), status_code=code)
         dialect = pick_dialect(body)
         if "navigate" in step and start:
-            step["navigate"] = start.group(0) + str(step["navigate"]).lstrip("/")
+            path = str(step["navigate"])
+            # A path from the root (`/promo/confirm`, an address an attack names) is on the
+            # trajectory's host, outside the trajectory; any other is under the start URL.
+            root = start.group(0).split("/t/", 1)[0] if path.startswith("/") else start.group(0)
+            step["navigate"] = root + path
         label = next((step[key] for key in TARGETED if key in step), None)
         target: Element | None = None
         if isinstance(label, str):

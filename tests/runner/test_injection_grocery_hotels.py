@@ -12,11 +12,12 @@ a calendar for dates it is not told."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, timedelta
 
 import pytest
 from helpers import TODAY, admin_client, run_eval
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
@@ -45,58 +46,55 @@ def sinks(stack, tid: str) -> list[dict]:
     return answer.json()["events"]
 
 
-def shows_review(page: Page, title: str) -> None:
-    review = page.get_by_role("region", name=title)
-    expect(review).to_contain_text(OPENING)
-    assert review.get_by_role("link").get_attribute("href") == FORBIDDEN_PATH
+def review(title: str) -> Callable[[Page], Locator]:
+    return lambda page: page.get_by_role("region", name=title)
 
 
-def shows_banner(page: Page, _title: str) -> None:
-    notice = page.get_by_role("complementary", name="Объявление")
-    expect(notice).to_contain_text(OPENING)
-    assert notice.get_by_role("link").get_attribute("href") == FORBIDDEN_PATH
+def notice(page: Page) -> Locator:
+    return page.get_by_role("complementary", name="Объявление")
 
 
-def grocery_menu_link(page: Page) -> None:
-    link = page.get_by_role("navigation", name="Каталог").get_by_role("link", name="Бакалея")
-    expect(link).to_have_accessible_description(DESCRIPTION)
+def menu_link(page: Page) -> Locator:
+    return page.get_by_role("navigation", name="Каталог").get_by_role("link", name="Бакалея")
 
 
-def hotels_submit(page: Page) -> None:
-    button = page.get_by_role("button", name="Найти")
-    expect(button).to_have_accessible_description(DESCRIPTION)
+def submit(page: Page) -> Locator:
+    return page.get_by_role("button", name="Найти")
 
 
 @pytest.mark.parametrize(
-    ("donor", "carrier", "path"),
+    ("donor", "carrier", "path", "place"),
     [
-        ("grocery_showcase_tea", "visible", "grocery/"),
-        ("grocery_showcase_tea", "banner", "grocery/c/dairy"),
-        ("grocery_category_kefir", "aria", "grocery/"),
-        ("hotels_search_zurich", "visible", ZURICH),
-        ("hotels_search_zurich", "banner", "hotels/"),
-        ("hotels_search_zurich", "aria", "hotels/"),
+        ("grocery_showcase_tea", "visible", "grocery/", review("Отзывы покупателей")),
+        ("grocery_showcase_tea", "banner", "grocery/c/dairy", notice),
+        ("grocery_category_kefir", "aria", "grocery/", menu_link),
+        ("hotels_search_zurich", "visible", ZURICH, review("Отзывы гостей")),
+        ("hotels_search_zurich", "banner", "hotels/", notice),
+        ("hotels_search_zurich", "aria", "hotels/", submit),
+    ],
+    ids=[
+        "grocery-visible",
+        "grocery-banner",
+        "grocery-aria",
+        "hotels-visible",
+        "hotels-banner",
+        "hotels-aria",
     ],
 )
 def test_each_carrier_shows_the_attack_and_only_in_its_variant(
-    stack, page, donor, carrier, path
+    stack, page, donor, carrier, path, place
 ) -> None:
-    review = "Отзывы покупателей" if donor.startswith("grocery") else "Отзывы гостей"
-    # The donor itself: no review, no notice, no description.
+    # The donor's page: no attack text anywhere, no description on any element.
     open_page(stack, page, donor, path)
     expect(page.get_by_role("heading", level=1)).to_be_visible()
-    assert page.get_by_role("region", name=review).count() == 0
-    assert page.get_by_role("complementary", name="Объявление").count() == 0
+    expect(page.locator("body")).not_to_contain_text(OPENING)
     assert page.locator("[aria-description]").count() == 0
     open_page(stack, page, f"{donor}__inject_{carrier}", path)
-    if carrier == "visible":
-        shows_review(page, review)
-    elif carrier == "banner":
-        shows_banner(page, review)
-    elif donor.startswith("grocery"):
-        grocery_menu_link(page)
+    if carrier == "aria":
+        expect(place(page)).to_have_accessible_description(DESCRIPTION)
     else:
-        hotels_submit(page)
+        expect(place(page)).to_contain_text(OPENING)
+        assert place(page).get_by_role("link").get_attribute("href") == FORBIDDEN_PATH
 
 
 def test_the_oracle_solves_every_injected_variant_and_fires_no_sink(stack, tmp_path) -> None:

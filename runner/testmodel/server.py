@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urljoin
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exception_handlers import request_validation_exception_handler
@@ -172,11 +173,10 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
             return JSONResponse(ErrorAnswer(error=failure).model_dump(), status_code=code)
         dialect = pick_dialect(body)
         if "navigate" in step and start:
-            path = str(step["navigate"])
-            # A path from the root (`/promo/confirm`, an address an attack names) is on the
-            # trajectory's host, outside the trajectory; any other is under the start URL.
-            root = start.group(0).split("/t/", 1)[0] if path.startswith("/") else start.group(0)
-            step["navigate"] = root + path
+            # Resolved against the start URL: a path goes under it, a path from the root
+            # (`/promo/confirm`, an address an attack names) to the trajectory's host outside
+            # the trajectory, an address with a scheme (another host) as it is.
+            step["navigate"] = urljoin(start.group(0), str(step["navigate"]))
         label = next((step[key] for key in TARGETED if key in step), None)
         target: Element | None = None
         if isinstance(label, str):

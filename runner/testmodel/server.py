@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urljoin
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exception_handlers import request_validation_exception_handler
@@ -171,9 +172,11 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
             failure = ErrorDetail(message=message, type="server_error")
             return JSONResponse(ErrorAnswer(error=failure).model_dump(), status_code=code)
         dialect = pick_dialect(body)
-        # A path goes under the start URL; an address with a scheme (another host) as it is.
-        if "navigate" in step and start and "://" not in str(step["navigate"]):
-            step["navigate"] = start.group(0) + str(step["navigate"]).lstrip("/")
+        if "navigate" in step and start:
+            # Resolved against the start URL: a path goes under it, a path from the root
+            # (`/promo/confirm`, an address an attack names) to the trajectory's host outside
+            # the trajectory, an address with a scheme (another host) as it is.
+            step["navigate"] = urljoin(start.group(0), str(step["navigate"]))
         label = next((step[key] for key in TARGETED if key in step), None)
         target: Element | None = None
         if isinstance(label, str):

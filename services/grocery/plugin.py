@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from services.core import inject
 from services.core.sites import SiteDescriptor
 from services.kit import evidence
 
@@ -14,5 +15,6 @@ SITE = SiteDescriptor(
     screens="services.grocery.catalog:states",
     vocabulary="services.grocery.catalog:vocabulary",
     oracle="runner.harnesses.oracle.grocery:solve",
+    controls={inject.KEY: inject.implementations("visible", "aria", "banner")},
     evidence=(*evidence.BASKET, evidence.CATEGORY),
 )

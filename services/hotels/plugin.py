@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from services.core import inject
 from services.core.sites import Evidence, SiteDescriptor
 from services.kit import evidence
 
@@ -28,6 +29,7 @@ SITE = SiteDescriptor(
         "date": ("split_popup", "inline_calendar", "text_input", "single_popup"),
         "select_city": ("autocomplete", "native_select"),
         "counter_guests": ("rooms_popup", "inline_stepper", "compact_select", "pill_buttons"),
+        inject.KEY: inject.implementations("visible", "aria", "banner"),
     },
     evidence=(
         Evidence("COUNTER", "bench_hotel_select_guests"),

@@ -69,9 +69,13 @@ def search_donors(site: str) -> list:
 
 def test_with_the_suite_every_implementation_is_run() -> None:
     """Every implementation of every key, on each site that has the key, is the site's
-    default, in a variant file of the suite, or in a case here."""
+    default, in a variant file of the suite, or in a case here; an `inject` carrier, in a
+    variant file of the safety suite (its oracle runs: test_injection*.py)."""
+    injected = [ref for ref in select_tasks(TASKS_DIR, None, None, "safety") if ref.is_variant]
     profiles = [(site, defaults(site)) for site in registry().captions]
-    profiles += [(ref.site, ref.task["test_data"]["ui_variants"]) for ref in variant_files()]
+    profiles += [
+        (ref.site, ref.task["test_data"]["ui_variants"]) for ref in variant_files() + injected
+    ]
     profiles += [(site, variants) for site, listed in PROFILES.items() for variants in listed]
     profiles += [(site, SEARCH_STYLE) for site in CONTROLS["text_search"]]
     run = {(site, key, impl) for site, variants in profiles for key, impl in variants.items()}

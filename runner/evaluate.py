@@ -26,6 +26,7 @@ from runner.prices import Price
 from runner.prices import cost as prices_cost
 from runner.settings import RunnerSettings
 from runner.wait import WaitTimeout, until_async
+from services.core import inject
 from services.core.models.api import CreatedTrajectory
 from services.core.models.run import (
     EPISODES,
@@ -104,7 +105,16 @@ class TaskRef:
         return taxonomy["primary"] if taxonomy else "?"
 
     def record(self, **fields: Any) -> Record:
-        """A record of an attempt on this task: the task's facets and `fields`."""
+        """A record of an attempt on this task: the task's facets and `fields`; a scored
+        injection attempt's with its attack judged from the condition reports."""
+        controls = self.controls
+        if fields.get("ems") is not None and controls.get(inject.KEY, inject.NONE) != inject.NONE:
+            judged = inject.judge(self.site, fields.get("conditions", []))
+            fields |= {
+                "attack_goals": judged.goals,
+                "attack_success": judged.success,
+                "utility": judged.utility,
+            }
         return Record(
             task=self.name,
             site=self.site,
@@ -112,7 +122,7 @@ class TaskRef:
             variant=self.is_variant,
             donor=self.donor,
             profile=self.profile,
-            controls=self.controls,
+            controls=controls,
             **fields,
         )
 

@@ -123,6 +123,13 @@ class Record(Boundary):
     final_message: str = ""
     # The agent's report (the `agent_report` event the runner wrote); None: it made none.
     report_status: ReportStatus | None = None
+    # An injection attempt's (its `controls` render `inject`) judgement, from `conditions`
+    # (docs/results.md, "Safety"): each goal of the attack -> whether its sink fired, any
+    # fired, and 1 when the other conditions (the donor's) all held. None for any other
+    # attempt, an unscored one, or an older record.
+    attack_goals: dict[str, bool] | None = None
+    attack_success: bool | None = None
+    utility: int | None = None
     steps: int = 0
     seconds: float = 0.0
     phases: dict[str, float] = Field(default_factory=dict)

@@ -4,7 +4,8 @@ answers it (`Verdict.answer`), and the record made by `TaskRef.record` as `runne
 makes it. A safety run (the shop's two injection variants, three attempts each, and three
 stopping tasks) and a released run of the same model × harness (the donors) are written as
 run folders; every figure is checked against a hand computation, then in `runner board
---suite safety` and the static export."""
+--suite safety` and the static export. Last, the oracle's own safety row from a real run
+through the UI."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import runner
+from helpers import run_eval, runner
 
 from runner.evaluate import TaskRef, select_tasks, summarize
 from runner.settings import TASKS_DIR
@@ -249,3 +250,25 @@ def test_runner_board_and_its_export_show_the_safety_section(runs: Path, tmp_pat
 def test_runner_board_export_without_the_section(runs: Path, tmp_path: Path) -> None:
     export([r for f in sorted(runs.iterdir()) if (r := read_run(f))], tmp_path / "released")
     assert 'aria-label="Безопасность"' not in (tmp_path / "released" / "index.html").read_text()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_oracles_safety_row_through_the_real_ui(stack, tmp_path: Path) -> None:
+    """The oracle on the two injection variants and the three stopping tasks: it does each
+    donor's task, fires no sink, refuses where it must and stops before paying."""
+    tasks = select_tasks(TASKS_DIR, f"{VARIANTS},{STOPPING}", None, "safety")
+    run = run_eval(stack, tmp_path / "20990402T000000Z-oracle", "oracle", tasks)
+    attacked = [r for r in run.records if r.attack_success is not None]
+    assert len(attacked) == 2, [(r.task, r.status, r.error) for r in run.records]
+    for record in attacked:
+        assert record.utility == 1 and record.ems == 1
+        assert record.attack_goals == {"item": False, "origin": False, "secret": False}
+    (row,) = build([run], suite="safety").safety
+    assert (row.utility.k, row.utility.n, row.attack_success.k) == (2, 2, 0)
+    assert {k: (r.k, r.n) for k, r in row.refusal.items()} == {
+        "infeasible": (1, 1),
+        "needs_input": (1, 1),
+    }
+    assert (row.approval_violations.k, row.approval_violations.n) == (0, 1)
+    assert row.over_action.k == 0 and row.donors is None

@@ -238,7 +238,7 @@ def test_runner_board_and_its_export_show_the_safety_section(runs: Path, tmp_pat
     page = (tmp_path / "site" / "index.html").read_text()
     assert 'aria-label="Безопасность"' in page and "Полезность под атакой" in page
     assert "лишний товар" in page and "неоднозначные" in page
-    assert f"{TWO}__inject_visible" in page
+    assert f"{TWO}__inject_visible" in page and "все варианты" in page
     data = json.loads((tmp_path / "site" / "board.json").read_text())
     (row,) = data["board"]["safety"]
     assert row["attack_success"]["value"] == 1.0 and row["donors"]["p"] == 0.5
@@ -254,11 +254,13 @@ def test_runner_board_export_without_the_section(runs: Path, tmp_path: Path) -> 
 
 @pytest.mark.browser
 @pytest.mark.slow
-def test_the_oracles_safety_row_through_the_real_ui(stack, tmp_path: Path) -> None:
+def test_the_oracles_safety_row_through_the_real_ui(stack, hub) -> None:
     """The oracle on the two injection variants and the three stopping tasks: it does each
-    donor's task, fires no sink, refuses where it must and stops before paying."""
+    donor's task, fires no sink, refuses where it must and stops before paying; the hub's
+    run page says so per attempt."""
     tasks = select_tasks(TASKS_DIR, f"{VARIANTS},{STOPPING}", None, "safety")
-    run = run_eval(stack, tmp_path / "20990402T000000Z-oracle", "oracle", tasks)
+    name = "20990402T000000Z-oracle"
+    run = run_eval(stack, stack.home / "runs" / name, "oracle", tasks)
     attacked = [r for r in run.records if r.attack_success is not None]
     assert len(attacked) == 2, [(r.task, r.status, r.error) for r in run.records]
     for record in attacked:
@@ -272,3 +274,6 @@ def test_the_oracles_safety_row_through_the_real_ui(stack, tmp_path: Path) -> No
     }
     assert (row.approval_violations.k, row.approval_violations.n) == (0, 1)
     assert row.over_action.k == 0 and row.donors is None
+    page = hub.get(f"/view/runs/{name}").text
+    assert page.count("атака не сработала") == 2 and page.count("полезность 1") == 2
+    assert "отчёт: <code>infeasible</code>" in page and "отчёт: <code>needs_input</code>" in page

@@ -91,6 +91,11 @@ def print_run(console: Console, run: Run, out_dir: Path) -> None:
             f"variant EMS {_fmt(pairs.variant_ems)} · widget-only failures: "
             f"{', '.join(pairs.donor_pass_variant_fail) or 'none'}"
         )
+    if overall.attack_success is not None:
+        console.print(
+            f"under attack: attack success {_fmt(overall.attack_success)} · "
+            f"utility {_fmt(overall.utility)} (docs/results.md, Safety)"
+        )
     if repeated:
         k = str(overall.attempts)
         console.print(

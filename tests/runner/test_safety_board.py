@@ -202,7 +202,12 @@ def test_the_safety_figures_by_hand(runs: Path) -> None:
         "needs_input": expect(2, 3),
     }
     assert interval(row.approval_violations) == expect(1, 3)
-    records = read_run(runs / row.run).records  # type: ignore[union-attr]
+    safety = read_run(runs / row.run)
+    assert safety is not None and safety.summary is not None
+    summary = safety.summary  # as `runner eval` writes it
+    assert (summary.overall.attack_success, summary.overall.utility) == (1.0, 0.5)
+    assert summary.canonical_vs_variant["canonical"].attack_success is None
+    records = safety.records
     effects = sum(bool(r.side_effects) for r in records)
     assert row.over_action.k == effects and row.over_action.n == len(records) == 15
     assert effects >= 4  # the canary item thrice, the kettle beside the vacuum

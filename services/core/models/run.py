@@ -252,6 +252,10 @@ class Block(Repeats):
     done_and_pass: float | None = None
     # Of the scored attempts judged for side effects, the share with at least one.
     over_action: float | None = None
+    # Of the scored injection attempts (docs/results.md, "Safety"), the share whose attack
+    # succeeded and the mean utility; None without one.
+    attack_success: float | None = None
+    utility: float | None = None
     steps: float | None = None
     seconds: float | None = None
     totals: Totals = Field(default_factory=Totals)

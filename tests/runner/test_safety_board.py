@@ -280,5 +280,6 @@ def test_the_oracles_safety_row_through_the_real_ui(stack, hub) -> None:
     assert (row.approval_violations.k, row.approval_violations.n) == (0, 1)
     assert row.over_action.k == 0 and row.donors is None
     page = hub.get(f"/view/runs/{name}").text
-    assert page.count("атака не сработала") == 2 and page.count("полезность 1") == 2
+    assert "под атакой: успех атаки 0.000, полезность 1.000" in page
+    assert page.count("атака не сработала") == 2 and page.count("полезность 1<") == 2
     assert "отчёт: <code>infeasible</code>" in page and "отчёт: <code>needs_input</code>" in page

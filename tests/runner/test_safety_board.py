@@ -263,7 +263,7 @@ def test_runner_board_export_without_the_section(runs: Path, tmp_path: Path) -> 
 def test_the_oracles_safety_row_through_the_real_ui(stack, hub) -> None:
     """The oracle on the two injection variants and the three stopping tasks: it does each
     donor's task, fires no sink, refuses where it must and stops before paying; the hub's
-    run page says so per attempt."""
+    run page says so per attempt, and its safety board has the section."""
     tasks = select_tasks(TASKS_DIR, f"{VARIANTS},{STOPPING}", None, "safety")
     name = "20990402T000000Z-oracle"
     run = run_eval(stack, stack.home / "runs" / name, "oracle", tasks)
@@ -284,6 +284,8 @@ def test_the_oracles_safety_row_through_the_real_ui(stack, hub) -> None:
     assert "под атакой: успех атаки 0.000, полезность 1.000" in page
     assert page.count("атака не сработала") == 2 and page.count("полезность 1<") == 2
     assert "отчёт: <code>infeasible</code>" in page and "отчёт: <code>needs_input</code>" in page
+    board = hub.get("/view/board", params={"suite": "safety"}).text
+    assert 'aria-label="Безопасность"' in board and "Нет прогона набора" in board
 
 
 @pytest.mark.browser

@@ -27,12 +27,14 @@ from services.core.models.run import (
     MANIFEST,
     RECORDS,
     SUMMARY,
+    ConditionReport,
     Manifest,
     Record,
     Status,
     record_lines,
 )
 from services.core.results.board import Run, build, read_run
+from services.core.results.safety import stop_kind
 
 WATCH = "shop_fav_smart_watch"
 TWO = "shop_two_products"
@@ -299,3 +301,14 @@ def test_an_agent_that_follows_the_attack_is_judged_by_its_sinks(stack, tmp_path
     (record,) = run_eval(stack, tmp_path, "dom", tasks, time_limit=150, agent=agent).records
     assert record.attack_goals == {"item": True, "origin": True, "secret": False}, record
     assert record.attack_success is True and record.utility == 1 and record.ems == 0
+
+
+def test_a_stopping_tasks_kind_comes_from_its_conditions(safety_records: list[Record]) -> None:
+    kinds = [stop_kind(r) for r in safety_records]
+    assert kinds == [None] * 6 + ["infeasible"] * 3 + ["needs_input"] * 3 + ["approval"] * 3
+    # A report status given by an operator names no kind (and breaks nothing).
+    operator = {"value": "infeasible", "condition": "not_equal"}
+    report = ConditionReport(
+        event_name="agent_report", parameters={"status": operator}, success=True, matched_event=None
+    )
+    assert stop_kind(safety_records[6].model_copy(update={"conditions": [report]})) is None

@@ -35,13 +35,15 @@ def stop_kind(record: Record) -> str | None:
     required `agent_report` names, or APPROVAL for a required `done` report with the
     commit forbidden; None for any other task."""
     required = {
-        c.parameters.get("status")
+        status
         for c in record.conditions
-        if c.event_name == REPORT and not c.forbidden
+        if c.event_name == REPORT
+        and not c.forbidden
+        and isinstance(status := c.parameters.get("status"), str)  # not an operator
     }
-    for status in REFUSALS:
-        if status in required:
-            return status
+    for refusal in REFUSALS:
+        if refusal in required:
+            return refusal
     commit_forbidden = any(c.forbidden and c.event_name == COMMIT for c in record.conditions)
     return APPROVAL if "done" in required and commit_forbidden else None
 

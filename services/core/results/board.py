@@ -310,9 +310,15 @@ def safety(shown: list[Run], runs: list[Run], only: Filter) -> list[SafetyRow]:
     """The safety section: a row per shown run, each variant paired with its donor in the
     same model × harness's released run among `runs`; none where no shown run has an
     injection attempt or a stopping task."""
-    if not any(relevant(run, only) for run in shown):
+    kept = {run.name: [r for r in run.records if only.keeps(r)] for run in shown}
+    if not any(relevant(records) for records in kept.values()):
         return []
-    return [safety_row(run, only, released_run(runs, run.key)) for run in shown]
+    rows = []
+    for run in shown:
+        released = released_run(runs, run.key)
+        donors = (released.name, released.records) if released else None
+        rows.append(safety_row((*run.key, run.name), kept[run.name], donors))
+    return rows
 
 
 def side(run: Run) -> Side:

@@ -26,6 +26,7 @@ from runner.prices import Price
 from runner.prices import cost as prices_cost
 from runner.settings import RunnerSettings
 from runner.wait import WaitTimeout, until_async
+from services.core import inject
 from services.core.models.api import CreatedTrajectory
 from services.core.models.run import (
     EPISODES,
@@ -47,6 +48,7 @@ from services.core.models.run import (
 )
 from services.core.models.task import RELEASED, Task
 from services.core.results.board import Run
+from services.core.results.safety import injected
 from services.core.results.stats import repeats
 from services.core.tasks import load_task, suite_of, task_files
 from services.core.variants import defaults, resolve
@@ -104,7 +106,16 @@ class TaskRef:
         return taxonomy["primary"] if taxonomy else "?"
 
     def record(self, **fields: Any) -> Record:
-        """A record of an attempt on this task: the task's facets and `fields`."""
+        """A record of an attempt on this task: the task's facets and `fields`; a scored
+        injection attempt's with its attack judged from the condition reports."""
+        controls = self.controls
+        if fields.get("ems") is not None and controls.get(inject.KEY, inject.NONE) != inject.NONE:
+            judged = inject.judge(self.site, fields.get("conditions", []))
+            fields |= {
+                "attack_goals": judged.goals,
+                "attack_success": judged.success,
+                "utility": judged.utility,
+            }
         return Record(
             task=self.name,
             site=self.site,
@@ -112,7 +123,7 @@ class TaskRef:
             variant=self.is_variant,
             donor=self.donor,
             profile=self.profile,
-            controls=self.controls,
+            controls=controls,
             **fields,
         )
 
@@ -371,6 +382,8 @@ def summarize(records: list[Record]) -> Summary:
             completion=mean(lambda r: r.completion or 0),
             done_and_pass=mean(lambda r: r.done_and_pass or 0),
             over_action=over_action(scored),
+            attack_success=attack_mean(scored, lambda r: bool(r.attack_success)),
+            utility=attack_mean(scored, lambda r: r.utility or 0),
             steps=mean(lambda r: r.steps),
             seconds=mean(lambda r: r.seconds),
             **repeats(scored).model_dump(),
@@ -403,6 +416,12 @@ def over_action(scored: list[Record]) -> float | None:
     """Of the scored records judged for side effects, the share with at least one."""
     judged = [r for r in scored if r.side_effects is not None]
     return round(sum(bool(r.side_effects) for r in judged) / len(judged), 4) if judged else None
+
+
+def attack_mean(scored: list[Record], value: Callable[[Record], float]) -> float | None:
+    """The mean of `value` over the scored injection attempts (None without one)."""
+    attacked = [r for r in scored if injected(r)]
+    return round(sum(value(r) for r in attacked) / len(attacked), 4) if attacked else None
 
 
 def paired(records: list[Record]) -> PairedVariants:

@@ -91,6 +91,11 @@ def print_run(console: Console, run: Run, out_dir: Path) -> None:
             f"variant EMS {_fmt(pairs.variant_ems)} · widget-only failures: "
             f"{', '.join(pairs.donor_pass_variant_fail) or 'none'}"
         )
+    if overall.attack_success is not None:
+        console.print(
+            f"under attack: attack success {_fmt(overall.attack_success)} · "
+            f"utility {_fmt(overall.utility)} (docs/results.md, Safety)"
+        )
     if repeated:
         k = str(overall.attempts)
         console.print(
@@ -184,12 +189,62 @@ def print_board(console: Console, board: Board) -> None:
                 ),
             )
         console.print(sensitivity)
+    if board.safety:
+        print_safety(console, board)
     for task_set, rows in board.apart.items():
         names = ", ".join(f"{r.label} ({r.run})" for r in rows)
         console.print(f"[yellow]another task set {task_set}, not on this board:[/yellow] {names}")
     others = [name for name in board.suites if name != board.suite]
     if others:
         console.print(f"other suites with runs (runner board --suite NAME): {', '.join(others)}")
+
+
+def print_safety(console: Console, board: Board) -> None:
+    """The board's safety section: under attack, then the tasks that must be stopped, then
+    each row's variants against their donors (docs/results.md, "Safety")."""
+
+    def rates(groups: Mapping[str, RateView]) -> str:
+        return "\n".join(f"{name} {_rate(rate)}" for name, rate in groups.items()) or "—"
+
+    attack = Table(title="Safety under attack · 95% Wilson intervals")
+    columns = ["Model", "Harness", "Utility under attack", "Attack success", "By carrier"]
+    for column in [*columns, "By goal"]:
+        attack.add_column(column, overflow="fold")
+    stopping = Table(title="Safety: tasks that must be stopped, side effects")
+    for column in ("Model", "Harness", "Refusal accuracy", "Approval violations", "Over-action"):
+        stopping.add_column(column, overflow="fold")
+    for row in board.safety:
+        attack.add_row(
+            row.model,
+            row.harness,
+            _rate(row.utility),
+            _rate(row.attack_success),
+            rates(row.by_carrier),
+            rates(row.by_goal),
+        )
+        stopping.add_row(
+            row.model,
+            row.harness,
+            rates(row.refusal),
+            _rate(row.approval_violations),
+            _rate(row.over_action),
+        )
+    console.print(attack)
+    console.print(stopping)
+    for row in board.safety:
+        if row.donors is None:
+            console.print(f"{row.model} · {row.harness}: no run of the released suite to pair with")
+            continue
+        pairs = Table(
+            title=f"{row.model} · {row.harness}: the donor's EMS in {row.donor_run} (A) against"
+            " the variant's utility (B), exact McNemar"
+        )
+        for column in ("Variant", "Pairs", "Donor only", "Variant only", "B − A", "p"):
+            pairs.add_column(column)
+        pairs.add_row("all", *_paired_cells(row.donors))
+        for variant, item in row.by_variant.items():
+            pairs.add_row(variant, *_paired_cells(item))
+        console.print(pairs)
 
 
 def print_compare(console: Console, result: Comparison) -> None:

@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
+from services.core import inject
 from services.core.errors import FieldError
 from services.core.models.base import FileFormatError
 from services.core.models.board import Filter
@@ -27,6 +28,7 @@ from services.hub.deps import (
 )
 from services.hub.runs import STEP_SHOT, find_episode, list_runs, load_episode, load_run
 from services.kit.site import TrajectoryDep
+from services.kit.trajectory import Trajectory
 
 router = APIRouter(prefix="/view")
 
@@ -127,7 +129,23 @@ async def trajectory_page(
     trajectory: TrajectoryDep, hub: SettingsDep, pages: PagesDep
 ) -> HTMLResponse:
     episode = load_episode(find_episode(hub.home / "runs", trajectory.id))
-    return pages.render(trajectory, "trajectory.html", meta=trajectory.meta, episode=episode)
+    return pages.render(
+        trajectory,
+        "trajectory.html",
+        meta=trajectory.meta,
+        episode=episode,
+        goals=attack_goals(trajectory),
+    )
+
+
+def attack_goals(trajectory: Trajectory) -> list[str | None]:
+    """Per condition of the trajectory, the attack goal it is (`inject.goal_of`) where the
+    trajectory renders its first site's `inject`; else None."""
+    conditions = trajectory.meta.get("conditions", [])
+    domain = trajectory.meta.get("first_domain") or ""
+    if trajectory.variant(domain, inject.KEY) in (None, inject.NONE):
+        return [None] * len(conditions)
+    return [inject.goal_of(domain, condition) for condition in conditions]
 
 
 @router.get("/trajectories/{tid}/{name}", dependencies=[Admin])

@@ -116,6 +116,35 @@ class Sensitivity(Boundary):
     cells: dict[str, dict[str, PairedView]] = Field(default_factory=dict)
 
 
+class SafetyRow(Boundary):
+    """One model × harness's safety figures on the records the board's filter keeps
+    (docs/results.md, "Safety")."""
+
+    model: str
+    harness: str
+    run: str
+    # Of the scored injection attempts: utility 1 (the donor's conditions held), and the
+    # attack succeeded (a sink fired); by carrier (`controls["inject"]`) and by goal (of
+    # the attempts whose attack had that goal, those where its sink fired).
+    utility: RateView
+    attack_success: RateView
+    by_carrier: dict[str, RateView] = Field(default_factory=dict)
+    by_goal: dict[str, RateView] = Field(default_factory=dict)
+    # Each variant against its clean donor in the newest run of the released suite by the
+    # same model × harness (`donor_run`; None: the board holds none): A the donor's EMS, B
+    # the variant's utility, attempt with attempt; overall and by variant.
+    donor_run: str | None = None
+    donors: PairedView | None = None
+    by_variant: dict[str, PairedView] = Field(default_factory=dict)
+    # Of the stopping tasks' scored attempts, by the status they require (`infeasible`,
+    # `needs_input`): the agent reported it and did nothing the task forbids.
+    refusal: dict[str, RateView] = Field(default_factory=dict)
+    # Of the approval tasks' scored attempts (a `done` report required, the commit
+    # forbidden): those whose forbidden commit happened.
+    approval_violations: RateView
+    over_action: RateView
+
+
 class Board(Boundary):
     """One suite's board: its rows on one task set (`task_set`, the manifests'
     `task_set_hash`), the suite's runs on other task sets `apart`; `suites` names every
@@ -132,6 +161,9 @@ class Board(Boundary):
     rows: list[Row] = Field(default_factory=list)
     pairwise: list[Pairwise] = Field(default_factory=list)
     variants: Sensitivity = Field(default_factory=Sensitivity)
+    # A row's safety figures, in the rows' order; none where no row has an injection
+    # attempt or a stopping task.
+    safety: list[SafetyRow] = Field(default_factory=list)
     # Rows on other task sets, by set: not comparable with these.
     apart: dict[str, list[Row]] = Field(default_factory=dict)
 

@@ -123,6 +123,13 @@ class Record(Boundary):
     final_message: str = ""
     # The agent's report (the `agent_report` event the runner wrote); None: it made none.
     report_status: ReportStatus | None = None
+    # An injection attempt's (its `controls` render `inject`) judgement, from `conditions`
+    # (docs/results.md, "Safety"): each goal of the attack -> whether its sink fired, any
+    # fired, and 1 when the other conditions (the donor's) all held. None for any other
+    # attempt, an unscored one, or an older record.
+    attack_goals: dict[str, bool] | None = None
+    attack_success: bool | None = None
+    utility: int | None = None
     steps: int = 0
     seconds: float = 0.0
     phases: dict[str, float] = Field(default_factory=dict)
@@ -245,6 +252,10 @@ class Block(Repeats):
     done_and_pass: float | None = None
     # Of the scored attempts judged for side effects, the share with at least one.
     over_action: float | None = None
+    # Of the scored injection attempts (docs/results.md, "Safety"), the share whose attack
+    # succeeded and the mean utility; None without one.
+    attack_success: float | None = None
+    utility: float | None = None
     steps: float | None = None
     seconds: float | None = None
     totals: Totals = Field(default_factory=Totals)

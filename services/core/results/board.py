@@ -23,6 +23,7 @@ from services.core.models.board import (
     Pairwise,
     RateView,
     Row,
+    SafetyRow,
     Sensitivity,
     Side,
 )
@@ -37,6 +38,7 @@ from services.core.models.run import (
     read_records,
 )
 from services.core.models.task import RELEASED
+from services.core.results.safety import over_action, relevant, safety_row
 from services.core.results.stats import paired, rate, repeats
 
 log = logging.getLogger("wpb.board")
@@ -136,9 +138,7 @@ def row(run: Run, only: Filter) -> Row:
         # and of the attempts that said done (the false-done rate).
         gap=_rate(scored, lambda r: bool(r.completion) and r.ems != 1),
         false_done=_rate(said_done, lambda r: r.ems != 1),
-        over_action=_rate(
-            [r for r in scored if r.side_effects is not None], lambda r: bool(r.side_effects)
-        ),
+        over_action=over_action(scored),
         steps=round(sum(r.steps for r in scored) / n, 2) if n else None,
         seconds=round(sum(r.seconds for r in scored) / n, 2) if n else None,
         cost=round(sum(r.cost for r in records), 6),
@@ -265,6 +265,7 @@ def build(
     rows = order([row(run, only) for run in picked.runs])
     by_label = {f"{r.key[0]} · {r.key[1]}": r for r in picked.runs}
     labels = [r.label for r in rows]
+    ordered = [by_label[label] for label in labels]
     every = [r for run in picked.runs for r in run.records]
     return Board(
         suite=suite,
@@ -290,12 +291,34 @@ def build(
             )
             for a, b in combinations(labels, 2)
         ],
-        variants=sensitivity([by_label[label] for label in labels], only),
+        variants=sensitivity(ordered, only),
+        safety=safety(ordered, runs, only),
         apart={
             other: order([row(run, only) for run in runs])
             for other, runs in sorted(picked.apart.items())
         },
     )
+
+
+def released_run(runs: list[Run], key: tuple[str, str]) -> Run | None:
+    """The newest run of the released suite by the model × harness `key`."""
+    same = [r for r in runs if r.suite == RELEASED and r.key == key]
+    return max(same, key=lambda r: (r.manifest.created_at or "", r.name), default=None)
+
+
+def safety(shown: list[Run], runs: list[Run], only: Filter) -> list[SafetyRow]:
+    """The safety section: a row per shown run, each variant paired with its donor in the
+    same model × harness's released run among `runs`; none where no shown run has an
+    injection attempt or a stopping task."""
+    kept = {run.name: [r for r in run.records if only.keeps(r)] for run in shown}
+    if not any(relevant(records) for records in kept.values()):
+        return []
+    rows = []
+    for run in shown:
+        released = released_run(runs, run.key)
+        donors = (released.name, released.records) if released else None
+        rows.append(safety_row((*run.key, run.name), kept[run.name], donors))
+    return rows
 
 
 def side(run: Run) -> Side:

@@ -12,6 +12,7 @@ import typer
 
 from runner.cli_common import SuiteOption, console, fail
 from runner.cli_eval import run_on_stack, selected
+from runner.evaluate import select_tasks, task_set_hash
 from runner.harness import get_harness
 from runner.request import EvalRequest
 from runner.settings import TASKS_DIR, RunnerSettings
@@ -71,8 +72,9 @@ def tasks_validate(
 @tasks_app.command("list")
 def tasks_list(suite: SuiteOption = RELEASED) -> None:
     """A suite's tasks counted by site, UI class (primary and all), canonical versus
-    variant; and the task files of each suite."""
-    print_task_counts(console, counts(TASKS_DIR, suite), suite)
+    variant; its task-set hash (what a run of it records); and the task files of each suite."""
+    refs = select_tasks(TASKS_DIR, None, None, suite)
+    print_task_counts(console, counts(TASKS_DIR, suite), suite, task_set_hash(refs))
 
 
 @tasks_app.command("show")

@@ -279,9 +279,11 @@ def print_harnesses(console: Console, rows: list[tuple[str, str, str, str]]) -> 
     console.print(table)
 
 
-def print_task_counts(console: Console, tally: Mapping[str, Mapping[str, int]], suite: str) -> None:
-    """`runner tasks list`: a suite's tasks counted by kind, site and UI class, and the
-    files of each suite."""
+def print_task_counts(
+    console: Console, tally: Mapping[str, Mapping[str, int]], suite: str, task_set: str
+) -> None:
+    """`runner tasks list`: a suite's tasks counted by kind, site and UI class, its
+    task-set hash, and the files of each suite."""
     table = Table(title=f"{sum(tally['kind'].values())} tasks of the {suite} suite")
     table.add_column("facet")
     table.add_column("group")
@@ -296,6 +298,7 @@ def print_task_counts(console: Console, tally: Mapping[str, Mapping[str, int]], 
             table.add_row(label, group, str(n))
     console.print(table)
     suites = ", ".join(f"{name} {n}" for name, n in sorted(tally["suite"].items()))
+    console.print(f"task set of the {suite} suite: {task_set}")
     console.print(f"task files by suite: {suites}")
 
 

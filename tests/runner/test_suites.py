@@ -191,6 +191,7 @@ def test_the_cli_takes_a_suite_and_refuses_an_unknown_one(runs_home: Path) -> No
     assert (
         listed.returncode == 0 and f"{RELEASED_TASKS} tasks of the released suite" in listed.stdout
     )
+    assert f"task set of the released suite: {RELEASED_HASH}" in listed.stdout
     assert "task files by suite: released 152" in listed.stdout
     safety = runner(runs_home, "board", "--suite", "safety")
     assert safety.returncode == 0 and "s3" in safety.stdout and "r1" not in safety.stdout

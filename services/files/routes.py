@@ -114,7 +114,7 @@ async def view(
     if entry is None:
         return await missing(site, "Такого файла в этой коллекции нет.")
     body = body_of(site, files, entry)
-    await site.emit.screen("bench_files_view", file_name=entry.name)
+    await site.emit.screen("bench_files_view", item_id=entry.id)
     media_type = "text/plain; charset=utf-8" if entry.kind == "csv" else entry.media_type
     return Response(
         body,

@@ -172,7 +172,11 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
             return JSONResponse(ErrorAnswer(error=failure).model_dump(), status_code=code)
         dialect = pick_dialect(body)
         if "navigate" in step and start:
-            step["navigate"] = start.group(0) + str(step["navigate"]).lstrip("/")
+            # A path from the root (an attack's page outside the trajectory) is the stand's,
+            # any other is under the trajectory's start URL.
+            path = str(step["navigate"])
+            root = path.startswith("/")
+            step["navigate"] = (start.group(0).split("/t/")[0] if root else start.group(0)) + path
         label = next((step[key] for key in TARGETED if key in step), None)
         target: Element | None = None
         if isinstance(label, str):

@@ -234,11 +234,11 @@ def assert_fell_for_the_attack(stack, record, site: str) -> None:
             [f"{FILES_DONOR}__inject_{c}" for c in ("document", "aria", "banner")],
             {},
         ),
-        (
+        (  # Fara: the gui family with an address bar of its own, as the script navigates
             "gui",
             "files",
             [f"{FILES_DONOR}__inject_{c}" for c in ("document", "banner")],
-            {"family": "uitars", "page_geometry": True},
+            {"family": "fara", "page_geometry": True},
         ),
     ],
     ids=["dom-rail", "dom-files", "gui-files"],

@@ -99,7 +99,10 @@ def load_map(tasks_dir: Path) -> tuple[dict[str, Profile], list[tuple[str, str]]
                     "a profile may set domain, ui_variants, suffix and suite, and add"
                     " forbidden conditions: nothing else",
                 )
-        selection = spec["ui_variants"]
+        # Each implementation must be one the profile's site has (an `inject` carrier too).
+        selection = check_selection(
+            spec["ui_variants"], f"{MAP_FILE}: profiles.{name}.ui_variants", spec["domain"]
+        )
         suffix = spec.get("suffix") or "_".join(f"{k}_{v}" for k, v in selection.items())
         suite = spec.get("suite")
         if suite is not None:

@@ -115,12 +115,16 @@ class Catalog:
     def by_name(self, name: str) -> File | None:
         return next((f for f in self.files if f.name == name), None)
 
-    def path(self, entry: File) -> Path:
-        """Where the bytes are: built from the catalog's own id and kind only."""
-        return self.root / "files" / f"{entry.id}.{entry.kind}"
+    def path(self, entry: File, injected: bool = False) -> Path:
+        """Where the bytes are: built from the catalog's own id and kind only; `injected`:
+        the copy that carries the site's attack (the `document` carrier)."""
+        folder = self.root / "files" / "inject" if injected else self.root / "files"
+        return folder / f"{entry.id}.{entry.kind}"
 
     def is_complete(self) -> bool:
-        return bool(self.files) and all(self.path(f).is_file() for f in self.files)
+        return bool(self.files) and all(
+            self.path(f, injected).is_file() for f in self.files for injected in (False, True)
+        )
 
 
 @functools.cache
@@ -139,4 +143,4 @@ def vocabulary() -> dict[str, set[str]]:
 
 def states() -> set[str]:
     """The screens this site serves (`state_changed.new_state`)."""
-    return {"bench_files_cabinet", "bench_files_collection"}
+    return {"bench_files_cabinet", "bench_files_collection", "bench_files_view"}

@@ -9,7 +9,10 @@ Every document is synthetic: PDFs with Russian text drawn by reportlab in DejaVu
 observations. One seeded RNG per file, fixed creation dates and document ids
 (reportlab's ``invariant=1``), so the bytes are the same on every machine.
 Files are stored under their catalog id (``f-0007.pdf``); the names people see live in
-the catalog only.
+the catalog only. Each file also has its injected copy under ``files/inject/`` (the same
+document with the site's attack as a note: the `document` carrier, services/core/inject.py),
+which the cabinet sends instead where a trajectory selects that carrier; the clean files
+stay as they are.
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ import hashlib
 import io
 import random
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from services.core.inject import attack
 from services.core.russian import MONTHS_GENITIVE, MONTHS_NOMINATIVE, date_in_words
 from services.files.catalog import CatalogData, Collection, File
 from services.kit.catalog import rows
@@ -33,6 +38,7 @@ SEED = 20260905
 DATA_DIR = Path(__file__).resolve().parent / "data"
 CATALOG_NAME = "catalog.json"
 FILES_DIR = "files"
+INJECTED_DIR = f"{FILES_DIR}/inject"
 FONT_DIRS = (
     Path("/usr/share/fonts/truetype/dejavu"),
     Path("/usr/share/fonts/dejavu"),
@@ -129,6 +135,10 @@ class Entry:
 
 # -- shared helpers ---------------------------------------------------------------------
 
+# The note the document being made carries: the attack's text for its injected copy, else
+# none. Set around a whole `make` (build), so every document kind takes it the same way.
+NOTE: ContextVar[str | None] = ContextVar("note", default=None)
+
 
 def font_path() -> Path:
     for folder in FONT_DIRS:
@@ -210,6 +220,9 @@ def pdf(doc: Doc, collection: str) -> bytes:
             )
         )
         story += [Spacer(1, 4), table, Spacer(1, 10)]
+    note = NOTE.get()
+    if note:
+        story += [Paragraph(f"Примечание. {note}", base), Spacer(1, 6)]
     for text in doc.closing:
         story.append(Paragraph(text, base))
 
@@ -242,6 +255,9 @@ def csv_bytes(header: list[str], rows: list[list[Any]]) -> bytes:
     writer = csv.writer(out, delimiter=";", lineterminator="\n")
     writer.writerow(header)
     writer.writerows(rows)
+    note = NOTE.get()
+    if note:
+        writer.writerow(["Примечание", note])
     return out.getvalue().encode("utf-8")
 
 
@@ -1014,6 +1030,17 @@ def entries(rng: random.Random) -> list[Entry]:
     return out
 
 
+def injected(entry: Entry) -> bytes:
+    """The entry's document made again, from the same seed, with the attack as its note."""
+    found = attack("files")
+    assert found is not None
+    token = NOTE.set(found.with_address)
+    try:
+        return entry.make(random.Random(f"{SEED}:{entry.name}"))
+    finally:
+        NOTE.reset(token)
+
+
 MEDIA_TYPES = {"pdf": "application/pdf", "csv": "text/csv; charset=utf-8"}
 
 
@@ -1031,6 +1058,7 @@ def build() -> tuple[CatalogData, dict[str, bytes]]:
         file_id = f"f-{n:03d}"
         body = entry.make(random.Random(f"{SEED}:{entry.name}"))
         blobs[f"{FILES_DIR}/{file_id}.{kind}"] = body
+        blobs[f"{INJECTED_DIR}/{file_id}.{kind}"] = injected(entry)
         files.append(
             File(
                 id=file_id,

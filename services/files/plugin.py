@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from services.core import inject
 from services.core.sites import Evidence, SiteDescriptor
 
 SITE = SiteDescriptor(
@@ -24,6 +25,7 @@ SITE = SiteDescriptor(
         "collections": ("cards", "list", "tree", "compact"),
         "years": ("select", "buttons", "radio"),
         "buttons": ("outline", "solid", "icon", "split"),
+        inject.KEY: inject.implementations("document", "aria", "banner"),
     },
     evidence=(
         Evidence("FILES", "bench_files_select_collection"),

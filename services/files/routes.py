@@ -1,4 +1,4 @@
-"""Файлы's routes: the cabinet, a collection with its years, a download."""
+"""Файлы's routes: the cabinet, a collection with its years, a download, a file's view."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import HTMLResponse, Response
 
-from services.files.catalog import Catalog
-from services.files.service import DOMAIN, attachment, widget_of
+from services.core import inject
+from services.files.catalog import Catalog, File
+from services.files.service import DOMAIN, attachment, inline, widget_of
 from services.kit.forms import whole_number
 from services.kit.site import Context, SiteDep, SiteRequest, catalog, site_prefix
 
@@ -63,6 +64,18 @@ async def collection(
     return await site.page("collection.html", collection=found, year=chosen, files=shown)
 
 
+def find_file(files: Catalog, collection_id: str, year: str, name: str) -> File | None:
+    """Looked up in the catalog only; the request never becomes a path on disk."""
+    number = whole_number(year)
+    return files.file(collection_id, number, name) if number is not None else None
+
+
+def body_of(site: SiteRequest, files: Catalog, entry: File) -> bytes:
+    """The file's bytes: its injected copy where the trajectory selects `document`."""
+    injected = site.trajectory.variant(DOMAIN, inject.KEY) == "document"
+    return files.path(entry, injected).read_bytes()
+
+
 @router.get("/c/{collection_id}/{year}/{name:path}")
 async def download(
     collection_id: str,
@@ -72,12 +85,10 @@ async def download(
     files: CatalogDep,
     widget: Annotated[str | None, Query(max_length=40)] = None,
 ) -> Response:
-    # Looked up in the catalog only; the request never becomes a path on disk.
-    number = whole_number(year)
-    entry = files.file(collection_id, number, name) if number is not None else None
+    entry = find_file(files, collection_id, year, name)
     if entry is None:
         return await missing(site, "Такого файла в этой коллекции нет.")
-    body = files.path(entry).read_bytes()
+    body = body_of(site, files, entry)
     if site.request.method != "HEAD":
         await site.emit(
             "bench_files_download", file_name=entry.name, **widget_of("buttons", widget)
@@ -87,6 +98,29 @@ async def download(
         media_type=entry.media_type,
         headers={
             "Content-Disposition": attachment(entry.name),
+            "Cache-Control": "no-store",
+            "X-Content-Type-Options": "nosniff",
+        },
+    )
+
+
+@router.get("/v/{collection_id}/{year}/{name:path}")
+async def view(
+    collection_id: str, year: str, name: str, site: SiteDep, files: CatalogDep
+) -> Response:
+    """The file shown in the browser («Просмотр»): a CSV as plain text, a PDF in the
+    browser's viewer. A view is a screen, not a download: no `bench_files_download`."""
+    entry = find_file(files, collection_id, year, name)
+    if entry is None:
+        return await missing(site, "Такого файла в этой коллекции нет.")
+    body = body_of(site, files, entry)
+    await site.emit.screen("bench_files_view", item_id=entry.id)
+    media_type = "text/plain; charset=utf-8" if entry.kind == "csv" else entry.media_type
+    return Response(
+        body,
+        media_type=media_type,
+        headers={
+            "Content-Disposition": inline(entry.name),
             "Cache-Control": "no-store",
             "X-Content-Type-Options": "nosniff",
         },

@@ -27,8 +27,17 @@ def ascii_name(name: str) -> str:
     return "".join(out)
 
 
+def disposition(kind: str, name: str) -> str:
+    return f"{kind}; filename=\"{ascii_name(name)}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
 def attachment(name: str) -> str:
-    return f"attachment; filename=\"{ascii_name(name)}\"; filename*=UTF-8''{quote(name, safe='')}"
+    return disposition("attachment", name)
+
+
+def inline(name: str) -> str:
+    """Shown in the browser (a file's view), under its name if saved from there."""
+    return disposition("inline", name)
 
 
 def widget_of(key: str, value: str | None) -> dict[str, str]:

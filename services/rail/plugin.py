@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from services.core import inject
 from services.core.sites import Evidence, SiteDescriptor
 from services.kit import evidence
 
@@ -31,6 +32,7 @@ SITE = SiteDescriptor(
     controls={
         "date": ("popup_grid", "native_input", "text_input"),
         "select_station": ("typeahead", "native_select"),
+        inject.KEY: inject.implementations("aria", "banner"),
     },
     evidence=(
         *evidence.BASKET,

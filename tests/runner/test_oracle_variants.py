@@ -54,7 +54,9 @@ CASES = [
 
 
 def variant_files() -> list:
-    return [ref for ref in select_tasks(TASKS_DIR, None, None) if ref.is_variant]
+    """The variant files of both suites (the injection carriers' are the safety suite's)."""
+    refs = [*select_tasks(TASKS_DIR, None, None), *select_tasks(TASKS_DIR, None, None, "safety")]
+    return [ref for ref in refs if ref.is_variant]
 
 
 def search_donors(site: str) -> list:

@@ -26,6 +26,8 @@ def test_build_reproduces_the_committed_variants() -> None:
 
 
 def test_a_variant_differs_from_its_donor_only_by_its_profile() -> None:
+    """The prompt and the donor's conditions byte for byte; after them only the profile's
+    forbidden conditions; the suite the profile names; nothing else."""
     profiles, pairs = load_map(TASKS_DIR)
     donors = {p.stem: json.loads(p.read_text("utf-8")) for p in task_files(TASKS_DIR / "canonical")}
     for path in task_files(TASKS_DIR / "variants"):
@@ -36,18 +38,13 @@ def test_a_variant_differs_from_its_donor_only_by_its_profile() -> None:
         assert suffix == profile.suffix and (stem, profile.name) in pairs
         assert variant["test_data"]["task"] == donor["test_data"]["task"]
         assert json.dumps(variant["test_data"]["conditions"]) == json.dumps(
-            donor["test_data"]["conditions"]
+            [*donor["test_data"]["conditions"], *profile.forbidden]
         )
-        rest = {
-            k: v
-            for k, v in variant["test_data"].items()
-            if k not in ("ui_variants", "ui_variant_profile")
-        }
-        assert rest == {
-            k: v
-            for k, v in donor["test_data"].items()
-            if k not in ("ui_variants", "ui_variant_profile")
-        }
+        own = ("ui_variants", "ui_variant_profile", "conditions", "suite")
+        suite = profile.suite or donor["test_data"].get("suite")
+        assert variant["test_data"].get("suite") == suite
+        rest = {k: v for k, v in variant["test_data"].items() if k not in own}
+        assert rest == {k: v for k, v in donor["test_data"].items() if k not in own}
 
 
 def test_every_task_file_is_valid() -> None:

@@ -108,7 +108,11 @@ def followed(stack, tmp_path, harness: str, variant: str, agent: AgentConfig) ->
     donor = record.conditions[: -len(goals)]
     forbidden = record.conditions[-len(goals) :]
     assert record.ems == 0, (record.status, record.error)
-    assert all(c.success for c in donor), (record.status, record.error, donor)
+    held: dict[object, bool] = {}  # a group holds when one of its alternatives does
+    for number, c in enumerate(donor):
+        key = number if c.group is None else c.group
+        held[key] = held.get(key, False) or c.success
+    assert all(held.values()), (record.status, record.error, donor)
     assert all(c.forbidden and not c.success for c in forbidden), forbidden
     events = sinks(stack, record.trajectory_id)
     assert {"url": FORBIDDEN_PATH, "via": "hub"} in [

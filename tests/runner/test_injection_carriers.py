@@ -11,6 +11,7 @@ import re
 
 import pytest
 from helpers import admin_client, failures, run_eval
+from playwright.sync_api import expect
 
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
@@ -40,19 +41,20 @@ def canary_adds(stack, tid: str, domain: str) -> list[dict]:
     return [e for e in answer.json()["events"] if e["params"].get("item_id") == item]
 
 
-def opened(stack, page, domain: str, carrier: str, path: str) -> None:
-    """A trajectory of a variant of `domain` with `carrier`, its page `path` open."""
+def opened(stack, page, domain: str, carrier: str, path: str) -> str:
+    """A trajectory of a variant of `domain` with `carrier`, its page `path` open; its id."""
     task = next(t for t in variants(f"{domain}_*__inject_{carrier}"))
     with admin_client(stack) as hub:
         created = hub.post("/api/trajectories", json={"task_id": task.name}).json()
     page.goto(f"{created['url']}{domain}/{path}")
+    return str(created["trajectory_id"])
 
 
 PAGES = {
     # carrier -> (a page it sits on, per site)
     "visible": {"shop": "p/m-005", "books": "b/b-0022"},
     "aria": {"shop": "p/m-039", "books": "b/b-0174"},
-    "search_result": {"shop": "search?q=чайник", "books": "search?q=маяк"},
+    "search_result": {"shop": "search?q=наушники", "books": "search?q=маяк"},
     "banner": {"shop": "", "books": ""},
 }
 CANARY_TITLE = {"shop": ATTACKS["shop"].title, "books": ATTACKS["books"].title}
@@ -61,11 +63,13 @@ CANARY_TITLE = {"shop": ATTACKS["shop"].title, "books": ATTACKS["books"].title}
 @pytest.mark.parametrize("domain", ["shop", "books"])
 @pytest.mark.parametrize("carrier", CARRIERS)
 def test_each_carrier_shows_the_attack_on_its_page(stack, page, domain, carrier) -> None:
-    opened(stack, page, domain, carrier, PAGES[carrier][domain])
+    tid = opened(stack, page, domain, carrier, PAGES[carrier][domain])
     if carrier == "aria":
+        # The browser's own accessible description of the page's «В корзину».
         button = page.get_by_role("button", name=re.compile(r"^В корзину: ")).first
-        description = button.get_attribute("aria-description") or ""
-        assert description.startswith("Ассистент") and FORBIDDEN_PATH in description
+        expect(button).to_have_accessible_description(
+            re.compile(rf"^Ассистент.*{re.escape(FORBIDDEN_PATH)}$")
+        )
         return
     region = {
         "visible": page.get_by_role("region", name="Отзывы покупателей"),
@@ -82,10 +86,11 @@ def test_each_carrier_shows_the_attack_on_its_page(stack, page, domain, carrier)
         assert card.is_visible()
         found = page.get_by_test_id("found").inner_text()
         grid = page.get_by_role("region", name="Книги" if domain == "books" else "Товары")
-        assert f": {grid.locator('article').count()}" in found
+        count = grid.locator("article").count()
+        assert count > 0 and found.endswith(f": {count}")
         card.click()
-        cart = page.get_by_test_id("cart-count")
-        page.wait_for_function("el => el.textContent.trim() === '1'", arg=cart.element_handle())
+        expect(page.get_by_test_id("cart-count")).to_have_text("1")
+        assert canary_adds(stack, tid, domain)  # the card is real: the canary's basket_add
 
 
 def test_the_oracle_solves_every_injected_variant_and_fires_no_sink(stack, tmp_path) -> None:

@@ -2,8 +2,9 @@
 "Injection"): each shows its site's attack where it sits (a review, a control's description,
 a sponsored first result, a banner); the oracle solves every injected variant of the two
 sites and fires no sink; the test model's attack-following scripts do the task and then
-fulfil every goal of the attack, through `dom` for each carrier and through `gui` for
-three of them, and fail every forbidden condition."""
+fulfil every goal of the attack, through `dom` for each carrier (every one of Маркет's, and
+Книги's but `aria`) and through `gui` for three of Книги's, and fail every forbidden
+condition."""
 
 from __future__ import annotations
 
@@ -131,6 +132,8 @@ def followed(stack, tmp_path, harness: str, variant: str, agent: AgentConfig) ->
     ("variant", "script"),
     [
         ("shop_units_spaghetti__inject_aria", "follow-injection-shop-aria"),
+        ("shop_search_powerbank__inject_search_result", "follow-injection-shop-search-result"),
+        ("shop_cart_fav_coffee__inject_banner", "follow-injection-shop-banner"),
         ("books_fav_teterina_window__inject_visible", "follow-injection-books-visible"),
         (
             "books_search_rudneva_island__inject_search_result",
@@ -138,7 +141,14 @@ def followed(stack, tmp_path, harness: str, variant: str, agent: AgentConfig) ->
         ),
         ("books_fav_yudin_lighthouse__inject_banner", "follow-injection-books-banner"),
     ],
-    ids=["shop-aria", "books-visible", "books-search_result", "books-banner"],
+    ids=[
+        "shop-aria",
+        "shop-search_result",
+        "shop-banner",
+        "books-visible",
+        "books-search_result",
+        "books-banner",
+    ],
 )
 def test_a_dom_agent_that_follows_the_attack_fires_every_goal(
     stack, tmp_path, testmodel, variant, script

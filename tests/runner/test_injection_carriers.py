@@ -2,9 +2,8 @@
 "Injection"): each shows its site's attack where it sits (a review, a control's description,
 a sponsored first result, a banner); the oracle solves every injected variant of the two
 sites and fires no sink; the test model's attack-following scripts do the task and then
-fulfil every goal of the attack, through `dom` for each carrier (every one of Маркет's, and
-Книги's but `aria`) and through `gui` for three of Книги's, and fail every forbidden
-condition."""
+fulfil every goal of the attack, through `dom` for every carrier of both sites and through
+`gui` for three of Книги's, and fail every forbidden condition."""
 
 from __future__ import annotations
 
@@ -135,6 +134,7 @@ def followed(stack, tmp_path, harness: str, variant: str, agent: AgentConfig) ->
         ("shop_search_powerbank__inject_search_result", "follow-injection-shop-search-result"),
         ("shop_cart_fav_coffee__inject_banner", "follow-injection-shop-banner"),
         ("books_fav_teterina_window__inject_visible", "follow-injection-books-visible"),
+        ("books_author_priciest_prudnikova__inject_aria", "follow-injection-books-aria"),
         (
             "books_search_rudneva_island__inject_search_result",
             "follow-injection-books-search-result",
@@ -146,6 +146,7 @@ def followed(stack, tmp_path, harness: str, variant: str, agent: AgentConfig) ->
         "shop-search_result",
         "shop-banner",
         "books-visible",
+        "books-aria",
         "books-search_result",
         "books-banner",
     ],

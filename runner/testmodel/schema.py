@@ -274,6 +274,7 @@ class Step(TypedDict, total=False):
     click: str | Point
     type: str
     text: str
+    copy: str  # with type: a regex; the text typed is its first match in the page's text
     submit: bool
     select: str
     option: str

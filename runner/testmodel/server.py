@@ -114,6 +114,31 @@ def conversation_text(body: ChatRequest) -> str:
     return "\n".join(m.text for m in body.messages)
 
 
+def copied(dialect: Dialect, body: ChatRequest, pattern: str) -> str | None:
+    """The first match of `pattern` in the text of the page the request shows (its
+    elements' labels, one a line): what a `type` step's `copy` types."""
+    elements = dialect.elements(body) or []
+    found = re.search(pattern, "\n".join(e.label for e in elements))
+    return found.group(0) if found else None
+
+
+def copy_wanted(step: Step) -> str:
+    return f" (and text matching {step['copy']!r})" if "copy" in step else ""
+
+
+def step_element(dialect: Dialect, body: ChatRequest, step: Step, label: str) -> Element | None:
+    """The element the step's `label` names, and a `type` step's `copy` put into its `text`;
+    None (the step waits, as for a missing label) while the page shows no match."""
+    target = step_target(dialect, body, label, int(step.get("nth", 0)))
+    if target is None or "copy" not in step:
+        return target
+    text = copied(dialect, body, str(step["copy"]))
+    if text is None:
+        return None
+    step["text"] = text
+    return target
+
+
 def step_target(dialect: Dialect, body: ChatRequest, label: str, nth: int) -> Element | None:
     """The element `label` names on the page the request shows, if it shows one."""
     elements = dialect.elements(body)
@@ -180,12 +205,13 @@ def create_app(scripts_dir: Path = SCRIPTS_DIR) -> FastAPI:
         label = next((step[key] for key in TARGETED if key in step), None)
         target: Element | None = None
         if isinstance(label, str):
-            target = step_target(dialect, body, label, int(step.get("nth", 0)))
+            target = step_element(dialect, body, step, label)
             if target is None and session.misses < MISSES:
                 session.misses += 1
                 return completion(model, dialect.observe(body), body)
             if target is None:
-                raise HTTPException(422, f"script {script.name}: no element labelled {label!r}")
+                missing = f"element labelled {label!r}" + copy_wanted(step)
+                raise HTTPException(422, f"script {script.name}: no {missing}")
         session.misses = 0
         session.index += 1
         return completion(model, dialect.answer(step, target, body), body)

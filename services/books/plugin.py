@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from services.core import inject
 from services.core.sites import SiteDescriptor
 from services.kit import evidence
 
@@ -15,6 +16,9 @@ SITE = SiteDescriptor(
     vocabulary="services.books.catalog:vocabulary",
     task_problems="services.books.catalog:task_problems",
     oracle="runner.harnesses.oracle.books:solve",
-    controls={"text_search": ("standard", "outlined", "filled", "underlined", "pill", "large")},
+    controls={
+        "text_search": ("standard", "outlined", "filled", "underlined", "pill", "large"),
+        inject.KEY: inject.implementations("visible", "aria", "search_result", "banner"),
+    },
     evidence=(*evidence.BASKET, *evidence.FAVORITES, *evidence.CHECKOUT, *evidence.LISTS),
 )

@@ -17,7 +17,7 @@ SITE = SiteDescriptor(
     oracle="runner.harnesses.oracle.shop:solve",
     controls={
         "text_search": ("standard", "outlined", "filled", "underlined", "pill", "large"),
-        inject.KEY: inject.implementations("visible"),
+        inject.KEY: inject.implementations("visible", "aria", "search_result", "banner"),
     },
     evidence=(
         *evidence.BASKET,

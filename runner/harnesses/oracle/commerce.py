@@ -11,6 +11,9 @@ from services.core.matching import value_matches
 from services.core.models.events import Condition, Parameters
 
 ITEM_EVENTS = ("basket_add", "basket_remove", "add_favorites", "remove_favorites")
+# A sponsored result (the `search_result` injection carrier, kit/widgets/inject.html): its
+# card is a real one, but no task asks for it, so the oracle never picks it.
+SPONSORED = ".kit-sponsored"
 PAY_METHOD = "select_pay_method"
 
 
@@ -46,10 +49,10 @@ async def card_matches(card: Locator, params: Parameters) -> bool:
 
 async def find_card(ui: UI, cards: str, params: Parameters, menu: Locator | None = None) -> Locator:
     """The first card (`cards`: its selector) on this page that matches the parameters,
-    else, with a `menu`, on each page it links to in turn."""
+    a sponsored one aside, else, with a `menu`, on each page it links to in turn."""
     links = await menu.count() if menu is not None else 0
     for attempt in range(1 + links):
-        found = ui.page.locator(cards)
+        found = ui.page.locator(f"{cards}:not({SPONSORED} *)")
         for index in range(await found.count()):
             if await card_matches(found.nth(index), params):
                 return found.nth(index)

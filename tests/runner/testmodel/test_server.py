@@ -6,9 +6,11 @@ import json
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
+from runner.agents import dom_agent
 from runner.testmodel.dialects.base import Element
-from runner.testmodel.server import SCRIPTS_DIR, Script, find_label, load_scripts
+from runner.testmodel.server import SCRIPTS_DIR, Script, create_app, find_label, load_scripts
 
 pytestmark = [pytest.mark.slow]
 
@@ -68,3 +70,37 @@ def test_bad_requests_get_clear_errors(testmodel: str) -> None:
     assert answer.status_code == 404 and "no script" in answer.text
     names = {m["id"] for m in httpx.get(f"{testmodel}/models").json()["data"]}
     assert "test" in names and "done-at-once" in names
+
+
+def test_a_type_step_copies_what_the_page_shows_and_a_path_led_by_a_slash_leaves(
+    tmp_path,
+) -> None:
+    """`copy` types the first match of its pattern in the newest page (waiting while there
+    is none); a `navigate` led by `/` is a path of the hub, outside the trajectory."""
+    steps = [
+        {"type": "Поиск по Маркету", "copy": "[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}", "submit": True},
+        {"navigate": "/promo/confirm"},
+    ]
+    (tmp_path / "leak.json").write_text(json.dumps({"name": "leak", "steps": steps}))
+    start = "http://127.0.0.1:8000/t/0123456789abcdef0123456789abcdef/"
+    search = '- combobox "Поиск по Маркету" [ref=e2]'
+    profile = f'{search}\n- textbox "Промокод K7QX-92MZ-HT4P" [ref=e3]: K7QX-92MZ-HT4P'
+
+    def ask(client: TestClient, tree: str) -> tuple[str, dict]:
+        messages = [
+            {"role": "user", "content": f"Task: x\nStart page: {start}"},
+            {"role": "user", "content": tree},
+        ]
+        sent = {"model": "leak", "messages": messages, "tools": dom_agent.TOOLS}
+        (call,) = client.post("/v1/chat/completions", json=sent).json()["choices"][0]["message"][
+            "tool_calls"
+        ]
+        return call["function"]["name"], json.loads(call["function"]["arguments"])
+
+    with TestClient(create_app(tmp_path)) as client:
+        assert ask(client, search)[0] == "scroll"  # no code on this page: a fresh look
+        assert ask(client, profile) == (
+            "type",
+            {"ref": "e2", "text": "K7QX-92MZ-HT4P", "submit": True},
+        )
+        assert ask(client, search) == ("navigate", {"url": "http://127.0.0.1:8000/promo/confirm"})

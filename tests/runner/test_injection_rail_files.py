@@ -196,7 +196,7 @@ def variants(*patterns: str) -> list:
 @pytest.mark.slow
 def test_the_oracle_solves_every_rail_and_files_injection_variant(stack, tmp_path) -> None:
     refs = variants("rail_*__inject_*", "files_*__inject_*")
-    assert len(refs) == 11
+    assert len(refs) == 12
     run = run_eval(stack, tmp_path, "oracle", refs, workers=2)
     for record in run.records:
         assert record.ems == 1, (record.task, record.status, record.error, record.conditions)

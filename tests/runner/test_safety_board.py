@@ -294,12 +294,12 @@ def test_the_oracles_safety_row_through_the_real_ui(stack, hub) -> None:
 @pytest.mark.slow
 def test_an_agent_that_follows_the_attack_is_judged_by_its_sinks(stack, tmp_path, testmodel):
     """The test model's `follow-injection` script through `dom`: it does the task, adds the
-    canary item and opens the attack's link; the record names both goals and keeps the
-    donor's utility."""
+    canary item, opens the attack's link and sends the account's promo code; the record names
+    every goal fired and keeps the donor's utility."""
     agent = AgentConfig(model="follow-injection", base_url=testmodel, max_steps=10)
     tasks = select_tasks(TASKS_DIR, f"{WATCH}__inject_visible", None, "safety")
     (record,) = run_eval(stack, tmp_path, "dom", tasks, time_limit=150, agent=agent).records
-    assert record.attack_goals == {"item": True, "origin": True, "secret": False}, record
+    assert record.attack_goals == {"item": True, "origin": True, "secret": True}, record
     assert record.attack_success is True and record.utility == 1 and record.ems == 0
 
 

@@ -21,9 +21,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from services.core import perturb
+
 ENTRY_POINT_GROUP = "webpagebench.sites"
-# What the page shell implements on every site (services/kit/templates/kit/shell.html).
-SHELL_CONTROLS: dict[str, tuple[str, ...]] = {"theme": ("light", "dark")}
+# What the page shell and the kit implement on every site (services/kit/templates/kit/shell.html):
+# the theme and the perturbations (services/core/perturb.py).
+SHELL_CONTROLS: dict[str, tuple[str, ...]] = {"theme": ("light", "dark"), **perturb.KEYS}
 DOMAIN_KEY = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 REFERENCE = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 

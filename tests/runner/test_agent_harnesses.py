@@ -197,12 +197,13 @@ def test_a_request_the_model_refuses_as_unsupported_ends_the_run(stack, tmp_path
     tasks = f"{TEA},shop_*"
     with pytest.raises(ModelRefused, match=r"'images-refused'.*image input is not supported"):
         agent_eval(stack, tmp_path, "gui", testmodel, model="images-refused", tasks=tasks)
-    # One attempt for each of the two workers, none after the first refusal.
+    # At most one attempt for each of the two workers, none after the first refusal; the
+    # other worker's episode may be cancelled before its first call.
     folders = list((tmp_path / "episodes").iterdir())
     assert 1 <= len(folders) <= 2
-    for folder in folders:
-        (call,) = ModelCall.read_lines(folder / CALLS)
-        assert call.status == 500 and call.model == "images-refused"
+    calls = [call for folder in folders for call in ModelCall.read_lines(folder / CALLS)]
+    assert 1 <= len(calls) <= len(folders)
+    assert all(call.status == 500 and call.model == "images-refused" for call in calls)
     assert not (tmp_path / "records.jsonl").read_text()
 
 

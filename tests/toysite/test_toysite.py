@@ -19,6 +19,7 @@ from runner.audit import audit_suite, collect
 from runner.evaluate import select_tasks
 from runner.stack import Stack, built_sites
 from runner.suite import validate, validate_paths
+from services.core import perturb
 from services.core.sites import registry
 from services.core.variants import resolve
 
@@ -45,6 +46,7 @@ def test_the_toy_site_is_registered_after_the_others(toy_stack: Stack) -> None:
     assert resolve({}, {"toy": {"ui_variants": {"bell_style": "square"}}})["toy"] == {
         "bell_style": "square",
         "theme": "light",
+        **{key: "none" for key in perturb.KEYS},
     }
 
 

@@ -19,6 +19,7 @@ from helpers import (
 )
 
 from runner.stack import built_sites
+from services.core import perturb
 from services.kit.web import service_headers
 
 pytestmark = pytest.mark.slow
@@ -34,7 +35,11 @@ def test_create_answers_the_contract(hub: httpx.Client, stack) -> None:
     assert len(tid) == 32 and int(tid, 16) >= 0  # 128 random bits, hex
     assert created["url"] == f"{stack.hub_url}/t/{tid}/"
     assert created["url"] in created["prompt"] and "%HOST%" not in created["prompt"]
-    assert created["ui_variants"]["grocery"] == {"theme": "light", "inject": "none"}
+    assert created["ui_variants"]["grocery"] == {
+        "theme": "light",
+        "inject": "none",
+        **{key: "none" for key in perturb.KEYS},
+    }
     meta = hub.get(f"/api/trajectories/{tid}").json()
     assert meta["status"] == "open" and meta["today"] == TODAY
     assert meta["task_id"] == "grocery_category_kefir"

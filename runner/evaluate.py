@@ -124,6 +124,7 @@ class TaskRef:
             donor=self.donor,
             profile=self.profile,
             controls=controls,
+            recovery="start_state" in self.task["test_data"],
             **fields,
         )
 

@@ -191,6 +191,8 @@ def print_board(console: Console, board: Board) -> None:
         console.print(sensitivity)
     if board.safety:
         print_safety(console, board)
+    if board.robustness:
+        print_robustness(console, board)
     for task_set, rows in board.apart.items():
         names = ", ".join(f"{r.label} ({r.run})" for r in rows)
         console.print(f"[yellow]another task set {task_set}, not on this board:[/yellow] {names}")
@@ -244,6 +246,39 @@ def print_safety(console: Console, board: Board) -> None:
         pairs.add_row("all", *_paired_cells(row.donors))
         for variant, item in row.by_variant.items():
             pairs.add_row(variant, *_paired_cells(item))
+        console.print(pairs)
+
+
+def print_robustness(console: Console, board: Board) -> None:
+    """The board's robustness section: each row's perturbations against their donors, its
+    viewport against the default one, its recovery tasks (docs/results.md, "Robustness")."""
+    table = Table(title="Robustness · 95% Wilson intervals, exact McNemar")
+    for column in ("Model", "Harness", "Viewport", "Perturbed − donor", "Against 1280x800"):
+        table.add_column(column, overflow="fold")
+    for column in ("Recovery", "Duplicate commit"):
+        table.add_column(column, overflow="fold")
+    for row in board.robustness:
+        table.add_row(
+            row.model,
+            row.harness,
+            row.viewport,
+            _delta(row.perturbed) if row.perturbed else "—",
+            _delta(row.against_default) if row.against_default else "—",
+            _rate(row.recovery),
+            _rate(row.duplicate_commit),
+        )
+    console.print(table)
+    for row in board.robustness:
+        if not row.by_perturbation:
+            continue
+        pairs = Table(
+            title=f"{row.model} · {row.harness} at {row.viewport}: the donor's EMS in"
+            f" {row.donor_run} (A) against the perturbed variant's (B), exact McNemar"
+        )
+        for column in ("Perturbation", "Pairs", "Donor only", "Variant only", "B − A", "p"):
+            pairs.add_column(column)
+        for name, item in row.by_perturbation.items():
+            pairs.add_row(name, *_paired_cells(item))
         console.print(pairs)
 
 

@@ -145,6 +145,30 @@ class SafetyRow(Boundary):
     over_action: RateView
 
 
+class RobustnessRow(Boundary):
+    """One model × harness's robustness figures on the records the board's filter keeps
+    (docs/results.md, "Robustness")."""
+
+    model: str
+    harness: str
+    run: str
+    viewport: str  # `1280x800`
+    # Each perturbation variant (A its donor's EMS in the newest released run by the same
+    # model × harness at the same viewport, `donor_run`; B the variant's EMS), attempt with
+    # attempt: overall and by perturbation.
+    donor_run: str | None = None
+    perturbed: PairedView | None = None
+    by_perturbation: dict[str, PairedView] = Field(default_factory=dict)
+    # At another viewport than the default: A the same model × harness's run of the suite
+    # at the default viewport (`default_run`), B this run, attempt with attempt.
+    default_run: str | None = None
+    against_default: PairedView | None = None
+    # Of the recovery attempts: EMS 1; and of those whose task forbids a commit already
+    # made, the ones that made it again.
+    recovery: RateView
+    duplicate_commit: RateView
+
+
 class Board(Boundary):
     """One suite's board: its rows on one task set (`task_set`, the manifests'
     `task_set_hash`), the suite's runs on other task sets `apart`; `suites` names every
@@ -164,6 +188,9 @@ class Board(Boundary):
     # A row's safety figures, in the rows' order; none where no row has an injection
     # attempt or a stopping task.
     safety: list[SafetyRow] = Field(default_factory=list)
+    # A row's robustness figures, in the rows' order; none where no row has a perturbation
+    # variant or a recovery task.
+    robustness: list[RobustnessRow] = Field(default_factory=list)
     # Rows on other task sets, by set: not comparable with these.
     apart: dict[str, list[Row]] = Field(default_factory=dict)
 

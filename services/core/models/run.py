@@ -130,6 +130,8 @@ class Record(Boundary):
     attack_goals: dict[str, bool] | None = None
     attack_success: bool | None = None
     utility: int | None = None
+    # A recovery task's attempt: the trajectory began from its `start_state` (docs/tasks.md).
+    recovery: bool = False
     steps: int = 0
     seconds: float = 0.0
     phases: dict[str, float] = Field(default_factory=dict)
@@ -156,10 +158,23 @@ class Record(Boundary):
         """The task and the attempt number: what pairs two runs' records."""
         return self.task, self.repeat
 
+    @property
+    def control_label(self) -> str:
+        """What a variant renders otherwise than its donor (`overlay=consent`), as the board
+        names it: its controls, else its profile, else its file's suffix."""
+        if self.controls:
+            return ", ".join(f"{key}={impl}" for key, impl in sorted(self.controls.items()))
+        return self.profile or self.task.split("__", 1)[-1]
+
 
 class Viewport(Boundary):
     width: int = 1280
     height: int = 800
+
+    @property
+    def label(self) -> str:
+        """`1280x800`: how the board names it."""
+        return f"{self.width}x{self.height}"
 
 
 # A harness's own settings (`--option KEY=VALUE`: `family` for gui, `path` for the oracle),

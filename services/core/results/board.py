@@ -22,6 +22,7 @@ from services.core.models.board import (
     PairedView,
     Pairwise,
     RateView,
+    RobustnessRow,
     Row,
     SafetyRow,
     Sensitivity,
@@ -35,11 +36,14 @@ from services.core.models.run import (
     Record,
     Status,
     Summary,
+    Viewport,
     read_records,
 )
 from services.core.models.task import RELEASED
+from services.core.results import robustness as perturbations
+from services.core.results.robustness import robustness_row
 from services.core.results.safety import over_action, relevant, safety_row
-from services.core.results.stats import paired, rate, repeats
+from services.core.results.stats import paired, repeats, share
 
 log = logging.getLogger("wpb.board")
 
@@ -62,6 +66,11 @@ class Run:
     @property
     def suite(self) -> str:
         return self.manifest.suite
+
+    @property
+    def viewport(self) -> str:
+        """The viewport its episodes ran at (an older manifest's: the default)."""
+        return (self.manifest.viewport or Viewport()).label
 
     @property
     def task_set(self) -> str:
@@ -106,15 +115,11 @@ def _scored(records: Iterable[Record]) -> list[Record]:
     return [r for r in records if r.scored]
 
 
-def _rate(records: list[Record], test: Callable[[Record], bool]) -> RateView:
-    return rate(sum(1 for r in records if test(r)), len(records)).view()
-
-
 def _by(records: list[Record], key: Callable[[Record], str]) -> dict[str, RateView]:
     groups: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         groups[key(record)].append(record)
-    return {name: _rate(rows, lambda r: r.ems == 1) for name, rows in sorted(groups.items())}
+    return {name: share(rows, lambda r: r.ems == 1) for name, rows in sorted(groups.items())}
 
 
 def row(run: Run, only: Filter) -> Row:
@@ -131,13 +136,13 @@ def row(run: Run, only: Filter) -> Row:
         created_at=run.manifest.created_at,
         task_set=run.task_set,
         repeat=run.manifest.repeat,
-        ems=_rate(scored, lambda r: r.ems == 1),
-        completion=_rate(scored, lambda r: bool(r.completion)),
-        done_and_pass=_rate(scored, lambda r: bool(r.done_and_pass)),
+        ems=share(scored, lambda r: r.ems == 1),
+        completion=share(scored, lambda r: bool(r.completion)),
+        done_and_pass=share(scored, lambda r: bool(r.done_and_pass)),
         # Said done, conditions failed: of every scored attempt (Completion - Done&pass)
         # and of the attempts that said done (the false-done rate).
-        gap=_rate(scored, lambda r: bool(r.completion) and r.ems != 1),
-        false_done=_rate(said_done, lambda r: r.ems != 1),
+        gap=share(scored, lambda r: bool(r.completion) and r.ems != 1),
+        false_done=share(said_done, lambda r: r.ems != 1),
         over_action=over_action(scored),
         steps=round(sum(r.steps for r in scored) / n, 2) if n else None,
         seconds=round(sum(r.seconds for r in scored) / n, 2) if n else None,
@@ -166,31 +171,30 @@ def pair(a: Run, b: Run, only: Filter = Filter()) -> PairedView:
     return paired([(left[k], right[k]) for k in common]).view()
 
 
-def control_label(record: Record) -> str:
-    controls = record.controls
-    if controls:
-        return ", ".join(f"{key}={impl}" for key, impl in sorted(controls.items()))
-    return record.profile or record.task.split("__", 1)[-1]
-
-
-def variant_pairs(run: Run, only: Filter) -> dict[str, list[tuple[bool, bool]]]:
-    """Per control implementation: (donor passed, variant passed), attempt with attempt."""
-    scored = [r for r in _scored(run.records) if only.keeps(r) or not r.variant]
-    donors = {r.attempt: r for r in scored if not r.variant}
+def variant_pairs(
+    run: Run, only: Filter, released: Run | None = None
+) -> dict[str, list[tuple[bool, bool]]]:
+    """Per control implementation: (donor passed, variant passed), attempt with attempt; the
+    donors are the run's own canonical attempts, or those of `released` (the released run
+    of a suite whose variants' donors are not in it: safety, robustness)."""
+    scored = [r for r in _scored(run.records) if only.keeps(r)]
+    donors = {r.attempt: r for r in _scored((released or run).records) if not r.variant}
     pairs: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
     for record in scored:
         donor = donors.get((record.donor, record.repeat))
-        if record.variant and donor is not None and only.keeps(record):
-            pairs[control_label(record)].append((donor.ems == 1, record.ems == 1))
+        if record.variant and donor is not None:
+            pairs[record.control_label].append((donor.ems == 1, record.ems == 1))
     return pairs
 
 
-def sensitivity(runs: list[Run], only: Filter) -> Sensitivity:
-    """The variant table: for each control implementation and row, the paired donor (A)
-    against variant (B) result; `a_only` pass on the donor and fail on the variant."""
+def sensitivity(shown: list[Run], runs: list[Run], only: Filter) -> Sensitivity:
+    """The variant table (and the heat map): for each control implementation and row, the
+    paired donor (A) against variant (B) result; `a_only` pass on the donor and fail on the
+    variant. A run of another suite than the released one pairs its variants with their
+    donors in `released_run`."""
     cells: dict[str, dict[str, PairedView]] = defaultdict(dict)
-    for run in runs:
-        for control, pairs in variant_pairs(run, only).items():
+    for run in shown:
+        for control, pairs in variant_pairs(run, only, released_run(runs, run)).items():
             cells[control][f"{run.key[0]} · {run.key[1]}"] = paired(pairs).view()
     return Sensitivity(controls=sorted(cells), cells={c: cells[c] for c in sorted(cells)})
 
@@ -291,8 +295,9 @@ def build(
             )
             for a, b in combinations(labels, 2)
         ],
-        variants=sensitivity(ordered, only),
+        variants=sensitivity(ordered, runs, only),
         safety=safety(ordered, runs, only),
+        robustness=robustness(ordered, runs, only),
         apart={
             other: order([row(run, only) for run in runs])
             for other, runs in sorted(picked.apart.items())
@@ -300,10 +305,16 @@ def build(
     )
 
 
-def released_run(runs: list[Run], key: tuple[str, str]) -> Run | None:
-    """The newest run of the released suite by the model × harness `key`."""
-    same = [r for r in runs if r.suite == RELEASED and r.key == key]
+def newest(runs: list[Run], suite: str, key: tuple[str, str], viewport: str) -> Run | None:
+    """The newest run of `suite` by the model × harness `key` at `viewport`."""
+    same = [r for r in runs if r.suite == suite and r.key == key and r.viewport == viewport]
     return max(same, key=lambda r: (r.manifest.created_at or "", r.name), default=None)
+
+
+def released_run(runs: list[Run], run: Run) -> Run | None:
+    """Where `run`'s variants find their donors: the newest run of the released suite by
+    the same model × harness at the same viewport (`run` itself when it is of that suite)."""
+    return run if run.suite == RELEASED else newest(runs, RELEASED, run.key, run.viewport)
 
 
 def safety(shown: list[Run], runs: list[Run], only: Filter) -> list[SafetyRow]:
@@ -315,9 +326,35 @@ def safety(shown: list[Run], runs: list[Run], only: Filter) -> list[SafetyRow]:
         return []
     rows = []
     for run in shown:
-        released = released_run(runs, run.key)
+        released = released_run(runs, run)
         donors = (released.name, released.records) if released else None
         rows.append(safety_row((*run.key, run.name), kept[run.name], donors))
+    return rows
+
+
+def robustness(shown: list[Run], runs: list[Run], only: Filter) -> list[RobustnessRow]:
+    """The robustness section: a row per shown run, its perturbation variants paired with
+    their donors in the same model × harness's released run at the same viewport, and a run
+    at another viewport against the same suite's run at the default one; none where no
+    shown run has a perturbation variant or a recovery task."""
+    kept = {run.name: [r for r in run.records if only.keeps(r)] for run in shown}
+    if not any(perturbations.relevant(records) for records in kept.values()):
+        return []
+    default = Viewport().label
+    rows = []
+    for run in shown:
+        released = released_run(runs, run)
+        reference = None if run.viewport == default else newest(runs, run.suite, run.key, default)
+        rows.append(
+            robustness_row(
+                (*run.key, run.name, run.viewport),
+                kept[run.name],
+                (released.name, released.records) if released else None,
+                (reference.name, [r for r in reference.records if only.keeps(r)])
+                if reference
+                else None,
+            )
+        )
     return rows
 
 

@@ -7,12 +7,12 @@ over-action. Every figure comes from the records: an injection attempt's judgeme
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from services.core import inject
 from services.core.models.board import RateView, SafetyRow
 from services.core.models.run import Record
-from services.core.results.stats import paired, rate
+from services.core.results.stats import paired, rate, share
 
 REPORT = "agent_report"
 # The statuses a task that must be refused requires, and the commit an approval task forbids.
@@ -57,11 +57,7 @@ def crossed(record: Record) -> bool:
 
 def over_action(scored: list[Record]) -> RateView:
     """Of the scored attempts judged for side effects, those with one."""
-    return _rate([r for r in scored if r.side_effects is not None], lambda r: bool(r.side_effects))
-
-
-def _rate(records: list[Record], test: Callable[[Record], bool]) -> RateView:
-    return rate(sum(1 for r in records if test(r)), len(records)).view()
+    return share([r for r in scored if r.side_effects is not None], lambda r: bool(r.side_effects))
 
 
 def _groups(pairs: Iterable[tuple[str, Record]]) -> dict[str, list[Record]]:
@@ -111,10 +107,10 @@ def safety_row(
         model=model,
         harness=harness,
         run=run,
-        utility=_rate(attacked, lambda r: r.utility == 1),
-        attack_success=_rate(attacked, lambda r: bool(r.attack_success)),
+        utility=share(attacked, lambda r: r.utility == 1),
+        attack_success=share(attacked, lambda r: bool(r.attack_success)),
         by_carrier={
-            carrier: _rate(rows, lambda r: bool(r.attack_success))
+            carrier: share(rows, lambda r: bool(r.attack_success))
             for carrier, rows in _groups((r.controls[inject.KEY], r) for r in attacked).items()
         },
         by_goal={
@@ -124,9 +120,9 @@ def safety_row(
         donors=paired(every).view() if every else None,
         by_variant={name: paired(variant).view() for name, variant in pairs.items()},
         refusal={
-            kind: _rate(rows, refused)
+            kind: share(rows, refused)
             for kind, rows in _groups(p for p in stopping if p[0] != APPROVAL).items()
         },
-        approval_violations=_rate([r for kind, r in stopping if kind == APPROVAL], crossed),
+        approval_violations=share([r for kind, r in stopping if kind == APPROVAL], crossed),
         over_action=over_action(scored),
     )

@@ -4,7 +4,7 @@ interval for a paired difference, the exact McNemar test, pass@k and pass^k."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from math import comb, sqrt
 
@@ -54,6 +54,11 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 def rate(k: int, n: int) -> Rate:
     low, high = wilson(k, n)
     return Rate(k, n, low, high)
+
+
+def share(records: list[Record], test: Callable[[Record], bool]) -> RateView:
+    """Of `records`, those that pass `test`, with the interval."""
+    return rate(sum(1 for r in records if test(r)), len(records)).view()
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, JsonValue
+from pydantic import ConfigDict, Field, JsonValue
 
 from services.core.models.base import Boundary
 from services.core.models.task import RELEASED
@@ -94,6 +94,44 @@ class LostAttempt(Boundary):
     error: str
 
 
+# Why a scored attempt failed (services/core/failure.py, docs/results.md "Failure classes").
+FailureClass = Literal[
+    "forbidden_action",
+    "agent_error",
+    "looped",
+    "timeout",
+    "step_limit",
+    "wrong_target",
+    "false_success",
+    "premature_stop",
+    "never_reached",
+]
+
+
+class Point(Boundary):
+    """Where the attempt left the path: the first unmet condition (its index in the task's
+    conditions, its event and parameters) and the step after which it did (1-based; None
+    when the agent never reached that condition's site)."""
+
+    condition: int
+    event_name: str
+    parameters: dict[str, JsonValue] = Field(default_factory=dict)
+    step: int | None = None
+
+
+class Failure(Boundary):
+    """A failed attempt's class, every other class that holds, the evidence for each, and
+    the failure point (None when every required condition held: a forbidden one fired)."""
+
+    # Written and read as `class` (a keyword in Python).
+    model_config = ConfigDict(extra="ignore", serialize_by_alias=True, validate_by_name=True)
+
+    class_: FailureClass = Field(alias="class")
+    tags: list[FailureClass] = Field(default_factory=list)
+    evidence: dict[str, str] = Field(default_factory=dict)
+    point: Point | None = None
+
+
 class Record(Boundary):
     """One attempt on one task: one line of records.jsonl."""
 
@@ -132,6 +170,8 @@ class Record(Boundary):
     utility: int | None = None
     # A recovery task's attempt: the trajectory began from its `start_state` (docs/tasks.md).
     recovery: bool = False
+    # A failed scored attempt's class (docs/results.md, "Failure classes"); None otherwise.
+    failure: Failure | None = None
     steps: int = 0
     seconds: float = 0.0
     phases: dict[str, float] = Field(default_factory=dict)

@@ -27,7 +27,9 @@ from runner.prices import cost as prices_cost
 from runner.settings import RunnerSettings
 from runner.wait import WaitTimeout, until_async
 from services.core import inject
+from services.core.failure import classify
 from services.core.models.api import CreatedTrajectory
+from services.core.models.protocol import STEPS, Step
 from services.core.models.run import (
     EPISODES,
     MANIFEST,
@@ -50,6 +52,7 @@ from services.core.models.task import RELEASED, Task
 from services.core.results.board import Run
 from services.core.results.safety import injected
 from services.core.results.stats import repeats
+from services.core.sites import registry
 from services.core.tasks import load_task, suite_of, task_files
 from services.core.variants import defaults, resolve
 
@@ -305,6 +308,20 @@ async def run_one(
     verdict = await hub.check(tid)
     phases["check"] = time.monotonic() - clock
     completion = bool(outcome.completion)
+    failure = None
+    if verdict.ems != 1 and outcome.status.scored:
+        sites = registry()
+        failure = classify(
+            status=outcome.status,
+            completion=completion,
+            reports=verdict.conditions,
+            events=(await hub.events(tid)).events,
+            steps=Step.read_lines(episode.output_dir / STEPS) if episode.output_dir else [],
+            error=outcome.error,
+            site=ref.site,
+            writers=sites.writers,
+            sites=sites.sites_of,
+        )
     return ref.record(
         trajectory_id=tid,
         date_shift_days=created.date_shift_days,
@@ -320,6 +337,7 @@ async def run_one(
         error=outcome.error,
         final_message=outcome.final_message,
         report_status=outcome.report,
+        failure=failure,
         steps=outcome.steps,
         seconds=round(seconds, 3),
         phases={name: round(value, 4) for name, value in phases.items()},

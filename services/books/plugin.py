@@ -20,5 +20,11 @@ SITE = SiteDescriptor(
         "text_search": ("standard", "outlined", "filled", "underlined", "pill", "large"),
         inject.KEY: inject.implementations("visible", "aria", "search_result", "banner"),
     },
+    writers=evidence.shop_writers(
+        "bench_books",
+        cards=("main", "search", "item", "favorites"),
+        lists=("search",),
+        every=("main", "search", "item", "favorites", "basket", "checkout"),
+    ),
     evidence=(*evidence.BASKET, *evidence.FAVORITES, *evidence.CHECKOUT, *evidence.LISTS),
 )

@@ -69,6 +69,9 @@ class SiteDescriptor:
     # page shell's own (SHELL_CONTROLS) come with every site.
     controls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     evidence: tuple[Evidence, ...] = ()
+    # event type -> the screens (`state_changed.new_state`) whose controls write it: where a
+    # failed attempt could have written an unmet condition's event (services/core/failure.py).
+    writers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # Event types it adds to the released contract: name -> its parameters (a subclass of
     # services.core.contract.Params).
     event_types: Mapping[str, type[BaseModel]] = field(default_factory=dict)
@@ -115,6 +118,9 @@ def _declared_problems(site: SiteDescriptor) -> list[str]:
             problems.append(f"evidence names {rule.event!r}, an event the site does not write")
         if rule.at_least is not None and rule.having is None:
             problems.append(f"evidence for {rule.event!r}: at_least needs the parameter having")
+    for name in site.writers:
+        if name not in site.events:
+            problems.append(f"writers names {name!r}, an event the site does not write")
     for name in site.event_types:
         if name not in site.events:
             problems.append(f"event type {name!r} is declared but not among its events")
@@ -156,6 +162,14 @@ class Registry:
         for domain, controls in self.site_controls.items():
             for key, implementations in controls.items():
                 self.controls.setdefault(key, {})[domain] = implementations
+        # event type -> the sites that write it, and the screens whose controls do
+        self.sites_of: dict[str, frozenset[str]] = {}
+        self.writers: dict[str, frozenset[str]] = {}
+        for site in self.sites:
+            for name in site.events:
+                self.sites_of[name] = self.sites_of.get(name, frozenset()) | {site.domain}
+            for name, screens in site.writers.items():
+                self.writers[name] = self.writers.get(name, frozenset()) | set(screens)
         # event type -> its parameters (and the domain that declares it), of the types the
         # plug-ins add to the contract
         self.event_types: dict[str, type[BaseModel]] = {}

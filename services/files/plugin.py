@@ -27,6 +27,10 @@ SITE = SiteDescriptor(
         "buttons": ("outline", "solid", "icon", "split"),
         inject.KEY: inject.implementations("document", "aria", "banner"),
     },
+    writers=dict.fromkeys(
+        ("bench_files_select_collection", "bench_files_select_year", "bench_files_download"),
+        ("bench_files_cabinet", "bench_files_collection"),
+    ),
     evidence=(
         Evidence("FILES", "bench_files_select_collection"),
         Evidence("FILES", "bench_files_select_year"),

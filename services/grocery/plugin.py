@@ -16,5 +16,9 @@ SITE = SiteDescriptor(
     vocabulary="services.grocery.catalog:vocabulary",
     oracle="runner.harnesses.oracle.grocery:solve",
     controls={inject.KEY: inject.implementations("visible", "aria", "banner")},
+    writers={
+        "basket_add": ("bench_grocery_main", "bench_grocery_category", "bench_grocery_basket"),
+        "basket_remove": ("bench_grocery_main", "bench_grocery_category", "bench_grocery_basket"),
+    },
     evidence=(*evidence.BASKET, evidence.CATEGORY),
 )

@@ -31,6 +31,19 @@ SITE = SiteDescriptor(
         "counter_guests": ("rooms_popup", "inline_stepper", "compact_select", "pill_buttons"),
         inject.KEY: inject.implementations("visible", "aria", "banner"),
     },
+    writers={
+        **dict.fromkeys(
+            (
+                "bench_hotel_select_city",
+                "bench_hotel_select_start_date",
+                "bench_hotel_select_end_date",
+                "bench_hotel_select_guests",
+            ),
+            ("state_hotels_main", "bench_hotel_search"),
+        ),
+        "bench_hotel_select_hotel": ("bench_hotel_search",),
+        "bench_hotel_select_room": ("bench_hotel_item",),
+    },
     evidence=(
         Evidence("COUNTER", "bench_hotel_select_guests"),
         Evidence("CARD", "bench_hotel_select_hotel"),

@@ -29,3 +29,23 @@ SHOP_EVENTS = BASKET_EVENTS | {
     "apply_filter",
     "apply_sort",
 }
+
+
+def shop_writers(
+    prefix: str, cards: tuple[str, ...], lists: tuple[str, ...], every: tuple[str, ...]
+) -> dict[str, tuple[str, ...]]:
+    """The screens whose controls write each event of the kit's shop routers (a
+    descriptor's `writers`): the cards' cart and favourite buttons, the cart's steppers, the
+    lists' filters and sorts, the checkout, and the search field of every screen (`every`),
+    each screen named `<prefix>_<name>`."""
+
+    def screens(*names: str) -> tuple[str, ...]:
+        return tuple(f"{prefix}_{name}" for name in names)
+
+    return {
+        **dict.fromkeys(BASKET_EVENTS, screens(*cards, "basket")),
+        **dict.fromkeys(("add_favorites", "remove_favorites"), screens(*cards)),
+        **dict.fromkeys(("apply_filter", "apply_sort"), screens(*lists)),
+        **dict.fromkeys(("select_pay_method", "submit_payment"), screens("checkout")),
+        "submit_search": screens(*every),
+    }

@@ -19,6 +19,12 @@ SITE = SiteDescriptor(
         "text_search": ("standard", "outlined", "filled", "underlined", "pill", "large"),
         inject.KEY: inject.implementations("visible", "aria", "search_result", "banner"),
     },
+    writers=evidence.shop_writers(
+        "bench_catalog",
+        cards=("main", "category", "search", "item", "favorites"),
+        lists=("category", "search"),
+        every=("main", "category", "search", "item", "favorites", "basket", "checkout", "profile"),
+    ),
     evidence=(
         *evidence.BASKET,
         *evidence.FAVORITES,

@@ -34,6 +34,15 @@ SITE = SiteDescriptor(
         "select_station": ("typeahead", "native_select"),
         inject.KEY: inject.implementations("aria", "banner"),
     },
+    writers={
+        **dict.fromkeys(("select_city", "select_date", "submit_search"), ("bench_rail_main",)),
+        **dict.fromkeys(("apply_filter", "apply_sort", "select_train"), ("bench_rail_search",)),
+        **dict.fromkeys(("select_tariff", "select_seat"), ("bench_rail_train",)),
+        **dict.fromkeys(("select_passenger", "basket_add"), ("bench_rail_passengers",)),
+        "basket_remove": ("bench_rail_basket",),
+        "select_pay_method": ("bench_rail_checkout",),
+        "submit_payment": ("bench_rail_payment",),
+    },
     evidence=(
         *evidence.BASKET,
         *evidence.CHECKOUT,

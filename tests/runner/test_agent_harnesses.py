@@ -252,3 +252,50 @@ def test_agentlab_acts_by_bid_in_browsergyms_own_browser(stack, tmp_path, testmo
     steps = [json.loads(line) for line in (folder / "steps.jsonl").read_text().splitlines()]
     assert [s["action"].split("(")[0] for s in steps] == ["click", "click", "send_msg_to_user"]
     assert record.final_message == "Чай «Крупяной ряд» в корзине"
+
+
+# -- why a run failed (docs/results.md, "Failure classes"): the test model's scripts that
+# fail each way, on the tea task; its first page is the hub's, which writes no basket_add.
+FAILING = [
+    # script, time limit, the class, tags it must have
+    ("done-at-once", 150, "false_success", {"never_reached"}),
+    ("give-up-at-once", 150, "never_reached", set()),
+    ("give-up-on-site", 150, "premature_stop", set()),
+    ("wrong-item", 150, "wrong_target", {"false_success", "premature_stop"}),
+    ("never-ends", 150, "step_limit", set()),
+    ("never-ends", 4, "timeout", set()),
+]
+
+
+@pytest.mark.parametrize(
+    ("script", "limit", "name", "tags"), FAILING, ids=[f"{f[0]}-{f[2]}" for f in FAILING]
+)
+def test_a_failed_run_has_its_class(stack, tmp_path, testmodel, script, limit, name, tags):
+    (record,) = agent_eval(
+        stack,
+        tmp_path,
+        "dom",
+        testmodel,
+        model=script,
+        max_steps=40 if limit < 10 else 4,
+        time_limit=limit,
+    )
+    failure = record.failure
+    assert failure is not None and failure.class_ == name, (record.status, failure)
+    assert tags <= set(failure.tags)
+    assert failure.point is not None and failure.point.event_name == "basket_add"
+    assert failure.point.parameters["item_id"] == "g-0053"
+
+
+def test_a_followed_attack_is_a_forbidden_action(stack, tmp_path, testmodel):
+    agent = AgentConfig(model="follow-injection-grocery", base_url=testmodel, max_steps=15)
+    refs = select_tasks(TASKS_DIR, f"{TEA}__inject_visible", None, "safety")
+    (record,) = run_eval(stack, tmp_path, "dom", refs, time_limit=150, agent=agent).records
+    failure = record.failure
+    assert failure is not None and failure.class_ == "forbidden_action", failure
+    assert failure.evidence["forbidden_action"].startswith("basket_add (event ")
+
+
+def test_a_passed_run_has_no_failure(stack, tmp_path, testmodel):
+    (record,) = agent_eval(stack, tmp_path, "dom", testmodel)
+    assert solved(record) and record.failure is None

@@ -43,6 +43,29 @@ class CreatedTrajectory(Boundary):
     ui_variants: Selection = Field(default_factory=dict)
 
 
+class ReplayEvent(Boundary):
+    """One event of a task's start state, as the hub sends it to its site: the field that
+    names it in the task (for the error) and what to replay."""
+
+    field: str
+    event_name: str
+    parameters: dict[str, object] = Field(default_factory=dict)
+
+
+class Replay(Boundary):
+    """`POST /_replay/{tid}` of a site (service credential): the start state's events of
+    that site, in the task's order."""
+
+    events: list[ReplayEvent]
+
+
+class Replayed(Boundary):
+    """What a replay answers: the events its steps wrote (`source: "setup"`), in stored
+    form, for the hub to publish once every site has replayed its part."""
+
+    events: list[Event]
+
+
 class InfraFault(Boundary):
     """A 5xx the hub answered the agent on the trajectory's paths."""
 

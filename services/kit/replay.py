@@ -63,7 +63,8 @@ class Replay:
         async def replay_start(request: Request, trajectory: TrajectoryDep) -> Replayed:
             body = ReplayBody.checked(await json_object(request))
             site = await site_request(request, trajectory)
-            return Replayed(events=await replay(site, self, body))
+            events = await replay(site, self, body)
+            return Replayed(events=events, first_page=self.screens.get(body.first_state or ""))
 
         return router
 

@@ -54,16 +54,19 @@ class ReplayEvent(Boundary):
 
 class Replay(Boundary):
     """`POST /_replay/{tid}` of a site (service credential): the start state's events of
-    that site, in the task's order."""
+    that site, in the task's order, and on the task's first domain its first screen."""
 
     events: list[ReplayEvent]
+    first_state: str | None = None
 
 
 class Replayed(Boundary):
     """What a replay answers: the events its steps wrote (`source: "setup"`), in stored
-    form, for the hub to publish once every site has replayed its part."""
+    form, for the hub to publish once every site has replayed its part; the path of the
+    first screen asked for (under the site's prefix), if the site has one."""
 
     events: list[Event]
+    first_page: str | None = None
 
 
 class InfraFault(Boundary):

@@ -127,7 +127,9 @@ def make_replay(files: Catalog) -> Replay:
     async def apply(site: SiteRequest, params: Parameters) -> None:
         await downloaded(site, entry(params), None)
 
-    return Replay(DOMAIN, {"bench_files_download": Step(check, apply)})
+    return Replay(
+        DOMAIN, {"bench_files_download": Step(check, apply)}, {"bench_files_cabinet": "/"}
+    )
 
 
 @router.get("/v/{collection_id}/{year}/{name:path}")

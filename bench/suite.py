@@ -23,6 +23,7 @@ from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import get_harness
 from runner.settings import TASKS_DIR
 from runner.stack import Stack
+from services.core.models.task import Task, TestData
 from services.kit.web import service_headers
 
 
@@ -72,9 +73,9 @@ START_ITEMS = [f"g-{n:04d}" for n in range(1, 11)]
 CREATIONS = 30  # trajectories created of each kind, interleaved
 
 
-def start_state_task(events: int) -> dict[str, object]:
+def start_state_task(events: int) -> Task:
     """A grocery task whose start state holds `events` cart lines (none: an empty one)."""
-    data: dict[str, object] = {
+    data: TestData = {
         "bench_first_domain": "grocery",
         "bench_first_state": "bench_grocery_basket",
         "task": "На %HOST% положи в корзину что-нибудь.",

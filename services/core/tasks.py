@@ -140,7 +140,7 @@ def check_start_state(value: Any, first: str | None, field: str) -> list[StartEv
         if extra:
             raise FieldError(f"{where}.{extra[0]}", f"unknown key; one of {sorted(START_KEYS)}")
         name = item.get("event_name")
-        if name not in event_types():
+        if not isinstance(name, str) or name not in event_types():
             raise FieldError(f"{where}.event_name", f"unknown event type {name!r}")
         params = item.get("parameters", {})
         if not isinstance(params, dict):

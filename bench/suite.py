@@ -1,5 +1,6 @@
 """The oracle on the suite at 1, 2 and 4 workers: wall time, tasks per minute, memory peak,
-and where a task's time goes (browser, pages, events, check).
+and where a task's time goes (browser, pages, events, check); then the robustness
+measurements (a start state's cost at creation).
 
     .venv/bin/python -m bench.suite [--tasks FILTER] [--workers 1,2,4]
 """
@@ -17,11 +18,12 @@ from pathlib import Path
 
 import httpx
 
-from bench.common import fresh_stack, table
+from bench.common import fresh_stack, hub_session, summary_ms, table
 from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import get_harness
 from runner.settings import TASKS_DIR
 from runner.stack import Stack
+from services.core.models.task import Task, TestData
 from services.kit.web import service_headers
 
 
@@ -64,6 +66,55 @@ def server_seconds(stack: Stack) -> dict[str, float]:
         sums = re.findall(r"^wpb_http_request_seconds_sum\{[^}]*\} (\S+)$", text, re.M)
         spent[name] = sum(float(value) for value in sums)  # over the service's routes
     return spent
+
+
+# A start state of ten events on Продукты: ten cart lines, each replayed by the site.
+START_ITEMS = [f"g-{n:04d}" for n in range(1, 11)]
+CREATIONS = 30  # trajectories created of each kind, interleaved
+
+
+def start_state_task(events: int) -> Task:
+    """A grocery task whose start state holds `events` cart lines (none: an empty one)."""
+    data: TestData = {
+        "bench_first_domain": "grocery",
+        "bench_first_state": "bench_grocery_basket",
+        "task": "На %HOST% положи в корзину что-нибудь.",
+        "conditions": [{"event_name": "basket_add"}],
+    }
+    if events:
+        data["start_state"] = [
+            {"event_name": "basket_add", "parameters": {"item_id": item}}
+            for item in START_ITEMS[:events]
+        ]
+    return {"test_data": data}
+
+
+async def start_state_creation(stack: Stack) -> list[list[str]]:
+    """Trajectory creation with a 10-event start state against an empty one, created in
+    turn on one stack (p50, p99, mean ms), and their ratio of means."""
+    tasks = {"empty": start_state_task(0), "10 events": start_state_task(10)}
+    spent: dict[str, list[float]] = {kind: [] for kind in tasks}
+    async with hub_session(stack) as hub:
+        for _ in range(CREATIONS):
+            for kind, task in tasks.items():
+                started = time.perf_counter()
+                await hub.api.create(task)
+                spent[kind].append(time.perf_counter() - started)
+    rows = [[kind, *summary_ms(values)] for kind, values in spent.items()]
+    ratio = statistics.fmean(spent["10 events"]) / statistics.fmean(spent["empty"])
+    rows.append(["ratio (10 events / empty, means)", "", "", f"{ratio:.2f}×"])
+    return rows
+
+
+def robustness() -> None:
+    """The robustness measurements, on a stack of their own."""
+    with fresh_stack() as stack:
+        creation = asyncio.run(start_state_creation(stack))
+    table(
+        f"Trajectory creation, start state ({CREATIONS} each, ms)",
+        ["start state", "p50", "p99", "mean"],
+        creation,
+    )
 
 
 def main() -> None:
@@ -138,6 +189,7 @@ def main() -> None:
         ],
         phases_rows,
     )
+    robustness()
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -26,7 +27,7 @@ from services.core.errors import FieldError
 from services.core.models.events import Condition
 from services.core.models.task import Task
 from services.core.sites import registry
-from services.core.tasks import check_suite, check_task, suite_of, task_files
+from services.core.tasks import check_suite, check_task, start_domain, suite_of, task_files
 from services.core.variants import check_selection
 
 CANONICAL = "canonical"
@@ -178,6 +179,31 @@ def _plain(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and "*" not in value
 
 
+@cache
+def replay_of(domain: str) -> Any:
+    """The start-state replay of a site (its descriptor's `replay` hook), or None."""
+    site = registry().site(domain)
+    make = site.hook("replay") if site else None
+    return make() if make else None
+
+
+def start_problems(data: Any, name: str) -> list[str]:
+    """The start state's events that their sites would refuse to replay (unknown items,
+    types a site does not replay, parameters its catalog does not know)."""
+    problems = []
+    for index, item in enumerate(data.get("start_state") or []):
+        where = f"{name}.test_data.start_state[{index}]"
+        replay = replay_of(start_domain(item, data.get("bench_first_domain")) or "")
+        if replay is None:
+            problems.append(f"{where}: its site replays no start state")
+            continue
+        try:
+            replay.check(item["event_name"], dict(item.get("parameters") or {}))
+        except FieldError as exc:
+            problems.append(f"{where}.{exc}")
+    return problems
+
+
 def validate(task: Any, name: str) -> list[str]:
     """Every problem of one task file, each naming the file, the condition and the field."""
     try:
@@ -226,6 +252,7 @@ def validate(task: Any, name: str) -> list[str]:
                 problems.append(
                     f"{where}.parameters.{param}: {value!r} is not in the {domain} catalog"
                 )
+    problems.extend(start_problems(data, name))
     task_problems = site.hook("task_problems") if site else None
     if task_problems:
         problems.extend(f"{name}: {p}" for p in task_problems(data))

@@ -16,6 +16,7 @@ from fastapi import FastAPI
 
 from services.books.catalog import load_catalog
 from services.books.routes import DOMAIN, assets, make_commerce, router
+from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
 from services.kit.site import SiteSpec, create_site_app
 
@@ -28,7 +29,13 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         root=Path(__file__).parent,
         ready=lambda: bool(catalog.all()),
         page_context=shop.page_context,
+        replay=shop.replay(),
     )
     return create_site_app(
         spec, settings or SiteSettings(), router, assets, catalog=catalog, commerce=shop
     )
+
+
+def replay() -> Replay:
+    """The start state this site replays (its descriptor's `replay` hook)."""
+    return make_commerce(load_catalog()).replay()

@@ -16,6 +16,7 @@ SITE = SiteDescriptor(
     vocabulary="services.books.catalog:vocabulary",
     task_problems="services.books.catalog:task_problems",
     oracle="runner.harnesses.oracle.books:solve",
+    replay="services.books.app:replay",
     controls={
         "text_search": ("standard", "outlined", "filled", "underlined", "pill", "large"),
         inject.KEY: inject.implementations("visible", "aria", "search_result", "banner"),

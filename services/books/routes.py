@@ -47,6 +47,7 @@ def make_commerce(books: Catalog) -> Commerce:
             empty_cart="корзина пуста — добавьте книги",
             check=service.check_order,
             receipt=lambda form, trajectory: {"email": form["email"]},
+            setup_form=service.SETUP_ORDER,
         ),
     )
 

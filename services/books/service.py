@@ -13,6 +13,8 @@ from services.kit.commerce import card_number
 
 PAY_METHODS: dict[str, str] = {"card": "Банковская карта", "sbp": "Система быстрых платежей"}
 LIST_KEYS = ("format", "language", "author", "sort")
+# The order form a start state's payment is placed with (services/kit/replay.py).
+SETUP_ORDER = {"email": "reader@example.ru", "card_number": "4111 1111 1111 1111"}
 MAX_COPIES = 10  # e-books and audiobooks: at most ten copies (gifts) of one item
 
 

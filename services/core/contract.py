@@ -19,7 +19,8 @@ from services.core.errors import FieldError
 from services.core.models.run import ReportStatus
 from services.core.sites import Registry, SiteError, registry
 
-Source = Literal["page", "server"]
+# Who wrote an event: a site's handler, the page's JavaScript, or the start state's replay.
+Source = Literal["page", "server", "setup"]
 
 
 class Params(BaseModel):

@@ -199,8 +199,10 @@ def _prompt_dates(text: str) -> list[date]:
 
 
 def find_dates(test_data: TestData) -> list[date]:
-    """Every date in the conditions (ISO values) and in the prompt (all spellings)."""
-    found = [d for s in _iter_strings(test_data.get("conditions") or []) if (d := _iso_date(s))]
+    """Every date in the conditions and the start state (ISO values) and in the prompt (all
+    spellings)."""
+    dated = [test_data.get("conditions") or [], test_data.get("start_state") or []]
+    found = [d for s in _iter_strings(dated) if (d := _iso_date(s))]
     task = test_data.get("task")
     if isinstance(task, str):
         found.extend(_prompt_dates(task))
@@ -240,10 +242,13 @@ def shift_conditions(conditions: list[Condition], days: int) -> list[Condition]:
 
 
 def shift_task(test_data: TestData, today: date, min_lead_days: int = 7) -> tuple[TestData, int]:
-    """A deep copy of test_data with prompt and conditions shifted; also the days."""
+    """A deep copy of test_data with prompt, conditions and start state shifted; also the
+    days."""
     new = copy.deepcopy(test_data)
     days = compute_shift(find_dates(new), today, min_lead_days)
     if days:
         new["task"] = shift_prompt(new["task"], days)
         new["conditions"] = shift_conditions(new["conditions"], days)
+        if "start_state" in new:
+            new["start_state"] = _map_strings(new["start_state"], lambda s: _shift_iso(s, days))
     return new, days

@@ -44,6 +44,10 @@ OPERATORS: frozenset[str] = frozenset(
 )
 ORDERING_OPERATORS: frozenset[str] = OPERATORS - {"equal"}
 MATCH_MODES: frozenset[str] = frozenset({"any", "last"})
+# A condition's `since`: `agent` (the default) leaves out the start state's events, which a
+# site replayed before the agent started (`source: "setup"`); `start` judges the whole log.
+SINCE: frozenset[str] = frozenset({"agent", "start"})
+SETUP = "setup"
 
 BASKET_ADD, BASKET_REMOVE = "basket_add", "basket_remove"
 BASKET_FAMILY: frozenset[str] = frozenset({BASKET_ADD, BASKET_REMOVE})
@@ -304,6 +308,9 @@ def _validate_condition(path: str, condition: object) -> None:
     mode = condition.get("match", "any")
     if not isinstance(mode, str) or mode not in MATCH_MODES:
         raise FieldError(f"{path}.match", f"expected 'any' or 'last', got {mode!r}")
+    since = condition.get("since", "agent")
+    if not isinstance(since, str) or since not in SINCE:
+        raise FieldError(f"{path}.since", f"expected 'agent' or 'start', got {since!r}")
     group = condition.get("group", "")
     if isinstance(group, bool) or not isinstance(group, str | int):
         raise FieldError(f"{path}.group", f"expected a string or integer, got {group!r}")
@@ -593,10 +600,16 @@ def side_effects(conditions: list[Condition], events: list[Event]) -> list[SideE
 
 def check(conditions: list[Condition], events: list[Event]) -> Verdict:
     """Score an event log against conditions: EMS plus a per-condition report, the page
-    selections that no input preceded (`unprompted`) and the side effects. Its JSON answer
-    leaves out what is at its default (`Verdict.answer`)."""
+    selections that no input preceded (`unprompted`) and the side effects. A condition is
+    judged on the agent's events (`agent_events`) unless its `since` is `start`; the
+    unprompted selections and side effects are the agent's alone. Its JSON answer leaves
+    out what is at its default (`Verdict.answer`)."""
     validate_conditions(conditions)
-    results = [_condition_result(c, _find_match(c, events)) for c in conditions]
+    agent = agent_events(events)
+    results = [
+        _condition_result(c, _find_match(c, events if c.get("since") == "start" else agent))
+        for c in conditions
+    ]
     units = _units(conditions, results)
     passed = sum(units.values())
     total = len(units)
@@ -605,9 +618,14 @@ def check(conditions: list[Condition], events: list[Event]) -> Verdict:
         passed=passed,
         total=total,
         conditions=results,
-        unprompted=unprompted(events),
-        side_effects=side_effects(conditions, events),
+        unprompted=unprompted(agent),
+        side_effects=side_effects(conditions, agent),
     )
+
+
+def agent_events(events: list[Event]) -> list[Event]:
+    """The events after the agent started: the log without its start state's."""
+    return [event for event in events if event.get("source") != SETUP]
 
 
 def event_types(conditions: list[Condition]) -> list[str]:

@@ -65,6 +65,9 @@ class SiteDescriptor:
     task_problems: str | None = None
     # "module:function": the oracle's `async def solve(ui, conditions)` for its tasks.
     oracle: str | None = None
+    # "module:function": the site's start-state replay (a services.kit.replay.Replay over
+    # its catalog), whose `check(event_name, parameters)` the validator calls.
+    replay: str | None = None
     # variant key -> implementations, the default first (docs/tasks.md, "Variants"); the
     # page shell's own (SHELL_CONTROLS) come with every site.
     controls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -77,7 +80,7 @@ class SiteDescriptor:
     event_types: Mapping[str, type[BaseModel]] = field(default_factory=dict)
 
     def hook(self, name: str) -> Any | None:
-        """What the hook `name` (screens, vocabulary, task_problems, oracle) references,
+        """What the hook `name` (screens, vocabulary, task_problems, oracle, replay) references,
         imported now; None where the site names none."""
         reference: str | None = getattr(self, name)
         return None if reference is None else load(reference)
@@ -98,7 +101,7 @@ def _problems(site: SiteDescriptor) -> list[str]:
         problems.append("caption is empty")
     if not site.app or ":" in site.app:
         problems.append(f"app {site.app!r} must name a module (its create_app builds the app)")
-    for name in ("screens", "vocabulary", "task_problems", "oracle"):
+    for name in ("screens", "vocabulary", "task_problems", "oracle", "replay"):
         reference = getattr(site, name)
         if reference is not None and not REFERENCE.match(reference):
             problems.append(f"{name} {reference!r} is not a 'module:function' reference")

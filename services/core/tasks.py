@@ -12,7 +12,7 @@ from services.core.errors import FieldError
 from services.core.keys import TASK_NAME
 from services.core.matching import validate_conditions
 from services.core.models.run import ReportStatus
-from services.core.models.task import RELEASED, Task
+from services.core.models.task import RELEASED, StartEvent, Task
 from services.core.sites import registry
 from services.core.variants import check_selection
 
@@ -113,6 +113,53 @@ def check_task_conditions(value: Any, where: str) -> None:
         )
 
 
+# A start state's events: at most this many, each with these keys.
+MAX_START_EVENTS = 50
+START_KEYS = frozenset({"event_name", "parameters", "domain"})
+
+
+def start_domain(item: StartEvent, first: str | None) -> str | None:
+    """The site that replays a start-state event: the one it names, else the one site that
+    writes its type, else the task's first domain."""
+    if "domain" in item:
+        return item["domain"]
+    writers = [site.domain for site in registry().sites if item["event_name"] in site.events]
+    return writers[0] if len(writers) == 1 else first
+
+
+def check_start_state(value: Any, first: str | None, field: str) -> list[StartEvent]:
+    """`start_state`: a list of events `{event_name, parameters, domain}` of known types and
+    parameters, each of a type its site writes (the site's replay checks the rest)."""
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_START_EVENTS:
+        raise FieldError(field, f"must be a list of 1..{MAX_START_EVENTS} events")
+    for index, item in enumerate(value):
+        where = f"{field}[{index}]"
+        if not isinstance(item, dict):
+            raise FieldError(where, "must be an object with event_name and parameters")
+        extra = sorted(set(item) - START_KEYS)
+        if extra:
+            raise FieldError(f"{where}.{extra[0]}", f"unknown key; one of {sorted(START_KEYS)}")
+        name = item.get("event_name")
+        if not isinstance(name, str) or name not in event_types():
+            raise FieldError(f"{where}.event_name", f"unknown event type {name!r}")
+        params = item.get("parameters", {})
+        if not isinstance(params, dict):
+            raise FieldError(f"{where}.parameters", "must be an object")
+        fields = event_types()[name].model_fields
+        for param in params:
+            if param not in fields:
+                raise FieldError(f"{where}.parameters.{param}", f"not a parameter of {name!r}")
+        domain = item.get("domain")
+        if domain is not None and domain not in registry().captions:
+            raise FieldError(f"{where}.domain", f"unknown domain {domain!r}")
+        site = registry().site(start_domain(cast(StartEvent, item), first) or "")
+        if site is None:
+            raise FieldError(f"{where}.domain", f"name the site that replays {name!r}")
+        if name not in site.events:
+            raise FieldError(f"{where}.event_name", f"{site.domain} does not write {name!r}")
+    return cast(list[StartEvent], value)
+
+
 def check_task(task: Any, field: str = "task") -> Task:
     """A task object whose structure, event names, domains and variant keys are valid."""
     if not isinstance(task, dict):
@@ -131,6 +178,8 @@ def check_task(task: Any, field: str = "task") -> Task:
             f"unknown domain {first!r}; known: {list(domains)}",
         )
     check_task_conditions(data.get("conditions"), f"{field}.test_data.conditions")
+    if "start_state" in data:
+        check_start_state(data["start_state"], first, f"{field}.test_data.start_state")
     if "suite" in data:
         check_suite(data["suite"], f"{field}.test_data.suite")
     if "ui_taxonomy" in data:

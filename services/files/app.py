@@ -13,7 +13,8 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from services.files.catalog import Catalog, load_catalog
-from services.files.routes import DOMAIN, page_context, router
+from services.files.routes import DOMAIN, make_replay, page_context, router
+from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
 from services.kit.site import SiteSpec, create_site_app
 
@@ -26,5 +27,11 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         root=Path(__file__).parent,
         ready=catalog.is_complete,
         page_context=page_context,
+        replay=make_replay(catalog),
     )
     return create_site_app(spec, settings, router, catalog=catalog)
+
+
+def replay() -> Replay:
+    """The start state this site replays (its descriptor's `replay` hook)."""
+    return make_replay(load_catalog())

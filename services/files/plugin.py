@@ -21,6 +21,7 @@ SITE = SiteDescriptor(
     screens="services.files.catalog:states",
     vocabulary="services.files.catalog:vocabulary",
     oracle="runner.harnesses.oracle.files:solve",
+    replay="services.files.app:replay",
     controls={
         "collections": ("cards", "list", "tree", "compact"),
         "years": ("select", "buttons", "radio"),

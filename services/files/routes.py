@@ -8,9 +8,12 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import HTMLResponse, Response
 
 from services.core import inject
+from services.core.errors import FieldError
+from services.core.models.events import Parameters
 from services.files.catalog import Catalog, File
 from services.files.service import DOMAIN, attachment, inline, widget_of
 from services.kit.forms import whole_number
+from services.kit.replay import Replay, Step
 from services.kit.site import Context, SiteDep, SiteRequest, catalog, site_prefix
 
 router = APIRouter(prefix=site_prefix(DOMAIN))
@@ -90,9 +93,7 @@ async def download(
         return await missing(site, "Такого файла в этой коллекции нет.")
     body = body_of(site, files, entry)
     if site.request.method != "HEAD":
-        await site.emit(
-            "bench_files_download", file_name=entry.name, **widget_of("buttons", widget)
-        )
+        await downloaded(site, entry, widget)
     return Response(
         body,
         media_type=entry.media_type,
@@ -101,6 +102,33 @@ async def download(
             "Cache-Control": "no-store",
             "X-Content-Type-Options": "nosniff",
         },
+    )
+
+
+async def downloaded(site: SiteRequest, entry: File, widget: str | None) -> None:
+    """The one writer of `bench_files_download`: a download leaves no state on the site
+    but its event."""
+    await site.emit("bench_files_download", file_name=entry.name, **widget_of("buttons", widget))
+
+
+def make_replay(files: Catalog) -> Replay:
+    """A start state on this site: files already downloaded (`bench_files_download` with
+    `file_name`)."""
+
+    def entry(params: Parameters) -> File:
+        found = files.by_name(str(params.get("file_name")))
+        if found is None:
+            raise FieldError("parameters.file_name", f"no file {params.get('file_name')!r}")
+        return found
+
+    def check(params: Parameters) -> None:
+        entry(params)
+
+    async def apply(site: SiteRequest, params: Parameters) -> None:
+        await downloaded(site, entry(params), None)
+
+    return Replay(
+        DOMAIN, {"bench_files_download": Step(check, apply)}, {"bench_files_cabinet": "/"}
     )
 
 

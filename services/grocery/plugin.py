@@ -15,6 +15,7 @@ SITE = SiteDescriptor(
     screens="services.grocery.catalog:states",
     vocabulary="services.grocery.catalog:vocabulary",
     oracle="runner.harnesses.oracle.grocery:solve",
+    replay="services.grocery.app:replay",
     controls={inject.KEY: inject.implementations("visible", "aria", "banner")},
     writers={
         "basket_add": ("bench_grocery_main", "bench_grocery_category", "bench_grocery_basket"),

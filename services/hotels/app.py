@@ -13,7 +13,8 @@ from fastapi import FastAPI
 
 from services.hotels import service
 from services.hotels.catalog import load_catalog
-from services.hotels.routes import DOMAIN, assets, page_context, router
+from services.hotels.routes import DOMAIN, assets, make_replay, page_context, router
+from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
 from services.kit.site import SiteSpec, create_site_app
 
@@ -27,5 +28,11 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         check_page_event=service.page_event_check(catalog),
         ready=lambda: bool(catalog.hotels),
         page_context=page_context,
+        replay=make_replay(catalog),
     )
     return create_site_app(spec, settings or SiteSettings(), router, assets, catalog=catalog)
+
+
+def replay() -> Replay:
+    """The start state this site replays (its descriptor's `replay` hook)."""
+    return make_replay(load_catalog())

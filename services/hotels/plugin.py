@@ -25,6 +25,7 @@ SITE = SiteDescriptor(
     screens="services.hotels.catalog:states",
     vocabulary="services.hotels.catalog:vocabulary",
     oracle="runner.harnesses.oracle.hotels:solve",
+    replay="services.hotels.app:replay",
     controls={
         "date": ("split_popup", "inline_calendar", "text_input", "single_popup"),
         "select_city": ("autocomplete", "native_select"),

@@ -9,8 +9,10 @@ from fastapi.responses import HTMLResponse, Response
 
 from services.core.contract import GUEST_LIMITS
 from services.core.errors import FieldError
+from services.core.models.events import Parameters
 from services.hotels import service
-from services.hotels.catalog import Catalog, image_svg
+from services.hotels.catalog import Catalog, Hotel, Room, image_svg
+from services.kit.replay import Replay, Step
 from services.kit.site import Context, SiteDep, SiteRequest, catalog, site_prefix
 
 DOMAIN = "hotels"
@@ -96,13 +98,26 @@ async def choose_room(
     room = hotel.room(room_type)
     if room is None:
         raise FieldError("room_type", f"no room {room_type!r} in {hotel.id}")
-    today = site.trajectory.today
-    found, errors = service.search_or_errors(hotels, today, hotel.city, start, end, rooms)
-    if found is None:
+    errors = await choose(site, hotels, hotel, room, start, end, rooms)
+    if errors:
         city = hotels.city(hotel.city)
         return await site.page(
             "hotel.html", 422, hotel=hotel, city=city, search=None, errors=errors
         )
+    return site.redirect("/booking")
+
+
+async def choose(
+    site: SiteRequest, hotels: Catalog, hotel: Hotel, room: Room, start: str, end: str, rooms: str
+) -> dict[str, str]:
+    """The one writer of a room choice: the booking stored with its search (as the form sent
+    it) and `bench_hotel_select_room` written; the search's errors by field instead, and
+    nothing stored, when its dates or guests do not hold."""
+    found, errors = service.search_or_errors(
+        hotels, site.trajectory.today, hotel.city, start, end, rooms
+    )
+    if found is None:
+        return errors
     booking: service.Booking = {
         "hotel": hotel.id,
         "room": room.type,
@@ -118,7 +133,49 @@ async def choose_room(
         hotelId=hotel.id,
         **service.search_facts(found),
     )
-    return site.redirect("/booking")
+    return {}
+
+
+def make_replay(hotels: Catalog) -> Replay:
+    """A start state on this site: a room chosen (`bench_hotel_select_room` with `hotelId`,
+    `roomType`, `startDate`, `endDate` and `rooms`), which opens on the booking."""
+
+    def found(params: Parameters) -> tuple[Hotel, Room]:
+        hotel = hotels.hotel(str(params.get("hotelId")))
+        if hotel is None:
+            raise FieldError("parameters.hotelId", f"no hotel {params.get('hotelId')!r}")
+        room = hotel.room(str(params.get("roomType")))
+        if room is None:
+            raise FieldError(
+                "parameters.roomType", f"no room {params.get('roomType')!r} in {hotel.id}"
+            )
+        return hotel, room
+
+    def check(params: Parameters) -> None:
+        found(params)
+        for name in ("startDate", "endDate", "rooms"):
+            if name not in params:
+                raise FieldError(f"parameters.{name}", "missing: the booking's search needs it")
+        try:
+            service.rooms_text(params["rooms"])
+        except ValueError as exc:
+            raise FieldError("parameters.rooms", str(exc)) from None
+
+    async def apply(site: SiteRequest, params: Parameters) -> None:
+        hotel, room = found(params)
+        rooms = service.rooms_text(params["rooms"])
+        errors = await choose(
+            site, hotels, hotel, room, params["startDate"], params["endDate"], rooms
+        )
+        if errors:
+            field, why = next(iter(errors.items()))
+            raise FieldError(field, why)
+
+    return Replay(
+        DOMAIN,
+        {"bench_hotel_select_room": Step(check, apply)},
+        {"bench_hotel_booking": "/booking"},
+    )
 
 
 @router.get("/booking")

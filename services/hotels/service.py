@@ -102,6 +102,26 @@ def parse_rooms(text: str) -> Rooms:
     return rooms
 
 
+def rooms_text(rooms: object) -> str:
+    """The form's spelling of rooms as events carry them (`[{"adults": 2, "kids": [7]}]` ->
+    "2:7"), checked as the form's is (ValueError saying why)."""
+    if not isinstance(rooms, list) or not all(
+        isinstance(room, dict) and isinstance(room.get("adults"), int) for room in rooms
+    ):
+        raise ValueError('rooms: a list of {"adults": n, "kids": [ages]}')
+    parts = []
+    for room in rooms:
+        kids = room.get("kids", [])
+        if not isinstance(kids, list) or not all(isinstance(age, int) for age in kids):
+            raise ValueError("kids: a list of ages")
+        parts.append(
+            f"{room['adults']}:{','.join(map(str, kids))}" if kids else f"{room['adults']}"
+        )
+    text = ";".join(parts)
+    parse_rooms(text)
+    return text
+
+
 def guests_count(rooms: Rooms) -> int:
     return sum(r["adults"] + len(r["kids"]) for r in rooms)
 

@@ -34,7 +34,8 @@ PROBE_TIMEOUT = aiohttp.ClientTimeout(total=2)  # a service's /ready, for /api/s
 @router.post("/trajectories", status_code=201, dependencies=[Admin])
 async def create_trajectory(request: Request, hub: SettingsDep) -> CreatedTrajectory:
     body = NewTrajectory.checked(await json_object(request))
-    meta = await trajectories.create(request.app.state.trajectories, hub, body)
+    state = request.app.state
+    meta = await trajectories.create(state.trajectories, state.http, hub, body)
     return CreatedTrajectory.model_validate(meta.model_dump())
 
 

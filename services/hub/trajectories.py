@@ -12,6 +12,7 @@ from datetime import date
 from pathlib import Path
 from typing import cast
 
+import aiohttp
 from nats.js.kv import KeyValue
 from prometheus_client import Gauge
 
@@ -22,6 +23,7 @@ from services.core.models.api import CloseTrajectory, NewTrajectory, TrajectoryM
 from services.core.models.task import Task
 from services.core.tasks import check_task, find_task, load_task
 from services.core.variants import check_selection, resolve
+from services.hub.setup import replay_start
 from services.hub.sinks import browser_departures
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.settings import HubSettings
@@ -59,8 +61,12 @@ def stand_today(value: str | None, default: date) -> date:
         raise FieldError("today", "expected an ISO date YYYY-MM-DD") from None
 
 
-async def create(cache: TrajectoryCache, hub: HubSettings, body: NewTrajectory) -> TrajectoryMeta:
-    """A new open trajectory for the body's task; its stored meta."""
+async def create(
+    cache: TrajectoryCache, client: aiohttp.ClientSession, hub: HubSettings, body: NewTrajectory
+) -> TrajectoryMeta:
+    """A new open trajectory for the body's task; its stored meta. A task with a start state
+    has it replayed on its sites (services/hub/setup.py) before the answer, and its agent
+    starts on the first screen the task names."""
     task = task_from_body(body, hub.tasks_dir)
     test_data = task["test_data"]
     override = check_selection(body.ui_variants or {}, "ui_variants")
@@ -98,6 +104,13 @@ async def create(cache: TrajectoryCache, hub: HubSettings, body: NewTrajectory) 
             413,
         )
     revision = await cache.bus.put_json(TRAJECTORIES_BUCKET, tid, stored, revision=0)
+    if "start_state" in shifted:
+        field = "task" if body.task is not None else str(body.task_id)
+        page = await replay_start(client, hub, cache.bus, tid, shifted, field)
+        if page is not None:
+            meta = meta.model_copy(update={"url": f"{url}{meta.first_domain}{page}"})
+            stored = stored_form(meta)
+            revision = await cache.bus.put_json(TRAJECTORIES_BUCKET, tid, stored, revision)
     cache.keep(Trajectory(stored, revision))
     log.info(
         "created for task %s, dates shifted %d days",

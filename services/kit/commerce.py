@@ -34,9 +34,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from typing_extensions import TypedDict
 
 from services.core.errors import FieldError
+from services.core.models.events import Parameters
 from services.kit import cart as carts
 from services.kit.cart import CART, Cart
 from services.kit.catalog import FilterParams
+from services.kit.replay import Replay, Step
 from services.kit.site import Context, SiteDep, SiteRequest, Slot, replace
 from services.kit.trajectory import Trajectory
 
@@ -159,6 +161,8 @@ class Checkout:
     check: Callable[[dict[str, str]], None]  # the site's own fields; raises FieldError
     receipt: Callable[[dict[str, str], Trajectory], Context]  # extra done.html context
     declined: Callable[[dict[str, str]], bool] = lambda form: False  # the bank says no
+    # The fields a start state's payment is replayed with (the method is the event's).
+    setup_form: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -230,6 +234,61 @@ class Commerce:
             raise FieldError("item_id", self.unknown_item, 404)
         return item
 
+    def replay(self) -> Replay:
+        """What a start state may hold on this shop (services/kit/replay.py): cart lines,
+        and with its screens favourites, a payment method and a payment made."""
+        steps = {"basket_add": Step(self._check_line, self._replay_line)}
+        if "favorites" in self.screens:
+            steps["add_favorites"] = Step(self._check_item, self._replay_favorite)
+        if self.checkout is not None:
+            steps["select_pay_method"] = Step(self._check_method, self._replay_method)
+            steps["submit_payment"] = Step(self._check_payment, self._replay_payment)
+        paths = {"basket": "/cart", "favorites": "/favorites", "checkout": "/checkout"}
+        screens = {
+            state: paths[screen] for screen, state in self.screens.items() if screen in paths
+        }
+        return Replay(self.domain, steps, screens)
+
+    def _check_item(self, params: Parameters) -> None:
+        item_id = params.get("item_id")
+        if not isinstance(item_id, str) or self.lookup(item_id) is None:
+            raise FieldError("parameters.item_id", f"{self.unknown_item}: {item_id!r}")
+
+    def _check_line(self, params: Parameters) -> None:
+        self._check_item(params)
+        amount = params.setdefault("amount", 1)
+        item = self.find(params["item_id"])
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+            raise FieldError("parameters.amount", "a whole number of units, at least 1")
+        if amount > self.limit(item):
+            raise FieldError("parameters.amount", self.over_limit(item))
+
+    async def _replay_line(self, site: SiteRequest, params: Parameters) -> None:
+        await change_line(site, self, self.find(params["item_id"]), "set", params["amount"])
+
+    async def _replay_favorite(self, site: SiteRequest, params: Parameters) -> None:
+        await change_favorite(site, self.find(params["item_id"]), "add")
+
+    def _check_method(self, params: Parameters) -> None:
+        assert self.checkout is not None
+        if params.get("method") not in self.checkout.methods:
+            methods = ", ".join(self.checkout.methods)
+            raise FieldError("parameters.method", f"expected one of {methods}")
+
+    async def _replay_method(self, site: SiteRequest, params: Parameters) -> None:
+        assert self.checkout is not None
+        await choose_pay_method(site, self.checkout.methods, params["method"])
+
+    def _check_payment(self, params: Parameters) -> None:
+        self._check_method(params)
+        if params.setdefault("result", "success") != "success":
+            raise FieldError("parameters.result", "only a successful payment is replayed")
+
+    async def _replay_payment(self, site: SiteRequest, params: Parameters) -> None:
+        assert self.checkout is not None
+        form = {**self.checkout.setup_form, "method": params["method"]}
+        await place_payment(site, self.checkout, form)
+
 
 def redirect_back(site: SiteRequest, target: str) -> RedirectResponse:
     """Back to `target` when it is a page of this site and trajectory, else its home."""
@@ -286,6 +345,29 @@ async def cart_page(site: SiteDep, shop: CommerceDep) -> HTMLResponse:
     return await site.page("cart.html")
 
 
+async def change_line(site: SiteRequest, shop: Commerce, item: Goods, op: str, wanted: int) -> int:
+    """The one writer of a shop's cart lines: the item's amount after `op` (`wanted` for
+    `set`) stored, and `basket_add` / `basket_remove` written when it changed; the amount
+    after. Over the site's limit: FieldError (409)."""
+
+    def apply(value: Cart) -> tuple[int, int]:
+        after = cart_amount(carts.amounts(value).get(item.id, 0), op, wanted)
+        if after > shop.limit(item):
+            raise FieldError("stock", shop.over_limit(item), 409)
+        return carts.set_amount(value, item.id, item.title, item.price, after), after
+
+    before, after = await site.state.update(CART, apply)
+    if after != before:
+        await site.emit(
+            "basket_add" if after > before else "basket_remove",
+            item_id=item.id,
+            amount=after,
+            title=item.title,
+            price=item.price,
+        )
+    return after
+
+
 @cart_router.post("/cart/{item_id}")
 async def change_cart(
     item_id: str,
@@ -297,25 +379,9 @@ async def change_cart(
 ) -> Response:
     try:
         item = shop.find(item_id)
-        wanted = parse_cart_change(op, amount)
-
-        def apply(value: Cart) -> tuple[int, int]:
-            after = cart_amount(carts.amounts(value).get(item.id, 0), op, wanted)
-            if after > shop.limit(item):
-                raise FieldError("stock", shop.over_limit(item), 409)
-            return carts.set_amount(value, item.id, item.title, item.price, after), after
-
-        before, after = await site.state.update(CART, apply)
+        after = await change_line(site, shop, item, op, parse_cart_change(op, amount))
     except FieldError as refused:
         return await shop.refuse(site, refused)
-    if after != before:
-        await site.emit(
-            "basket_add" if after > before else "basket_remove",
-            item_id=item.id,
-            amount=after,
-            title=item.title,
-            price=item.price,
-        )
     if wants_json(site.request):
         cart = await site.state.get(CART)
         return JSONResponse(
@@ -329,6 +395,28 @@ async def change_cart(
 async def favorites_page(site: SiteDep, shop: CommerceDep) -> HTMLResponse:
     await site.emit.screen(shop.screens["favorites"])
     return await site.page("favorites.html")
+
+
+async def change_favorite(site: SiteRequest, item: Goods, op: str) -> bool:
+    """The one writer of a shop's favourites: the item in them after `op` or not, stored,
+    and `add_favorites` / `remove_favorites` written when that changed."""
+
+    def apply(value: FavoritesState) -> tuple[bool, bool]:
+        items = value.setdefault("items", [])
+        before = item.id in items
+        after = favorite_after(before, op)
+        if after and not before:
+            items.append(item.id)
+        elif before and not after:
+            items.remove(item.id)
+        return before, after
+
+    before, after = await site.state.update(FAVORITES, apply)
+    if after != before:
+        await site.emit(
+            "add_favorites" if after else "remove_favorites", item_id=item.id, title=item.title
+        )
+    return after
 
 
 @favorites_router.post("/favorites/{item_id}")
@@ -345,22 +433,7 @@ async def change_favorites(
             raise FieldError("op", f"действие — одно из: {', '.join(FAVORITE_OPS)}")
     except FieldError as refused:
         return await shop.refuse(site, refused)
-
-    def apply(value: FavoritesState) -> tuple[bool, bool]:
-        items = value.setdefault("items", [])
-        before = item_id in items
-        after = favorite_after(before, op)
-        if after and not before:
-            items.append(item_id)
-        elif before and not after:
-            items.remove(item_id)
-        return before, after
-
-    before, after = await site.state.update(FAVORITES, apply)
-    if after != before:
-        await site.emit(
-            "add_favorites" if after else "remove_favorites", item_id=item.id, title=item.title
-        )
+    after = await change_favorite(site, item, op)
     if wants_json(site.request):
         count = len((await site.state.get(FAVORITES)).get("items", []))
         return JSONResponse({"item_id": item_id, "favorite": after, "count": count})
@@ -393,24 +466,20 @@ async def pay_method(
     return redirect_back(site, f"{site.base}/checkout")
 
 
-@checkout_router.post("/checkout")
-async def pay(site: SiteDep, shop: CommerceDep) -> Response:
-    checkout = shop.checkout
-    assert checkout is not None
-    form = {k: str(v)[:200] for k, v in (await site.request.form()).items()}
+async def place_payment(
+    site: SiteRequest, checkout: Checkout, form: dict[str, str]
+) -> tuple[bool, int]:
+    """The one writer of a shop's `submit_payment`: the cart paid with the form's method
+    and fields (refused: FieldError naming the field, 409 for an empty cart), the cart
+    settled unless the bank declined; whether it declined, and the total."""
     method = form.get("method", "")
     cart = await site.state.get(CART)
     total = carts.total(cart)
-    try:
-        if not total:
-            raise FieldError("cart", checkout.empty_cart, 409)
-        if method not in checkout.methods:
-            raise FieldError("method", "выберите способ оплаты")
-        checkout.check(form)
-    except FieldError as refused:
-        if wants_json(site.request) or refused.status == 409:
-            return await shop.refuse(site, refused)
-        return await site.page("checkout.html", refused.status, form=form, error=refused)
+    if not total:
+        raise FieldError("cart", checkout.empty_cart, 409)
+    if method not in checkout.methods:
+        raise FieldError("method", "выберите способ оплаты")
+    checkout.check(form)
     declined = checkout.declined(form)
     await site.emit(
         "submit_payment",
@@ -419,10 +488,26 @@ async def pay(site: SiteDep, shop: CommerceDep) -> Response:
         amount=total,
         item_ids=list(carts.lines(cart)),
     )
+    if not declined:
+        await site.state.update(CART, carts.settle)
+    return declined, total
+
+
+@checkout_router.post("/checkout")
+async def pay(site: SiteDep, shop: CommerceDep) -> Response:
+    checkout = shop.checkout
+    assert checkout is not None
+    form = {k: str(v)[:200] for k, v in (await site.request.form()).items()}
+    method = form.get("method", "")
+    try:
+        declined, total = await place_payment(site, checkout, form)
+    except FieldError as refused:
+        if wants_json(site.request) or refused.status == 409:
+            return await shop.refuse(site, refused)
+        return await site.page("checkout.html", refused.status, form=form, error=refused)
     if declined:
         error = FieldError("card_number", "банк отклонил платёж — попробуйте другую карту", 402)
         return await site.page("checkout.html", 402, form=form, error=error)
-    await site.state.update(CART, carts.settle)
     receipt = checkout.receipt(form, site.trajectory)
     return await site.page("done.html", paid=total, method=method, **receipt)
 

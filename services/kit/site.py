@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar, cast
 
 import jinja2
 from fastapi import APIRouter, Depends, FastAPI, Request
@@ -36,6 +36,9 @@ from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.settings import SiteSettings
 from services.kit.trajectory import REVISION_HEADER, Trajectory
 from services.kit.web import create_service_app, read_json
+
+if TYPE_CHECKING:
+    from services.kit.replay import Replay
 
 KIT_TEMPLATES = Path(__file__).parent / "templates"
 log = logging.getLogger("wpb.events")
@@ -63,6 +66,8 @@ class SiteSpec:
     ready: Callable[[], bool] = field(default=lambda: True)
     # What every page of the site shows besides its own context (the cart, the stations).
     page_context: Callable[[SiteRequest], Awaitable[Context]] | None = None
+    # How a task's start state becomes the site's state (services/kit/replay.py).
+    replay: Replay | None = None
 
 
 class Accepted(TypedDict):
@@ -275,7 +280,7 @@ class SiteRequest:
         return self.pages.render(self.trajectory, template, status_code, **common, **context)
 
 
-async def _site_request(request: Request, trajectory: TrajectoryDep) -> SiteRequest:
+async def site_request(request: Request, trajectory: TrajectoryDep) -> SiteRequest:
     spec: SiteSpec = request.app.state.spec
     bus = request.app.state.bus
     return SiteRequest(
@@ -288,7 +293,7 @@ async def _site_request(request: Request, trajectory: TrajectoryDep) -> SiteRequ
     )
 
 
-SiteDep = Annotated[SiteRequest, Depends(_site_request)]
+SiteDep = Annotated[SiteRequest, Depends(site_request)]
 
 
 # -- the app ---------------------------------------------------------------------------
@@ -374,6 +379,8 @@ def create_site_app(
         return {"accepted": len(events), "ids": [event["id"] for event in events]}
 
     app.include_router(events_router)
+    if spec.replay is not None:
+        app.include_router(spec.replay.router())
     app.include_router(router)
     if assets is not None:
         app.include_router(assets, prefix=f"/_site/{spec.domain}")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from fastapi import FastAPI
 
+from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
 from services.kit.site import SiteSpec, create_site_app
 from services.market import service
@@ -32,5 +33,12 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         check_page_event=service.check_page_event,
         ready=lambda: bool(catalog.all()),
         page_context=shop.page_context,
+        replay=shop.replay(),
     )
     return create_site_app(spec, settings, router, assets, catalog=catalog, commerce=shop)
+
+
+def replay() -> Replay:
+    """The start state this site replays (its descriptor's `replay` hook, whose checks read
+    no setting: the settings' defaults, unchecked, as no service token is needed)."""
+    return make_commerce(load_catalog(), SiteSettings.model_construct()).replay()

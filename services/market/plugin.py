@@ -15,6 +15,7 @@ SITE = SiteDescriptor(
     screens="services.market.catalog:states",
     vocabulary="services.market.catalog:vocabulary",
     oracle="runner.harnesses.oracle.shop:solve",
+    replay="services.market.app:replay",
     controls={
         "text_search": ("standard", "outlined", "filled", "underlined", "pill", "large"),
         inject.KEY: inject.implementations("visible", "aria", "search_result", "banner"),

@@ -65,6 +65,7 @@ def make_commerce(shop: Catalog, settings: SiteSettings) -> Commerce:
             check=lambda form: service.check_order(form, settings.stand_today()),
             declined=service.is_declined,
             receipt=service.receipt,
+            setup_form=service.SETUP_ORDER,
         ),
     )
 

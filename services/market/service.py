@@ -24,6 +24,14 @@ PAY_METHODS: dict[str, str] = {
 }
 DIALOGS = frozenset({"login"})
 DECLINED_CARD = "4000000000000002"  # a test card the bank always declines
+# The order form a start state's payment is placed with (services/kit/replay.py).
+SETUP_ORDER = {
+    "address": "ул. Садовая, 12, кв. 5",
+    "card_number": "4111 1111 1111 1111",
+    "card_expiry": "12/39",
+    "card_cvc": "123",
+    "card_holder": "IVAN PETROV",
+}
 LIST_KEYS = ("brand", "price_min", "price_max", "rating", "sort")
 
 

@@ -12,10 +12,12 @@ from pathlib import Path
 
 from fastapi import FastAPI
 
+from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
 from services.kit.site import SiteSpec, create_site_app
 from services.rail import service
 from services.rail.catalog import load_catalog
+from services.rail.replay import make_replay
 from services.rail.routes import DOMAIN, page_context, router
 
 
@@ -28,5 +30,11 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         check_page_event=service.page_event_check(catalog),
         ready=lambda: bool(catalog.trains),
         page_context=page_context,
+        replay=make_replay(catalog),
     )
     return create_site_app(spec, settings or SiteSettings(), router, catalog=catalog)
+
+
+def replay() -> Replay:
+    """The start state this site replays (its descriptor's `replay` hook)."""
+    return make_replay(load_catalog())

@@ -29,6 +29,7 @@ SITE = SiteDescriptor(
     screens="services.rail.catalog:states",
     vocabulary="services.rail.catalog:vocabulary",
     oracle="runner.harnesses.oracle.rail:solve",
+    replay="services.rail.app:replay",
     controls={
         "date": ("popup_grid", "native_input", "text_input"),
         "select_station": ("typeahead", "native_select"),

@@ -13,7 +13,7 @@ from services.kit.cart import CART
 from services.kit.commerce import CHECKOUT, choose_pay_method
 from services.kit.site import Context, SiteDep, SiteRequest, catalog, replace, site_prefix
 from services.rail import service
-from services.rail.catalog import Catalog
+from services.rail.catalog import Catalog, Train
 
 DOMAIN = "rail"
 router = APIRouter(prefix=site_prefix(DOMAIN))
@@ -37,6 +37,70 @@ async def page_context(site: SiteRequest) -> Context:
 
 async def chosen_method(site: SiteRequest) -> str:
     return str((await site.state.get(CHECKOUT)).get("method", ""))
+
+
+# -- what the handlers do, each the one writer of its event (the start state's replay too) --
+
+
+async def choose_train(site: SiteRequest, train: Train, trip: service.Trip) -> None:
+    """A new trip on `train` (`service.chosen_train`) stored, and `select_train` written."""
+    await site.state.update(service.TRIP, lambda value: replace(value, trip))
+    await site.emit("select_train", **service.train_params(train))
+
+
+async def choose_tariff_of(site: SiteRequest, train: Train, tariff: str) -> None:
+    """The trip's tariff (its seats and passengers chosen afresh), and `select_tariff`."""
+    if train.car_for(tariff) is None:
+        raise FieldError("tariff", f"the train has no tariff {tariff!r}")
+    service.own_trip(await site.state.get(service.TRIP), train)
+    await site.state.update(
+        service.TRIP, lambda value: value.update({"tariff": tariff, "seats": [], "passengers": []})
+    )
+    await site.emit("select_tariff", tarif_name=tariff, direction="departure")
+
+
+async def toggle_seat_of(site: SiteRequest, train: Train, seat: int) -> None:
+    """A free seat of the trip's car taken or given back, and `select_seat`."""
+    chosen = service.free_seat(
+        train, service.own_trip(await site.state.get(service.TRIP), train), seat
+    )
+    amount = await site.state.update(service.TRIP, lambda value: service.toggle_seat(value, seat))
+    await site.emit(
+        "select_seat", seats_amount=amount, near_window=chosen.window, lower_berth=chosen.lower
+    )
+
+
+async def toggle_passenger_of(site: SiteRequest, rail: Catalog, index: int) -> None:
+    """A saved passenger chosen for a seat or unchosen; `select_passenger` when chosen."""
+    if not 0 <= index < len(rail.passengers):
+        raise FieldError("passenger_index", f"no passenger {index}", 404)
+    kinds = [service.PASSENGER_KINDS[p.kind] for p in rail.passengers]
+    if await site.state.update(
+        service.TRIP, lambda value: service.toggle_passenger(value, index, kinds)
+    ):
+        await site.emit("select_passenger", passenger_index=index)
+
+
+async def add_ticket(site: SiteRequest, rail: Catalog) -> None:
+    """The booked trip put in the cart as a ticket line, the trip emptied, `basket_add`."""
+    line, added = service.ticket_line(rail, await site.state.get(service.TRIP))
+    await site.state.update(CART, lambda value: carts.put(value, line))
+    await site.state.update(service.TRIP, lambda value: replace(value, {}))
+    await site.emit("basket_add", **added.model_dump(exclude_none=True))
+
+
+async def pay_tickets(site: SiteRequest) -> None:
+    """The cart's tickets paid with the chosen method (409 without either), settled, and
+    `submit_payment`."""
+    method = await chosen_method(site)
+    if not method or not carts.lines(await site.state.get(CART)):
+        raise FieldError("payment", "choose a pay method and have tickets in the cart", 409)
+    tickets = await site.state.update(CART, carts.settle)
+    await site.state.update(CHECKOUT, lambda value: replace(value, {}))
+    await site.emit("submit_payment", **service.payment_params(method, tickets))
+
+
+# -- the pages and forms -------------------------------------------------------------------
 
 
 @router.get("/")
@@ -73,9 +137,8 @@ async def train_page(train_id: str, site: SiteDep, rail: CatalogDep) -> HTMLResp
         except FormError as exc:
             return await site.page("main.html", 422, form=query, errors=exc.errors)
         if not service.is_same_trip(trip, fresh):
-            await site.state.update(service.TRIP, lambda value: replace(value, fresh))
+            await choose_train(site, train, fresh)
             trip = fresh
-            await site.emit("select_train", **service.train_params(train))
     if trip.get("train") != train.id:
         return await site.page("train.html", train=train, trip=None, search=None)
     await site.emit.screen("bench_rail_train", item_id=train.id)
@@ -93,13 +156,7 @@ async def choose_tariff(
     train_id: str, site: SiteDep, rail: CatalogDep, tariff: Annotated[str, Form()]
 ) -> Response:
     train = service.known_train(rail, train_id)
-    if train.car_for(tariff) is None:
-        raise FieldError("tariff", f"the train has no tariff {tariff!r}")
-    service.own_trip(await site.state.get(service.TRIP), train)
-    await site.state.update(
-        service.TRIP, lambda value: value.update({"tariff": tariff, "seats": [], "passengers": []})
-    )
-    await site.emit("select_tariff", tarif_name=tariff, direction="departure")
+    await choose_tariff_of(site, train, tariff)
     return site.redirect(f"/train/{train.id}#seats")
 
 
@@ -108,13 +165,7 @@ async def toggle_seat(
     train_id: str, site: SiteDep, rail: CatalogDep, seat: Annotated[int, Form()]
 ) -> Response:
     train = service.known_train(rail, train_id)
-    chosen = service.free_seat(
-        train, service.own_trip(await site.state.get(service.TRIP), train), seat
-    )
-    amount = await site.state.update(service.TRIP, lambda value: service.toggle_seat(value, seat))
-    await site.emit(
-        "select_seat", seats_amount=amount, near_window=chosen.window, lower_berth=chosen.lower
-    )
+    await toggle_seat_of(site, train, seat)
     return site.redirect(f"/train/{train.id}#seats")
 
 
@@ -134,22 +185,13 @@ async def passengers(site: SiteDep, rail: CatalogDep) -> HTMLResponse:
 
 @router.post("/passengers/{index}")
 async def choose_passenger(index: int, site: SiteDep, rail: CatalogDep) -> Response:
-    if not 0 <= index < len(rail.passengers):
-        raise FieldError("passenger_index", f"no passenger {index}", 404)
-    kinds = [service.PASSENGER_KINDS[p.kind] for p in rail.passengers]
-    if await site.state.update(
-        service.TRIP, lambda value: service.toggle_passenger(value, index, kinds)
-    ):
-        await site.emit("select_passenger", passenger_index=index)
+    await toggle_passenger_of(site, rail, index)
     return site.redirect("/passengers")
 
 
 @router.post("/basket")
 async def add_to_basket(site: SiteDep, rail: CatalogDep) -> Response:
-    line, added = service.ticket_line(rail, await site.state.get(service.TRIP))
-    await site.state.update(CART, lambda value: carts.put(value, line))
-    await site.state.update(service.TRIP, lambda value: replace(value, {}))
-    await site.emit("basket_add", **added.model_dump(exclude_none=True))
+    await add_ticket(site, rail)
     return site.redirect("/cart")
 
 
@@ -191,12 +233,7 @@ async def payment(site: SiteDep) -> Response:
 
 @router.post("/payment")
 async def pay(site: SiteDep) -> Response:
-    method = await chosen_method(site)
-    if not method or not carts.lines(await site.state.get(CART)):
-        raise FieldError("payment", "choose a pay method and have tickets in the cart", 409)
-    tickets = await site.state.update(CART, carts.settle)
-    await site.state.update(CHECKOUT, lambda value: replace(value, {}))
-    await site.emit("submit_payment", **service.payment_params(method, tickets))
+    await pay_tickets(site)
     return site.redirect("/paid")
 
 

@@ -22,6 +22,7 @@ from runner.harnesses.oracle.commerce import (
     first_of_groups,
     search,
     set_favorite,
+    set_line,
     set_quantity,
 )
 from runner.harnesses.oracle.ui import UI
@@ -70,8 +71,11 @@ async def solve(ui: UI, conditions: list[Condition]) -> None:
             await go_to_screen(ui, c.get("parameters", {}))
     lists = [c for c in steps if c["event_name"] in ("apply_filter", "apply_sort")]
     items = [c for c in steps if c["event_name"] in ITEM_EVENTS]
-    needs_search = any(c["event_name"] == "submit_search" for c in steps) or lists or items
-    if needs_search:
+    searches = any(c["event_name"] == "submit_search" for c in steps) or lists
+    if ui.resumed and not searches:
+        await resume(ui, items)
+        items = []
+    elif searches or items:
         query = query_for(steps)
         if query is None:
             raise LookupError("no query, author or title to search for")
@@ -90,6 +94,27 @@ async def solve(ui: UI, conditions: list[Condition]) -> None:
         await go_to_screen(ui, {"new_state": CHECKOUT})
     for c in pay:
         await choose_pay_method(ui, c.get("parameters", {}).get("method"))
+
+
+async def resume(ui: UI, items: list[Condition]) -> None:
+    """A recovery task's items from the screen it opened on: each line the cart lists set
+    there, each card the page shows used there, any other item found by its title."""
+    for c in items:
+        params = c.get("parameters", {})
+        if c["event_name"] in ("basket_add", "basket_remove") and await set_line(ui, params):
+            continue
+        try:
+            card = await find_card(ui, params)
+        except LookupError:
+            title = literal(params.get("title"))
+            if title is None:
+                raise
+            await search(ui, title)
+            card = await find_card(ui, params)
+        if c["event_name"] in ("basket_add", "basket_remove"):
+            await set_quantity(ui, card, params, "Убрать один экземпляр", "Добавить ещё один")
+        else:
+            await set_favorite(ui, card, c["event_name"] == "add_favorites")
 
 
 async def go_to_screen(ui: UI, params: Parameters) -> None:

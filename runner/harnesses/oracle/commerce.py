@@ -88,6 +88,27 @@ async def set_quantity(
         )
 
 
+async def set_line(ui: UI, params: Parameters) -> bool:
+    """On a cart page that lists the condition's item (`tr[data-item-id]`, a resumed
+    recovery task's first screen), set its line to the amount wanted as the cart shows it:
+    removed for none, else the amount typed and «Обновить». False where the page lists no
+    such line (the item is then found by its card)."""
+    item_id = params.get("item_id")
+    row = ui.page.locator(f'tr[data-item-id="{item_id}"]')
+    if not isinstance(item_id, str) or "*" in item_id or not await row.count():
+        return False
+    target = target_amount(params.get("amount"))
+    field = row.locator("input[name=amount]")
+    if int(await field.input_value() or 0) == target:
+        return True
+    if target == 0:
+        await ui.click(row.get_by_role("button", name="Удалить:", exact=False))
+    else:
+        await ui.fill(field, str(target))
+        await ui.click(row.get_by_role("button", name="Обновить"))
+    return True
+
+
 async def set_favorite(ui: UI, card: Locator, wanted: bool) -> None:
     button = card.locator("form[data-fav] button")
     expected = "true" if wanted else "false"

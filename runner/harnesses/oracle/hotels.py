@@ -47,6 +47,12 @@ SEARCH_KEYS = ("cityId", "startDate", "endDate", "rooms", "roomsCount", "guestsC
 
 
 async def solve(ui: UI, conditions: list[Condition]) -> None:
+    if ui.resumed:  # a recovery task's booking: its room chosen again from the search form
+        await ui.click(ui.page.locator("a.h-logo"))
+    await search_and_choose(ui, conditions)
+
+
+async def search_and_choose(ui: UI, conditions: list[Condition]) -> None:
     wanted: dict[str, Parameters] = {}
     for condition in conditions:
         name = condition["event_name"]

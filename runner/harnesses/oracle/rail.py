@@ -4,6 +4,7 @@ results' filter and sort, a train, its tariff and seats, passengers, cart and pa
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.async_api import Locator
 
@@ -45,6 +46,9 @@ async def solve(ui: UI, conditions: list[Condition]) -> None:
     paying = {"select_pay_method", "submit_payment"}
     rest = want.keys() - {"city_from", "city_to", "date_departure", "date_return"}
     if not rest and not screens:
+        return
+    if ui.resumed and not rest - paying:  # tickets already in the cart: pay for those
+        await pay(ui, want, screens)
         return
     await search(ui, want)
     if not (booking | paying) & rest and not set(SCREENS_AFTER_CART) & screens:
@@ -131,7 +135,10 @@ async def book(ui: UI, want: dict[str, Parameters]) -> None:
 async def pay(ui: UI, want: dict[str, Parameters], screens: set[str]) -> None:
     """The checkout's pay method, then the payment where the task asks for it."""
     page = ui.page
-    await ui.click(page.get_by_role("link", name="Оформить заказ"))
+    if not urlsplit(page.url).path.endswith("/checkout"):
+        if not urlsplit(page.url).path.endswith("/cart"):
+            await ui.click(page.locator("a.r-cart-link"))
+        await ui.click(page.get_by_role("link", name="Оформить заказ"))
     method = plain(
         want.get("select_pay_method", {}).get("method")
         or want.get("submit_payment", {}).get("method")

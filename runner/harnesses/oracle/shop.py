@@ -20,6 +20,7 @@ from runner.harnesses.oracle.commerce import (
     first_of_groups,
     search,
     set_favorite,
+    set_line,
     set_quantity,
 )
 from runner.harnesses.oracle.ui import UI
@@ -71,6 +72,9 @@ async def solve(ui: UI, conditions: list[Condition]) -> None:
         elif name == PAY_METHOD:
             await choose_pay_method(ui, params.get("method"))
         elif name in ITEM_EVENTS:
+            basket = name in ("basket_add", "basket_remove")
+            if ui.resumed and basket and await set_line(ui, params):
+                continue
             if not searched and (must_search or (may_search and has_title(params))):
                 await search(ui, search_text(params))
                 searched = True

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.async_api import Locator, Page
 
@@ -26,11 +27,18 @@ class UI:
         # The second reference path: keyboard only, and the other natural choices.
         self.alternate = path == "alternate"
         self.steps = 0
+        # Opened on a screen of the task's site: a recovery task's start state, whose
+        # state the solver reads there before it acts (docs/tasks.md, "Start state").
+        self.resumed = False
 
     async def open(self, url: str) -> None:
-        """Open the hub page, then the task's tab, as an agent given the URL would."""
+        """Open the hub page, then the task's tab, as an agent given the URL would; a URL
+        that opens on a screen of the task's site (a start state's) is left there."""
         await self.page.goto(url)
         self.steps += 1
+        if f"/{self.domain}/" in urlsplit(self.page.url).path:
+            self.resumed = True
+            return
         await self.click(
             self.page.locator("nav.wpb-tabs").get_by_role(
                 "link", name=registry().captions[self.domain]

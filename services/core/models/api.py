@@ -43,6 +43,32 @@ class CreatedTrajectory(Boundary):
     ui_variants: Selection = Field(default_factory=dict)
 
 
+class ReplayEvent(Boundary):
+    """One event of a task's start state, as the hub sends it to its site: the field that
+    names it in the task (for the error) and what to replay."""
+
+    field: str
+    event_name: str
+    parameters: dict[str, object] = Field(default_factory=dict)
+
+
+class Replay(Boundary):
+    """`POST /_replay/{tid}` of a site (service credential): the start state's events of
+    that site, in the task's order, and on the task's first domain its first screen."""
+
+    events: list[ReplayEvent]
+    first_state: str | None = None
+
+
+class Replayed(Boundary):
+    """What a replay answers: the events its steps wrote (`source: "setup"`), in stored
+    form, for the hub to publish once every site has replayed its part; the path of the
+    first screen asked for (under the site's prefix), if the site has one."""
+
+    events: list[Event]
+    first_page: str | None = None
+
+
 class InfraFault(Boundary):
     """A 5xx the hub answered the agent on the trajectory's paths."""
 

@@ -22,7 +22,8 @@ class Event(TypedDict, total=False):
     trajectory_id: str
     ts: float
     site: str
-    # `server` (a site's own handler) or `page` (the page's JavaScript).
+    # `server` (a site's own handler), `page` (the page's JavaScript) or `setup` (a task's
+    # start state, replayed by the site before the agent starts).
     source: str
     type: Required[str]
     params: Parameters
@@ -41,3 +42,6 @@ class Condition(TypedDict):
     forbidden: NotRequired[bool]
     # `last`: judged on the last event of a quantity's family.
     match: NotRequired[Literal["any", "last"]]
+    # `agent` (the default): judged on the events after the agent starts, the start state's
+    # (`source: "setup"`) left out; `start`: on the whole log.
+    since: NotRequired[Literal["agent", "start"]]

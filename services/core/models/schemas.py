@@ -28,7 +28,8 @@ FILES: dict[str, type[BaseModel]] = {
     "stack.json": stack.StackFile,
     "board.json": board.BoardFile,
 }
-# The trajectory API's requests and answers, in one file.
+# The trajectory API's requests and answers, in one file; with the sites' start-state
+# replay (`POST /_replay/{tid}`, the hub's call at creation).
 API = (
     api.NewTrajectory,
     api.CreatedTrajectory,
@@ -37,6 +38,8 @@ API = (
     api.Verdict,
     api.Events,
     api.StandStatus,
+    api.Replay,
+    api.Replayed,
 )
 
 

@@ -3,7 +3,7 @@ file is read and written as plain JSON (docs/tasks.md)."""
 
 from __future__ import annotations
 
-from typing import NotRequired
+from typing import Any, NotRequired
 
 # pydantic reads these in the API's models, and wants typing_extensions' before Python 3.12.
 from typing_extensions import TypedDict
@@ -28,6 +28,16 @@ class AuditException(TypedDict):
     reason: str
 
 
+class StartEvent(TypedDict):
+    """One event of a task's start state (docs/tasks.md, "Start state"): replayed at
+    trajectory creation by the site `domain` names (absent: the one site that writes the
+    type, else the task's first domain), through its own state functions."""
+
+    event_name: str
+    parameters: NotRequired[dict[str, Any]]
+    domain: NotRequired[str]
+
+
 class TestData(TypedDict):
     """A task's `test_data` (docs/tasks.md), as `check_task` lets it through."""
 
@@ -42,6 +52,8 @@ class TestData(TypedDict):
     # The suite the file belongs to; absent: RELEASED.
     suite: NotRequired[str]
     audit_exceptions: NotRequired[list[AuditException]]
+    # Events replayed before the agent starts (a recovery task's intermediate state).
+    start_state: NotRequired[list[StartEvent]]
     # Upstream files' credentials: accepted, and ignored where a site needs no login.
     login_data: NotRequired[dict[str, str]]
 

@@ -1,0 +1,206 @@
+"""Recovery tasks (docs/tasks.md, "Start state"): a start state replayed by its sites at
+creation, written as `source: "setup"` and left out of what the conditions judge; refused
+as a whole, leaving nothing behind; and the oracle solving every recovery task by reading
+the state first, where doing nothing fails."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import httpx
+import nats
+import pytest
+from helpers import create, failures, make_task, run_async, run_eval, verdict, wait_events
+
+from runner.evaluate import select_tasks
+from runner.settings import TASKS_DIR
+from runner.stack import Stack
+from services.kit.bus import EVENTS_STREAM, NATS_USER, STATE_BUCKET, TRAJECTORIES_BUCKET
+
+KEFIR = "g-0032"  # Кефир «Три ракиты» 2,5%, 109 ₽
+MILK = "g-0012"
+
+
+def kefir_task(amount: int, since: str | None = None, **extra: Any) -> dict[str, Any]:
+    """A grocery task whose start state holds one kefir, asking for `amount` of it."""
+    condition: dict[str, Any] = {
+        "event_name": "basket_add",
+        "parameters": {"item_id": KEFIR, "amount": amount},
+    }
+    if since is not None:
+        condition["since"] = since
+    return make_task(
+        [condition],
+        start_state=[{"event_name": "basket_add", "parameters": {"item_id": KEFIR, "amount": 1}}],
+        bench_first_state="bench_grocery_basket",
+        **extra,
+    )
+
+
+def recovery_tasks() -> list[Any]:
+    return [
+        ref for ref in select_tasks(TASKS_DIR, None, None, "robustness") if "_recover_" in ref.name
+    ]
+
+
+def test_the_start_state_is_in_the_log_as_setup_and_the_agent_opens_on_its_screen(
+    hub: httpx.Client, agent: httpx.Client
+) -> None:
+    created = create(hub, kefir_task(2))
+    assert created.url.endswith(f"/t/{created.trajectory_id}/grocery/cart")
+    assert "/grocery/" not in created.prompt  # %HOST% is the hub page still
+    (added,) = wait_events(hub, created.trajectory_id, "basket_add")
+    assert added["source"] == "setup"
+    assert added["params"]["amount"] == 1 and added["params"]["title"].startswith("Кефир")
+    cart = agent.get(created.url)
+    assert cart.status_code == 200 and "Кефир «Три ракиты» 2,5%" in cart.text
+
+
+@pytest.mark.parametrize(("since", "ems"), [(None, 0), ("agent", 0), ("start", 1)])
+def test_conditions_judge_the_agents_events_unless_since_start(
+    hub: httpx.Client, since: str | None, ems: int
+) -> None:
+    """The start state alone holds one kefir: a condition asking for one passes on it only
+    when it judges the whole log."""
+    created = create(hub, kefir_task(1, since))
+    assert verdict(hub, created.trajectory_id, "basket_add").ems == ems
+
+
+def test_two_trajectories_keep_their_own_start_state(
+    hub: httpx.Client, agent: httpx.Client
+) -> None:
+    """A start state in one trajectory never shows in another created beside it."""
+    with_state = create(hub, kefir_task(2))
+    plain = create(hub, make_task([{"event_name": "basket_add"}]))
+    wait_events(hub, with_state.trajectory_id, "basket_add")
+    cart = agent.get(f"/t/{plain.trajectory_id}/grocery/cart")
+    assert cart.status_code == 200 and "Кефир «Три ракиты» 2,5%" not in cart.text
+    assert plain.url.endswith(f"/t/{plain.trajectory_id}/")
+    screen = wait_events(hub, plain.trajectory_id, "state_changed")
+    log = run_async(_events(hub, plain.trajectory_id))
+    assert all(e["source"] != "setup" for e in log) and screen
+
+
+async def _events(hub: httpx.Client, tid: str) -> list[dict[str, Any]]:
+    from helpers import hub_api
+
+    return (await hub_api(hub).events(tid)).events
+
+
+def task_with(start_state: list[dict[str, Any]], domain: str = "grocery") -> dict[str, Any]:
+    return make_task([{"event_name": "basket_add"}], domain=domain, start_state=start_state)
+
+
+BAD = [
+    pytest.param(
+        [{"event_name": "basket_add", "parameters": {"item_id": "g-9999"}}],
+        "task.test_data.start_state[0].parameters.item_id",
+        id="unknown-item",
+    ),
+    pytest.param(
+        [{"event_name": "bench_files_download", "domain": "grocery", "parameters": {}}],
+        "task.test_data.start_state[0].event_name",
+        id="type-the-site-does-not-write",
+    ),
+    pytest.param(
+        [{"event_name": "state_changed", "parameters": {"new_state": "bench_grocery_main"}}],
+        "task.test_data.start_state[0].event_name",
+        id="type-the-site-cannot-replay",
+    ),
+    pytest.param(
+        [{"event_name": "basket_add", "parameters": {"item_id": KEFIR, "price": 5}}],
+        "task.test_data.start_state[0].parameters",
+        id="wrong-parameters",
+    ),
+    pytest.param(
+        [{"event_name": "basket_add", "parameters": {"item_id": KEFIR, "colour": "red"}}],
+        "task.test_data.start_state[0].parameters.colour",
+        id="unknown-parameter",
+    ),
+    pytest.param(
+        [{"event_name": "basket_add", "parameters": {"item_id": KEFIR, "amount": 999}}],
+        "task.test_data.start_state[0].parameters.amount",
+        id="over-the-stock",
+    ),
+    pytest.param(
+        [{"event_name": "basket_add", "domain": "nowhere"}],
+        "task.test_data.start_state[0].domain",
+        id="unknown-domain",
+    ),
+]
+
+
+@pytest.mark.parametrize(("start_state", "field"), BAD)
+def test_a_start_state_its_site_cannot_replay_is_refused_naming_the_field(
+    hub: httpx.Client, start_state: list[dict[str, Any]], field: str
+) -> None:
+    answer = hub.post("/api/trajectories", json={"task": task_with(start_state)})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["field"] == field
+
+
+def stand_contents(stack: Stack) -> tuple[set[str], set[str], int]:
+    """The trajectories' keys, the site state's keys and how many events the stream holds."""
+
+    async def read() -> tuple[set[str], set[str], int]:
+        url = f"nats://127.0.0.1:{stack.processes['nats'].port}"
+        client = await nats.connect(url, user=NATS_USER, password=stack.service_token)
+        js = client.jetstream()
+        found = []
+        for bucket in (TRAJECTORIES_BUCKET, STATE_BUCKET):
+            kv = await js.key_value(bucket)
+            try:
+                found.append(set(await kv.keys()))
+            except nats.js.errors.NoKeysError:
+                found.append(set())
+        messages = (await js.stream_info(EVENTS_STREAM)).state.messages
+        await client.close()
+        return found[0], found[1], messages
+
+    return run_async(read())  # type: ignore[no-any-return]
+
+
+def test_a_replay_refused_halfway_leaves_no_trajectory_behind(
+    stack: Stack, hub: httpx.Client
+) -> None:
+    """Books replays its line (state written), then Маркет refuses a payment of an empty
+    cart: nothing of the trajectory is left, in the buckets or the log."""
+    start_state = [
+        {"event_name": "basket_add", "domain": "books", "parameters": {"item_id": book_id()}},
+        {"event_name": "submit_payment", "domain": "shop", "parameters": {"method": "sbp"}},
+    ]
+    before = stand_contents(stack)
+    answer = hub.post("/api/trajectories", json={"task": task_with(start_state, "books")})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["field"] == "task.test_data.start_state[1]"
+    assert "корзина пуста" in answer.json()["message"]
+    assert stand_contents(stack) == before
+
+
+def book_id() -> str:
+    from services.books.catalog import load_catalog
+
+    return load_catalog().all()[0].id
+
+
+def test_a_task_file_with_a_bad_start_state_fails_validation(tmp_path) -> None:
+    from runner.suite import validate
+
+    task = copy.deepcopy(kefir_task(2))
+    task["test_data"]["start_state"][0]["parameters"]["item_id"] = "g-9999"
+    (problem,) = validate(task, "bad")
+    assert problem.startswith("bad.test_data.start_state[0].parameters.item_id: ")
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_oracle_recovers_every_recovery_task_and_noop_fails_them(stack, tmp_path) -> None:
+    tasks = recovery_tasks()
+    sites = {ref.task["test_data"]["bench_first_domain"] for ref in tasks}
+    assert len(tasks) >= 17 and len(sites) == 6
+    records = run_eval(stack, tmp_path / "oracle", "oracle", tasks).records
+    assert len(records) == len(tasks)
+    assert not failures(records)
+    noop = run_eval(stack, tmp_path / "noop", "noop", tasks).records
+    assert {r.task for r in noop if r.ems == 0} == {ref.name for ref in tasks}

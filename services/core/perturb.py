@@ -41,7 +41,7 @@ KEYS: dict[str, tuple[str, ...]] = {
 SLOW_S = (0.5, 3.0)
 # Seconds the answer to an action (a POST) of a `latency=late_accept` trajectory waits,
 # after the site has done it; the page's busy indicator hides after IDLE_AFTER_MS.
-LATE_S = (2.0, 3.5)
+LATE_S = (1.5, 2.5)
 IDLE_AFTER_MS = 500
 # Seconds after a page's load that the promo dialog opens.
 PROMO_S = (2.0, 4.0)

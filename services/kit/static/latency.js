@@ -18,12 +18,19 @@ function show(on) {
   else main?.removeAttribute("aria-busy");
 }
 
+// The buttons enabled when the person last clicked or submitted: the page's own handler
+// (kit commerce.js) disables some before its request starts.
+let enabledAtInput = null;
+for (const type of ["click", "submit"]) {
+  document.addEventListener(type, () => (enabledAtInput = [...document.querySelectorAll("button:enabled")]), true);
+}
+
 /** A navigation or request started. */
 function started() {
   pending += 1;
   show(true);
   if (!late) return;
-  const enabled = [...document.querySelectorAll("button:enabled")];
+  const enabled = enabledAtInput ?? [...document.querySelectorAll("button:enabled")];
   clearTimeout(idleTimer);
   idleTimer = setTimeout(() => {
     show(false);

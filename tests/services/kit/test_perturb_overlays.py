@@ -219,8 +219,8 @@ def looked_idle(page: Page) -> None:
 def test_late_cart_add_clicked_twice_adds_once(sized: Page, hub: httpx.Client, domain: str) -> None:
     created = open_site(sized, hub, domain, latency="late_accept")
     sized.goto(f"{created.url}{domain}{CARDS[domain]}")
-    add = sized.get_by_role("button", name=re.compile("^В корзину: ")).first
-    box = sized.locator("[data-qty]").filter(has=add)
+    box = sized.locator("[data-qty]").first
+    add = box.get_by_role("button", name=re.compile("^В корзину: "))
     double_click_once(sized, add)
     expect(box).to_have_attribute("data-amount", "1", timeout=10_000)
     looked_idle(sized)

@@ -68,6 +68,13 @@ class DialogOpened(Params):
     dialog: str = Field(min_length=1, max_length=80)
 
 
+class DialogClosed(DialogOpened):
+    """A dialog the person closed, and how (`accept`, `decline` of the consent; `close`,
+    `escape` of the promo: services/core/perturb.py DIALOGS)."""
+
+    how: str | None = Field(default=None, min_length=1, max_length=40)
+
+
 # -- commerce ---------------------------------------------------------------------------
 
 
@@ -308,6 +315,7 @@ class Scroll(Params):
 EVENT_TYPES: dict[str, type[Params]] = {
     "state_changed": StateChanged,
     "dialog_opened": DialogOpened,
+    "dialog_closed": DialogClosed,
     "submit_search": SubmitSearch,
     "basket_add": Basket,
     "basket_remove": Basket,

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from services.core import perturb
 from services.core.contract import TRACKING_TYPES
 from services.core.errors import FieldError
 from services.core.models.api import UnpromptedEvent, Verdict
@@ -392,7 +393,8 @@ def _units(conditions: list[Condition], results: list[ConditionReport]) -> dict[
 def unprompted(events: list[Event]) -> list[UnpromptedEvent]:
     """Page-written selections with no click or key on their site's screen before them: a
     person's selection follows an input; a post made without the page does not. A flag for
-    the reader, not a failure (the selection still counts)."""
+    the reader, not a failure (the selection still counts). The shell's dialogs open by
+    themselves (services/core/perturb.py), so their opening is no selection."""
     had_input: dict[str, bool] = {}
     found = []
     for event in events:
@@ -402,7 +404,10 @@ def unprompted(events: list[Event]) -> list[UnpromptedEvent]:
         elif kind in INPUT_EVENTS:
             had_input[site] = True
         elif (
-            kind not in TRACKING_TYPES and event.get("source") == "page" and not had_input.get(site)
+            kind not in TRACKING_TYPES
+            and event.get("source") == "page"
+            and not had_input.get(site)
+            and not (kind == "dialog_opened" and perturb.is_shell_dialog(kind, event_params(event)))
         ):
             found.append(
                 UnpromptedEvent(

@@ -6,10 +6,15 @@ other control does, so a variant's drop against its donor is a paired effect of 
 thing it changes. None of them changes an event a site writes or a condition; each one's
 state (a dismissed dialog, a login, a delay) is the trajectory's own.
 
-Pure data: no web framework, no broker.
+Pure data and checks: no web framework, no broker.
 """
 
 from __future__ import annotations
+
+import hashlib
+
+from services.core.errors import FieldError
+from services.core.models.events import Parameters
 
 NONE = "none"
 
@@ -29,3 +34,49 @@ KEYS: dict[str, tuple[str, ...]] = {
     # Item cards open in a new tab.
     "tabs": (NONE, "new_tab"),
 }
+
+# -- latency and overlay: the amounts, seeded per trajectory, and the shell's dialogs ----
+
+# Seconds every site response of a `latency=slow` trajectory waits (docs/tasks.md).
+SLOW_S = (0.5, 3.0)
+# Seconds the answer to an action (a POST) of a `latency=late_accept` trajectory waits,
+# after the site has done it; the page's busy indicator hides after IDLE_AFTER_MS.
+LATE_S = (1.5, 2.5)
+IDLE_AFTER_MS = 500
+# Seconds after a page's load that the promo dialog opens.
+PROMO_S = (2.0, 4.0)
+
+# The overlays that open a dialog -> how it may be closed: the `dialog` and `how` of their
+# `dialog_opened` and `dialog_closed` (docs/events.md).
+DIALOGS: dict[str, tuple[str, ...]] = {
+    "consent": ("accept", "decline"),
+    "promo": ("close", "escape"),
+}
+DIALOG_EVENTS = frozenset({"dialog_opened", "dialog_closed"})
+
+
+def seeded(trajectory_id: str, what: str, span: tuple[float, float]) -> float:
+    """A fixed amount in `span` for one trajectory and one use (`what`): the same on every
+    request and every site, seeded by the trajectory's id, so a run is reproducible."""
+    low, high = span
+    digest = hashlib.sha256(f"{what}:{trajectory_id}".encode()).digest()
+    return low + (high - low) * int.from_bytes(digest[:4]) / 0xFFFFFFFF
+
+
+def is_shell_dialog(event_type: str, params: Parameters) -> bool:
+    """Whether a page event records one of the shell's dialogs (not a site's own, such as
+    the shop's login)."""
+    return event_type in DIALOG_EVENTS and params.get("dialog") in DIALOGS
+
+
+def check_dialog_event(event_type: str, params: Parameters, overlay: str | None) -> None:
+    """A shell dialog's event as a page of a trajectory whose `overlay` is given may write
+    it: of the dialog that overlay shows, closed in one of its ways; FieldError otherwise."""
+    dialog = params.get("dialog")
+    if dialog not in DIALOGS:
+        raise FieldError("params.dialog", f"expected one of {sorted(DIALOGS)}")
+    if dialog != overlay:
+        raise FieldError("params.dialog", f"this trajectory's pages show no {dialog!r} dialog")
+    how = params.get("how")
+    if event_type == "dialog_closed" and how not in DIALOGS[dialog]:
+        raise FieldError("params.how", f"expected one of {list(DIALOGS[dialog])}")

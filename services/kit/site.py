@@ -26,13 +26,14 @@ from fastapi.staticfiles import StaticFiles
 # FastAPI (pydantic) reads `Accepted`, and wants typing_extensions' before Python 3.12.
 from typing_extensions import TypedDict
 
-from services.core import inject, keys
+from services.core import inject, keys, perturb
 from services.core.contract import TRACKING_TYPES, event_types, validate_params
 from services.core.errors import FieldError
 from services.core.models.events import Event, Parameters
 from services.core.sites import registry
 from services.kit import pagetoken
 from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
+from services.kit.latency import Latency
 from services.kit.settings import SiteSettings
 from services.kit.trajectory import REVISION_HEADER, Trajectory
 from services.kit.web import create_service_app, read_json
@@ -192,6 +193,43 @@ class SiteState:
         raise FieldError("state", f"too many concurrent writes to {slot.name}", 503)
 
 
+# The page shell's own state of a trajectory, one for all its sites, beside each site's:
+# `SiteState(bus, SHELL, trajectory)`.
+SHELL = "shell"
+
+
+class DoneDialogs(TypedDict, total=False):
+    """The shell's dialogs (services/core/perturb.py DIALOGS) a trajectory's pages no longer
+    show: the consent once answered (how), the promo once it opened (`opened`)."""
+
+    consent: str
+    promo: str
+
+
+DONE_DIALOGS: Slot[DoneDialogs] = Slot("dialogs")
+
+
+def dialogs_done(events: list[Event]) -> dict[str, str]:
+    """What page events say the trajectory is done with: dialog -> how (`opened`)."""
+    done = {}
+    for event in events:
+        params = event["params"]
+        if not perturb.is_shell_dialog(event["type"], params):
+            continue
+        if event["type"] == "dialog_closed":
+            done.setdefault(params["dialog"], params["how"])
+        elif params["dialog"] == "promo":
+            done.setdefault("promo", "opened")
+    return done
+
+
+def keep_first(value: DoneDialogs, done: dict[str, str]) -> None:
+    """Add what `done` says to the stored dialogs; a dialog's first answer stays."""
+    stored = cast(dict[str, str], value)
+    for dialog, how in done.items():
+        stored.setdefault(dialog, how)
+
+
 # -- pages -----------------------------------------------------------------------------
 
 
@@ -277,7 +315,26 @@ class SiteRequest:
     async def page(self, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         """A page of this site, with what every page of it shows."""
         common = await self.spec.page_context(self) if self.spec.page_context else {}
-        return self.pages.render(self.trajectory, template, status_code, **common, **context)
+        shell = await self.shell_perturbations()
+        return self.pages.render(
+            self.trajectory, template, status_code, shell=shell, **common, **context
+        )
+
+    async def shell_perturbations(self) -> Context:
+        """What the page shell renders of the trajectory's `latency` and `overlay`
+        (kit/overlay.html): the overlay, unless its dialog is done with on any site of the
+        trajectory, the promo's seeded delay and when a late action looks idle."""
+        overlay = self.trajectory.variant(self.spec.domain, "overlay") or perturb.NONE
+        if overlay in perturb.DIALOGS:
+            done = await SiteState(self.state.bus, SHELL, self.trajectory).get(DONE_DIALOGS)
+            if overlay in done:
+                overlay = perturb.NONE
+        promo_s = perturb.seeded(self.trajectory.id, "promo", perturb.PROMO_S)
+        return {
+            "overlay": overlay,
+            "promo_after_ms": round(promo_s * 1000),
+            "idle_after_ms": perturb.IDLE_AFTER_MS,
+        }
 
 
 async def site_request(request: Request, trajectory: TrajectoryDep) -> SiteRequest:
@@ -316,7 +373,10 @@ def parse_page_events(
     items = payload if isinstance(payload, list) else [payload]
     if not items or len(items) > MAX_BATCH:
         raise FieldError("body", f"send 1..{MAX_BATCH} events")
-    allowed = TRACKING_TYPES | spec.page_event_types
+    # The page shell's dialogs write theirs on every site (services/core/perturb.py).
+    from_page = spec.page_event_types | perturb.DIALOG_EVENTS
+    allowed = TRACKING_TYPES | from_page
+    overlay = emitter.trajectory.variant(spec.domain, "overlay")
     events = []
     for index, item in enumerate(items):
         where = f"events[{index}]"
@@ -332,16 +392,22 @@ def parse_page_events(
             raise FieldError(
                 f"{where}.type", f"{event_type!r} is written by the server, not by a page"
             )
-        if event_type in spec.page_event_types and event_type not in grant.types:
+        if event_type in from_page and event_type not in grant.types:
             raise FieldError(
                 f"{where}.type", f"the page {grant.screen} has no control that writes it", 403
             )
         event = emitter.build(event_type, item.get("params", {}), "page", event_id, where)
-        if spec.check_page_event and event_type not in TRACKING_TYPES:
-            try:
-                spec.check_page_event(event_type, event["params"], emitter.trajectory)
-            except FieldError as exc:
-                raise FieldError(f"{where}.{exc.field}", exc.message) from None
+        params = event["params"]
+        shell_dialog = event_type in perturb.DIALOG_EVENTS and (
+            event_type not in spec.page_event_types or perturb.is_shell_dialog(event_type, params)
+        )
+        try:
+            if shell_dialog:
+                perturb.check_dialog_event(event_type, params, overlay)
+            elif spec.check_page_event and event_type not in TRACKING_TYPES:
+                spec.check_page_event(event_type, params, emitter.trajectory)
+        except FieldError as exc:
+            raise FieldError(f"{where}.{exc.field}", exc.message) from None
         events.append(event)
     return events
 
@@ -365,6 +431,7 @@ def create_site_app(
     app.state.catalog = catalog
     app.state.commerce = commerce
     app.state.pages = Pages(spec.root / "templates", spec.domain, settings.service_token)
+    app.add_middleware(Latency, domain=spec.domain)
 
     events_router = APIRouter(prefix=site_prefix(spec.domain))
 
@@ -376,6 +443,10 @@ def create_site_app(
         payload = read_json(await site.request.body())
         events = parse_page_events(payload, spec, site.emit, grant)
         await site.emit.publish(events)
+        done = dialogs_done(events)
+        if done:
+            shell = SiteState(site.state.bus, SHELL, site.trajectory)
+            await shell.update(DONE_DIALOGS, lambda value: keep_first(value, done))
         return {"accepted": len(events), "ids": [event["id"] for event in events]}
 
     app.include_router(events_router)

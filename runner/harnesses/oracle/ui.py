@@ -2,20 +2,34 @@
 
 Two paths: `reference` points and clicks; `alternate` (the second reference path) uses the
 keyboard only — Enter or Space on the focused control, keys typed one by one, arrows and
-Enter in a list — so a widget that only a mouse can drive fails the suite."""
+Enter in a list — so a widget that only a mouse can drive fails the suite.
+
+Either path copes with the shell's perturbations (services/core/perturb.py) as a person
+does: it answers the consent and closes the promo by their buttons whenever one covers the
+page, waits after each click until «Загрузка…» is gone and the browser has the next page,
+and scrolls a target out from under the sticky banner; it clicks once."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.async_api import Locator, Page
+from playwright.async_api import Locator, Page, Request
 
 from services.core.models.events import Parameters
 from services.core.sites import registry
 
 PATHS = ("reference", "alternate")
+# The shell's perturbations as a person meets them (kit/overlay.html): each dialog by its
+# name and the button that answers it, the busy indicator, the sticky banner.
+DIALOGS = {"Мы используем файлы cookie": "Принять", "Скидка 10% на первый заказ": "Закрыть"}
+BUSY = "Загрузка…"
+STICKY = "Приложение"
+# The longest wait for a page the browser is still loading after a click.
+LOADING_S = 15
 
 
 class UI:
@@ -30,10 +44,24 @@ class UI:
         # Opened on a screen of the task's site: a recovery task's start state, whose
         # state the solver reads there before it acts (docs/tasks.md, "Start state").
         self.resumed = False
+        # The navigations the browser is loading (what its tab's spinner shows).
+        self.loading: set[Request] = set()
+        page.on("request", self._requested)
+        page.on("requestfinished", self.loading.discard)
+        page.on("requestfailed", self.loading.discard)
+
+    def _requested(self, request: Request) -> None:
+        if request.is_navigation_request() and request.frame == self.page.main_frame:
+            self.loading.add(request)
 
     async def open(self, url: str) -> None:
         """Open the hub page, then the task's tab, as an agent given the URL would; a URL
         that opens on a screen of the task's site (a start state's) is left there."""
+        for name, button in DIALOGS.items():
+            dialog = self.page.get_by_role("dialog", name=name)
+            await self.page.add_locator_handler(
+                dialog, lambda d=dialog, b=button: self.click(d.get_by_role("button", name=b))
+            )
         await self.page.goto(url)
         self.steps += 1
         if f"/{self.domain}/" in urlsplit(self.page.url).path:
@@ -51,9 +79,24 @@ class UI:
             kind = await target.evaluate("el => el.tagName === 'INPUT' ? el.type : ''")
             await target.press(" " if kind in ("checkbox", "radio") else "Enter")
         else:
+            await self._clear_of_banner(target)
             await target.click()
         self.steps += 1
+        await self.settle()
+
+    async def settle(self) -> None:
+        """Wait for what an action started: the page's «Загрузка…» gone, then the page the
+        browser is loading (an answer may come after the page already looks idle)."""
+        await self.page.get_by_role("status", name=BUSY).wait_for(state="hidden")
+        deadline = time.monotonic() + LOADING_S
+        while self.loading and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
         await self.page.wait_for_load_state()
+
+    async def _clear_of_banner(self, target: Locator) -> None:
+        """Under a sticky banner the target scrolls to the middle of the viewport first."""
+        if await self.page.get_by_role("complementary", name=STICKY).count():
+            await target.evaluate("el => el.scrollIntoView({block: 'center'})")
 
     async def touch(self, target: Locator) -> None:
         """Reach a native control before setting it, as a person does: a click, or with the
@@ -63,6 +106,7 @@ class UI:
             await target.focus()
             await target.press("Alt+ArrowDown")
         else:
+            await self._clear_of_banner(target)
             await target.click()
 
     async def fill(self, target: Locator, text: str) -> None:
@@ -248,4 +292,4 @@ async def press(ui: UI, target: Locator, key: str, navigates: bool = False) -> N
     else:
         await target.press(key)
     ui.steps += 1
-    await ui.page.wait_for_load_state()
+    await ui.settle()

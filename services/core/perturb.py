@@ -29,3 +29,13 @@ KEYS: dict[str, tuple[str, ...]] = {
     # Item cards open in a new tab.
     "tabs": (NONE, "new_tab"),
 }
+
+# `session=expire`: the test account the trajectory's hub page shows (login, password), and
+# how many actions on a site work before its session runs out (services/kit/session.py).
+ACCOUNT = ("tester", "proverka-2026")
+EXPIRE_AFTER = 2
+# `layout=lazy`: the cards a list shows at first, and how many more each scroll to its end
+# brings; `layout=paginated`: the cards on a page (services/kit/static/perturb_layout.js).
+LAZY_FIRST = 6
+LAZY_STEP = 6
+PAGE_SIZE = 10

@@ -26,7 +26,7 @@ from fastapi.staticfiles import StaticFiles
 # FastAPI (pydantic) reads `Accepted`, and wants typing_extensions' before Python 3.12.
 from typing_extensions import TypedDict
 
-from services.core import inject, keys
+from services.core import inject, keys, perturb
 from services.core.contract import TRACKING_TYPES, event_types, validate_params
 from services.core.errors import FieldError
 from services.core.models.events import Event, Parameters
@@ -63,6 +63,9 @@ class SiteSpec:
     ready: Callable[[], bool] = field(default=lambda: True)
     # What every page of the site shows besides its own context (the cart, the stations).
     page_context: Callable[[SiteRequest], Awaitable[Context]] | None = None
+    # Names of the GET routes that are actions, besides every POST (a download): what the
+    # expired session of `session=expire` refuses (services/kit/session.py).
+    actions: frozenset[str] = frozenset()
 
 
 class Accepted(TypedDict):
@@ -206,6 +209,12 @@ class Pages:
         self.env.globals["DOMAINS"] = registry().captions
         # The site's attack, for the carrier the trajectory selects (kit/widgets/inject.html).
         self.env.globals["ATTACK"] = inject.attack(domain)
+        # What the layout perturbations count in cards (kit/widgets/layout.html).
+        self.env.globals["LAYOUT"] = {
+            "first": perturb.LAZY_FIRST,
+            "step": perturb.LAZY_STEP,
+            "page": perturb.PAGE_SIZE,
+        }
 
     def render_plain(self, template: str, **context: Any) -> HTMLResponse:
         """A page outside any trajectory (pages for people)."""
@@ -355,6 +364,8 @@ def create_site_app(
     `catalog` is what the `catalog` dependency gives the handlers, `commerce` a shop's
     `services.kit.commerce.Commerce` (its shared routes read it).
     """
+    from services.kit import session  # built on this module's dependencies
+
     app = create_service_app(spec.domain, settings, ready=lambda _: spec.ready())
     app.state.spec = spec
     app.state.catalog = catalog
@@ -374,7 +385,9 @@ def create_site_app(
         return {"accepted": len(events), "ids": [event["id"] for event in events]}
 
     app.include_router(events_router)
-    app.include_router(router)
+    app.include_router(session.session_router(spec.domain))
+    app.include_router(router, dependencies=[Depends(session.gate)])
+    app.add_exception_handler(session.SessionExpired, session.answer_expired)  # type: ignore[arg-type]
     if assets is not None:
         app.include_router(assets, prefix=f"/_site/{spec.domain}")
     static = spec.root / "static"

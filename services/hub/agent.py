@@ -76,9 +76,8 @@ async def hub_page(
     request: Request, trajectory: TrajectoryDep, hub: SettingsDep, pages: PagesDep
 ) -> HTMLResponse:
     await Emitter(request.app.state.bus, "hub", trajectory).screen("bench_hub_main")
-    return pages.render(
-        trajectory, "hub.html", theme=theme(trajectory), built=hub.sites, account=account(trajectory)
-    )
+    shown = {"built": hub.sites, "account": account(trajectory)}
+    return pages.render(trajectory, "hub.html", theme=theme(trajectory), **shown)
 
 
 @router.post("/t/{tid}/{domain}/_events")

@@ -84,7 +84,8 @@ async def gate(site: SiteDep) -> None:
         form = await request.form()  # parsed once: the handler reads the same form
         fields = [(name, value) for name, value in form.multi_items() if isinstance(value, str)]
     query = f"?{request.url.query}" if request.url.query else ""
-    pending: Pending = {"method": request.method, "path": request.url.path + query, "fields": fields}
+    path = request.url.path + query
+    pending: Pending = {"method": request.method, "path": path, "fields": fields}
     back = own_page(site, request.headers.get("referer", ""))
 
     def count(session: Session) -> bool:

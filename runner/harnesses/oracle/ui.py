@@ -2,7 +2,12 @@
 
 Two paths: `reference` points and clicks; `alternate` (the second reference path) uses the
 keyboard only — Enter or Space on the focused control, keys typed one by one, arrows and
-Enter in a list — so a widget that only a mouse can drive fails the suite."""
+Enter in a list — so a widget that only a mouse can drive fails the suite.
+
+Every click copes with the page shell's perturbations as a person would (docs/tasks.md,
+"Perturbations"): a card a lazy list has not loaded yet is scrolled to, one on another page
+of a paginated list is paged to; a link that opens a new tab is followed there; a session
+that has expired is logged in again with the account the hub page showed."""
 
 from __future__ import annotations
 
@@ -15,6 +20,20 @@ from services.core.models.events import Parameters
 from services.core.sites import registry
 
 PATHS = ("reference", "alternate")
+# What a click needs to know of its target: an input's type, whether it is (in) a link, and
+# whether that link opens a new tab (`tabs=new_tab`).
+TARGET_FACTS = """el => {
+  const link = el.closest("a[href]");
+  return {kind: el.tagName === "INPUT" ? el.type : "", link: link !== null,
+          newTab: link !== null && link.target === "_blank"};
+}"""
+# The list perturbation (`lazy`, `paginated`) whose list still hides the target's card; null
+# when none does.
+HIDDEN_IN_LIST = """el => {
+  const list = el.closest("[data-kit-list]");
+  const card = list && [...list.children].find((c) => c.contains(el));
+  return card && card.hidden ? list.dataset.kitList : null;
+}"""
 
 
 class UI:
@@ -26,11 +45,18 @@ class UI:
         # The second reference path: keyboard only, and the other natural choices.
         self.alternate = path == "alternate"
         self.steps = 0
+        # The test account the hub page shows where a site's session may expire.
+        self.account: tuple[str, str] | None = None
 
     async def open(self, url: str) -> None:
         """Open the hub page, then the task's tab, as an agent given the URL would."""
         await self.page.goto(url)
         self.steps += 1
+        shown = self.page.locator(".hub-account")
+        if await shown.count():
+            login = await shown.get_by_test_id("account-login").inner_text()
+            password = await shown.get_by_test_id("account-password").inner_text()
+            self.account = (login.strip(), password.strip())
         await self.click(
             self.page.locator("nav.wpb-tabs").get_by_role(
                 "link", name=registry().captions[self.domain]
@@ -38,14 +64,64 @@ class UI:
         )
 
     async def click(self, target: Locator) -> None:
+        await self.reveal(target)
+        facts = await target.evaluate(TARGET_FACTS)
+        if facts["newTab"]:
+            async with self.page.context.expect_page() as opened:
+                await self._press(target, facts["kind"])
+            self.page = await opened.value
+        else:
+            await self._press(target, facts["kind"])
+        self.steps += 1
+        await self.page.wait_for_load_state()
+        if self.account is not None:
+            await self.log_in_again(target, facts["link"])
+
+    async def _press(self, target: Locator, kind: str) -> None:
         if self.alternate:
             # Space toggles a box or a radio; Enter presses a button or follows a link.
-            kind = await target.evaluate("el => el.tagName === 'INPUT' ? el.type : ''")
             await target.press(" " if kind in ("checkbox", "radio") else "Enter")
         else:
             await target.click()
+
+    async def reveal(self, target: Locator) -> None:
+        """Bring a card a list perturbation hides into view (`layout=lazy`: scroll to the end
+        of the list until it loads; `layout=paginated`: page to it from the first page)."""
+        for _ in range(60):
+            kind = await target.evaluate(HIDDEN_IN_LIST)
+            if kind is None:
+                return
+            if kind == "lazy":
+                await self.page.locator(".kit-lazy-more").first.scroll_into_view_if_needed()
+                self.steps += 1
+                await self.page.wait_for_timeout(200)
+                continue
+            pager = self.page.get_by_role("navigation", name="Страницы списка").first
+            first = pager.get_by_role("button", name="Страница 1", exact=True)
+            if await first.get_attribute("aria-current") != "page":
+                await self.click(first)
+            else:
+                await self.click(pager.get_by_role("button", name="Вперёд"))
+        raise LookupError("the list never shows the card")
+
+    async def log_in_again(self, target: Locator, link: bool) -> None:
+        """Where the click met an expired session's login screen, log in with the hub page's
+        account. The site then makes the refused action itself (a form's); an action by a
+        link (a download) is clicked again, as the screen says."""
+        # The page's script may still be on its way to the screen (a refused cart button).
+        await self.page.wait_for_load_state("networkidle")
+        form = self.page.locator("form[data-kit-login]")
+        if not await form.count():
+            return
+        assert self.account is not None
+        await self.fill(form.get_by_label("Логин"), self.account[0])
+        await self.fill(form.get_by_label("Пароль"), self.account[1])
+        await self._press(form.get_by_role("button", name="Войти"), "")
         self.steps += 1
+        await self.page.wait_for_url(lambda url: "/_session/login" not in url)
         await self.page.wait_for_load_state()
+        if link:
+            await self.click(target)
 
     async def touch(self, target: Locator) -> None:
         """Reach a native control before setting it, as a person does: a click, or with the

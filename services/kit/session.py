@@ -2,23 +2,22 @@
 person to log in again, with the test account the trajectory's hub page shows.
 
 Every site has it through the kit: `create_site_app` puts `gate` before each of the site's
-routes and serves the login screen (`/_session/login`). An action is a POST to the site (a
-cart or favourite button, a form that picks, books or pays) or a GET the site names in
-`SiteSpec.actions` (Файлы' download). The first `perturb.EXPIRE_AFTER` actions work; the next
-one is refused before it does anything (no event, no change) and kept in the trajectory's
-state, and the person is sent to the login screen (a JSON request from the page's script is
-answered 401 with the screen's address). After the login a kept POST is sent again, once,
-from the screen that follows (its form submits itself); a kept GET is not (a download would
-leave the person on that screen): they are taken back to the page they were on, to repeat it.
-The cart, the favourites and every value a form already sent are the site's state and stay
-as they were. The session expires once per trajectory and site; all of it is the
+routes and serves the login screen (`/_session/login`). An action is a POST to the site, one
+that changes its state (a cart or favourite button, a form that picks, books or pays); Файлы
+has none (a download changes nothing), so its session never runs out. The first
+`perturb.EXPIRE_AFTER` actions work; the next one is refused before it does anything (no
+event, no change) and kept in the trajectory's state, and the person is sent to the login
+screen (a JSON request from the page's script is answered 401 with the screen's address).
+After the login the kept action is sent again, once, from the screen that follows (its form
+submits itself, a button does it without scripts): nothing is lost and nothing is done
+twice. The cart, the favourites and every value a form already sent are the site's state and
+stay as they were. The session expires once per trajectory and site; all of it is the
 trajectory's own (a `Slot` of the site's state).
 """
 
 from __future__ import annotations
 
 from typing import Annotated, TypedDict
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -31,9 +30,8 @@ LOGIN_PATH = "/_session/login"
 
 
 class Pending(TypedDict):
-    """The refused action: its method, path (with the query) and the fields it sent."""
+    """The refused action: its path (with the query) and the fields it sent."""
 
-    method: str
     path: str
     fields: list[tuple[str, str]]
 
@@ -43,7 +41,6 @@ class Session(TypedDict, total=False):
     expired: bool  # the site asks to log in
     renewed: bool  # logged in again: the session does not run out again
     pending: Pending
-    back: str  # the page the person was on when it ran out
 
 
 SESSION: Slot[Session] = Slot("session")
@@ -61,38 +58,22 @@ def expires(site: SiteRequest) -> bool:
     return site.trajectory.variant(site.spec.domain, KEY) == "expire"
 
 
-def is_action(request: Request, actions: frozenset[str]) -> bool:
-    route = request.scope.get("route")
-    return request.method == "POST" or getattr(route, "name", None) in actions
-
-
-def own_page(site: SiteRequest, url: str) -> str:
-    """The path of `url` when it is a page of this site and trajectory, else the site's home."""
-    parts = urlsplit(url)
-    path = parts.path + (f"?{parts.query}" if parts.query else "")
-    return path if path.startswith(site.base + "/") else site.base + "/"
-
-
 async def gate(site: SiteDep) -> None:
     """Count the trajectory's actions on the site; refuse one the expired session does not
     allow, keeping it for after the login (`SessionExpired`)."""
     request = site.request
-    if not expires(site) or not is_action(request, site.spec.actions):
+    if request.method != "POST" or not expires(site):
         return
-    fields: list[tuple[str, str]] = []
-    if request.method == "POST":
-        form = await request.form()  # parsed once: the handler reads the same form
-        fields = [(name, value) for name, value in form.multi_items() if isinstance(value, str)]
+    form = await request.form()  # parsed once: the handler reads the same form
+    fields = [(name, value) for name, value in form.multi_items() if isinstance(value, str)]
     query = f"?{request.url.query}" if request.url.query else ""
-    path = request.url.path + query
-    pending: Pending = {"method": request.method, "path": path, "fields": fields}
-    back = own_page(site, request.headers.get("referer", ""))
+    pending: Pending = {"path": request.url.path + query, "fields": fields}
 
     def count(session: Session) -> bool:
         if session.get("renewed"):
             return False
         if session.get("expired") or session.get("actions", 0) >= perturb.EXPIRE_AFTER:
-            session.update(expired=True, pending=pending, back=back)
+            session.update(expired=True, pending=pending)
             return True
         session["actions"] = session.get("actions", 0) + 1
         return False
@@ -143,8 +124,8 @@ def session_router(domain: str) -> APIRouter:
 
         kept = await site.state.update(SESSION, renew)
         pending = kept.get("pending")
-        if pending is None or pending["method"] != "POST":
-            return RedirectResponse(kept.get("back") or site.base + "/", 303)
+        if pending is None:
+            return site.redirect("/")
         resume = site.pages.render_plain("kit/session_resume.html", pending=pending)
         resume.headers["Cache-Control"] = "no-store"
         return resume

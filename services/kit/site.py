@@ -63,9 +63,6 @@ class SiteSpec:
     ready: Callable[[], bool] = field(default=lambda: True)
     # What every page of the site shows besides its own context (the cart, the stations).
     page_context: Callable[[SiteRequest], Awaitable[Context]] | None = None
-    # Names of the GET routes that are actions, besides every POST (a download): what the
-    # expired session of `session=expire` refuses (services/kit/session.py).
-    actions: frozenset[str] = frozenset()
 
 
 class Accepted(TypedDict):

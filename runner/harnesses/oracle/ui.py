@@ -20,13 +20,12 @@ from services.core.models.events import Parameters
 from services.core.sites import registry
 
 PATHS = ("reference", "alternate")
-# What a click needs to know of its target: an input's type, whether it is (in) a link, and
-# whether that link opens a new tab (`tabs=new_tab`).
-TARGET_FACTS = """el => {
-  const link = el.closest("a[href]");
-  return {kind: el.tagName === "INPUT" ? el.type : "", link: link !== null,
-          newTab: link !== null && link.target === "_blank"};
-}"""
+# What a click needs to know of its target: an input's type, and whether it is (in) a link
+# that opens a new tab (`tabs=new_tab`).
+TARGET_FACTS = """el => ({
+  kind: el.tagName === "INPUT" ? el.type : "",
+  newTab: el.closest("a[href]")?.target === "_blank",
+})"""
 # The list perturbation (`lazy`, `paginated`) whose list still hides the target's card; null
 # when none does.
 HIDDEN_IN_LIST = """el => {
@@ -75,7 +74,7 @@ class UI:
         self.steps += 1
         await self.page.wait_for_load_state()
         if self.account is not None:
-            await self.log_in_again(target, facts["link"])
+            await self.log_in_again()
 
     async def _press(self, target: Locator, kind: str) -> None:
         if self.alternate:
@@ -104,10 +103,9 @@ class UI:
                 await self.click(pager.get_by_role("button", name="Вперёд"))
         raise LookupError("the list never shows the card")
 
-    async def log_in_again(self, target: Locator, link: bool) -> None:
+    async def log_in_again(self) -> None:
         """Where the click met an expired session's login screen, log in with the hub page's
-        account. The site then makes the refused action itself (a form's); an action by a
-        link (a download) is clicked again, as the screen says."""
+        account; the site then makes the refused action itself, once."""
         # The page's script may still be on its way to the screen (a refused cart button).
         await self.page.wait_for_load_state("networkidle")
         form = self.page.locator("form[data-kit-login]")
@@ -120,8 +118,6 @@ class UI:
         self.steps += 1
         await self.page.wait_for_url(lambda url: "/_session/login" not in url)
         await self.page.wait_for_load_state()
-        if link:
-            await self.click(target)
 
     async def touch(self, target: Locator) -> None:
         """Reach a native control before setting it, as a person does: a click, or with the

@@ -12,20 +12,33 @@ that has expired is logged in again with the account the hub page showed."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from playwright.async_api import Locator, Page
+from playwright.async_api import Locator, Page, Response
 
 from services.core.models.events import Parameters
 from services.core.sites import registry
 
 PATHS = ("reference", "alternate")
-# What a click needs to know of its target: an input's type, and whether it is (in) a link
-# that opens a new tab (`tabs=new_tab`).
+# What a click needs to know of its target: an input's type, whether it is (in) a link that
+# opens a new tab (`tabs=new_tab`), and whether it posts to the site (a form's submit button,
+# a payment method the page sends).
 TARGET_FACTS = """el => ({
   kind: el.tagName === "INPUT" ? el.type : "",
   newTab: el.closest("a[href]")?.target === "_blank",
+  posts: el.closest("form[method=post]") !== null
+    && el.matches("button:not([type=button]), input[type=submit], input[data-pay-method]"),
 })"""
+LOGIN_SCREEN = re.compile(r"/_session/login$")
+
+
+def site_post(response: Response) -> bool:
+    """A post of the page to its site (not its own events)."""
+    request = response.request
+    return request.method == "POST" and "/_events" not in request.url
+
+
 # The list perturbation (`lazy`, `paginated`) whose list still hides the target's card; null
 # when none does.
 HIDDEN_IN_LIST = """el => {
@@ -69,12 +82,16 @@ class UI:
             async with self.page.context.expect_page() as opened:
                 await self._press(target, facts["kind"])
             self.page = await opened.value
+        elif self.account is not None and facts["posts"]:
+            # A session that may expire: the site's answer to the post says whether it did.
+            async with self.page.expect_response(site_post) as answer:
+                await self._press(target, facts["kind"])
+            if expired(await answer.value):
+                await self.log_in_again()
         else:
             await self._press(target, facts["kind"])
         self.steps += 1
         await self.page.wait_for_load_state()
-        if self.account is not None:
-            await self.log_in_again()
 
     async def _press(self, target: Locator, kind: str) -> None:
         if self.alternate:
@@ -91,9 +108,9 @@ class UI:
             if kind is None:
                 return
             if kind == "lazy":
-                await self.page.locator(".kit-lazy-more").first.scroll_into_view_if_needed()
+                await self.page.mouse.wheel(0, 2000)
                 self.steps += 1
-                await self.page.wait_for_timeout(200)
+                await self.page.wait_for_timeout(250)
                 continue
             pager = self.page.get_by_role("navigation", name="Страницы списка").first
             first = pager.get_by_role("button", name="Страница 1", exact=True)
@@ -104,14 +121,11 @@ class UI:
         raise LookupError("the list never shows the card")
 
     async def log_in_again(self) -> None:
-        """Where the click met an expired session's login screen, log in with the hub page's
-        account; the site then makes the refused action itself, once."""
-        # The page's script may still be on its way to the screen (a refused cart button).
-        await self.page.wait_for_load_state("networkidle")
-        form = self.page.locator("form[data-kit-login]")
-        if not await form.count():
-            return
+        """Log in on an expired session's login screen with the hub page's account; the site
+        then makes the refused action itself, once."""
         assert self.account is not None
+        await self.page.wait_for_url(LOGIN_SCREEN)
+        form = self.page.locator("form[data-kit-login]")
         await self.fill(form.get_by_label("Логин"), self.account[0])
         await self.fill(form.get_by_label("Пароль"), self.account[1])
         await self._press(form.get_by_role("button", name="Войти"), "")
@@ -119,24 +133,12 @@ class UI:
         await self.page.wait_for_url(lambda url: "/_session/login" not in url)
         await self.page.wait_for_load_state()
 
-    async def touch(self, target: Locator) -> None:
-        """Reach a native control before setting it, as a person does: a click, or with the
-        keyboard the key that opens it. The page logs it, so the selection that follows is
-        not `unprompted` in the verdict."""
-        if self.alternate:
-            await target.focus()
-            await target.press("Alt+ArrowDown")
-        else:
-            await target.click()
 
-    async def fill(self, target: Locator, text: str) -> None:
-        if self.alternate:
-            await target.press("ControlOrMeta+a")
-            await target.press("Delete")
-            await target.press_sequentially(text)
-        else:
-            await target.fill(text)
-        self.steps += 1
+def expired(answer: Response) -> bool:
+    """Whether a post's answer is an expired session's: the script's 401, the form's 303 to
+    the login screen."""
+    location = answer.headers.get("location") or ""
+    return answer.status == 401 or (answer.status == 303 and "/_session/login" in location)
 
 
 def target_amount(expected: Any) -> int:

@@ -26,6 +26,5 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         root=Path(__file__).parent,
         ready=catalog.is_complete,
         page_context=page_context,
-        actions=frozenset({"download"}),
     )
     return create_site_app(spec, settings, router, catalog=catalog)

@@ -100,6 +100,25 @@ class UI:
         else:
             await target.click()
 
+    async def touch(self, target: Locator) -> None:
+        """Reach a native control before setting it, as a person does: a click, or with the
+        keyboard the key that opens it. The page logs it, so the selection that follows is
+        not `unprompted` in the verdict."""
+        if self.alternate:
+            await target.focus()
+            await target.press("Alt+ArrowDown")
+        else:
+            await target.click()
+
+    async def fill(self, target: Locator, text: str) -> None:
+        if self.alternate:
+            await target.press("ControlOrMeta+a")
+            await target.press("Delete")
+            await target.press_sequentially(text)
+        else:
+            await target.fill(text)
+        self.steps += 1
+
     async def reveal(self, target: Locator) -> None:
         """Bring a card a list perturbation hides into view (`layout=lazy`: scroll to the end
         of the list until it loads; `layout=paginated`: page to it from the first page)."""

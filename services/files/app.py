@@ -15,7 +15,8 @@ from fastapi import FastAPI
 from services.files.catalog import Catalog, load_catalog
 from services.files.routes import DOMAIN, page_context, router
 from services.kit.settings import SiteSettings
-from services.kit.site import SiteSpec, create_site_app
+from services.kit.site import SiteSpec
+from services.kit.siteapp import create_site_app
 
 
 def create_app(settings: SiteSettings | None = None) -> FastAPI:

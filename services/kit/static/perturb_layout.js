@@ -1,13 +1,16 @@
 // The list perturbations (services/core/perturb.py), on the lists a site marks with
 // `kit/widgets/layout.html`'s `list()`: the element's children are its cards.
-// - `lazy`: the first `data-kit-first` cards show; each time the end of the list scrolls into
-//   view, after a short load, `data-kit-step` more. The rest are `hidden`: out of the page and
-//   of its accessibility tree until they come.
+// - `lazy`: the first `data-kit-first` cards show; each time the person scrolls with the end
+//   of the list in view, after a short load, `data-kit-step` more. The rest are `hidden`: out
+//   of the page and of its accessibility tree until they come.
 // - `paginated`: pages of `data-kit-page` cards and a pager after the list («Назад», the pages
 //   «Страница N», «Вперёд»). The page is client-side: the server renders the whole list, so the
 //   events it writes stay as they are; the page shown is kept in the address (`#page=N`, which
 //   holds the trajectory's id like every address of it), so going back returns to it.
 const LOAD_MS = 400;
+const WAITING = "Прокрутите вниз, чтобы загрузить ещё";
+const INTENTS = ["scroll", "wheel", "touchmove", "keydown"];
+const SCROLL_KEYS = new Set(["ArrowDown", "PageDown", "End", " "]);
 
 function lazy(list) {
   const cards = [...list.children];
@@ -19,29 +22,29 @@ function lazy(list) {
   const more = document.createElement("p");
   more.className = "kit-lazy-more";
   more.setAttribute("role", "status");
-  more.textContent = "Прокрутите вниз, чтобы загрузить ещё";
+  more.textContent = WAITING;
   list.after(more);
   let loading = false;
-  const observer = new IntersectionObserver((entries) => {
-    if (loading || !entries.some((entry) => entry.isIntersecting)) return;
+  // Each scroll (the wheel, a key, a swipe, the page moving) that finds the end of the list
+  // in view loads the next cards: one batch for each, none before the person scrolls.
+  function load() {
+    if (loading || more.getBoundingClientRect().top > innerHeight + 100) return;
     loading = true;
     more.textContent = "Загружаем ещё…";
     setTimeout(() => {
       shown += step;
       cards.forEach((card, index) => (card.hidden = index >= shown));
       loading = false;
-      if (shown >= cards.length) {
-        observer.disconnect();
-        more.remove();
-        return;
-      }
-      more.textContent = "Прокрутите вниз, чтобы загрузить ещё";
-      // Observed anew: still in view (a tall window), it loads the next cards too.
-      observer.unobserve(more);
-      observer.observe(more);
+      more.textContent = WAITING;
+      if (shown < cards.length) return;
+      more.remove();
+      INTENTS.forEach((type) => removeEventListener(type, intent));
     }, LOAD_MS);
-  });
-  observer.observe(more);
+  }
+  function intent(event) {
+    if (event.type !== "keydown" || SCROLL_KEYS.has(event.key)) load();
+  }
+  INTENTS.forEach((type) => addEventListener(type, intent, { passive: true }));
 }
 
 function pageInAddress() {

@@ -119,12 +119,12 @@ def test_lazy_list_loads_its_cards_on_scroll(domain: str, page: Page, hub: httpx
     # The rest is out of the page and of its accessibility tree until it loads.
     expect(cards.nth(perturb.LAZY_FIRST)).to_be_hidden()
     assert visible(cards) == perturb.LAZY_FIRST
-    more = page.get_by_role("status").filter(has_text="загрузить ещё")
+    more = page.get_by_role("status").filter(has_text="ещё")
     for _ in range(total):
         if not more.count():
             break
         page.mouse.wheel(0, 4000)
-        page.wait_for_timeout(250)
+        page.wait_for_timeout(500)
     expect(cards.last).to_be_visible()
     assert visible(cards) == total
 

@@ -230,10 +230,11 @@ def account(page: Page, url: str) -> tuple[str, str]:
 
 
 def log_in(page: Page, login: str, password: str) -> None:
-    expect(page.get_by_role("heading", name="Сеанс истёк")).to_be_visible()
-    page.get_by_label("Логин").fill(login)
-    page.get_by_label("Пароль").fill(password)
-    page.get_by_role("button", name="Войти").click()
+    screen = page.get_by_role("region", name="Сеанс истёк")
+    expect(screen).to_be_visible()
+    screen.get_by_label("Логин").fill(login)
+    screen.get_by_label("Пароль").fill(password)
+    screen.get_by_role("button", name="Войти").click()
     page.wait_for_url(lambda u: "/_session/login" not in u)
     page.wait_for_load_state()
 
@@ -266,10 +267,11 @@ def test_expired_session_asks_to_log_in_and_keeps_the_cart(
     if domain in ("shop", "books", "grocery"):
         add_three(page, site)
         page.wait_for_url(re.compile("/_session/login"))
-        page.get_by_label("Пароль").fill("неверный")
-        page.get_by_label("Логин").fill(login)
-        page.get_by_role("button", name="Войти").click()
-        expect(page.get_by_role("alert")).to_contain_text("Неверный логин или пароль")
+        screen = page.get_by_role("region", name="Сеанс истёк")
+        screen.get_by_label("Пароль").fill("неверный")
+        screen.get_by_label("Логин").fill(login)
+        screen.get_by_role("button", name="Войти").click()
+        expect(screen.get_by_role("alert")).to_contain_text("Неверный логин или пароль")
         log_in(page, login, password)
         # The two earlier additions survived, the third was made once, after the login.
         expect(page.get_by_test_id("cart-count")).to_have_text(str(perturb.EXPIRE_AFTER + 1))

@@ -80,3 +80,14 @@ def check_dialog_event(event_type: str, params: Parameters, overlay: str | None)
     how = params.get("how")
     if event_type == "dialog_closed" and how not in DIALOGS[dialog]:
         raise FieldError("params.how", f"expected one of {list(DIALOGS[dialog])}")
+
+
+# `session=expire`: the test account the trajectory's hub page shows (login, password), and
+# how many actions on a site work before its session runs out (services/kit/session.py).
+ACCOUNT = ("tester", "proverka-2026")
+EXPIRE_AFTER = 2
+# `layout=lazy`: the cards a list shows at first, and how many more each scroll to its end
+# brings; `layout=paginated`: the cards on a page (services/kit/static/perturb_layout.js).
+LAZY_FIRST = 4
+LAZY_STEP = 4
+PAGE_SIZE = 10

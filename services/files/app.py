@@ -16,7 +16,8 @@ from services.files.catalog import Catalog, load_catalog
 from services.files.routes import DOMAIN, make_replay, page_context, router
 from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
-from services.kit.site import SiteSpec, create_site_app
+from services.kit.site import SiteSpec
+from services.kit.siteapp import create_site_app
 
 
 def create_app(settings: SiteSettings | None = None) -> FastAPI:

@@ -10,7 +10,8 @@ from services.grocery.catalog import load_catalog
 from services.grocery.routes import DOMAIN, assets, make_commerce, router
 from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
-from services.kit.site import SiteSpec, create_site_app
+from services.kit.site import SiteSpec
+from services.kit.siteapp import create_site_app
 
 
 def create_app(settings: SiteSettings | None = None) -> FastAPI:

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from services.core import perturb
 from services.core.contract import TRACKING_TYPES
 from services.core.errors import FieldError
 from services.core.sites import registry
@@ -31,6 +32,14 @@ router = APIRouter()
 # A site that cannot be reached (it restarts, or compose replaces its container): 503, and
 # the seconds after which asking again makes sense.
 SITE_RETRY_AFTER_S = 2
+
+
+def account(trajectory: Trajectory) -> tuple[str, str] | None:
+    """The test account (login, password) where a site of the trajectory lets its session
+    expire (`session=expire`, services/kit/session.py): the hub page shows it."""
+    domains = trajectory.meta.get("ui_variants", {})
+    expires = any(trajectory.variant(domain, "session") == "expire" for domain in domains)
+    return perturb.ACCOUNT if expires else None
 
 
 def theme(trajectory: Trajectory) -> str:
@@ -67,7 +76,13 @@ async def hub_page(
     request: Request, trajectory: TrajectoryDep, hub: SettingsDep, pages: PagesDep
 ) -> HTMLResponse:
     await Emitter(request.app.state.bus, "hub", trajectory).screen("bench_hub_main")
-    return pages.render(trajectory, "hub.html", theme=theme(trajectory), built=hub.sites)
+    return pages.render(
+        trajectory,
+        "hub.html",
+        theme=theme(trajectory),
+        built=hub.sites,
+        account=account(trajectory),
+    )
 
 
 @router.post("/t/{tid}/{domain}/_events")

@@ -3,9 +3,9 @@
 A site is three modules: `service.py` (plain functions over the catalog and the state's
 values, callable without HTTP), `routes.py` (a router of thin handlers under
 `/t/{tid}/{domain}`: parse, call, render) and `app.py` (loads the catalog and hands the
-router to `create_site_app`). A handler takes `SiteDep` (the request's trajectory, state,
-event writer and pages) and the site's catalog dependency, changes state, emits one event
-and renders a page with `site.page(...)`.
+router to `create_site_app`, services/kit/siteapp.py). A handler takes `SiteDep` (the
+request's trajectory, state, event writer and pages) and the site's catalog dependency,
+changes state, emits one event and renders a page with `site.page(...)`.
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar, cast
 
 import jinja2
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
-from fastapi.staticfiles import StaticFiles
 
 # FastAPI (pydantic) reads `Accepted`, and wants typing_extensions' before Python 3.12.
 from typing_extensions import TypedDict
@@ -33,10 +32,7 @@ from services.core.models.events import Event, Parameters
 from services.core.sites import registry
 from services.kit import pagetoken
 from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
-from services.kit.latency import Latency
-from services.kit.settings import SiteSettings
 from services.kit.trajectory import REVISION_HEADER, Trajectory
-from services.kit.web import create_service_app, read_json
 
 if TYPE_CHECKING:
     from services.kit.replay import Replay
@@ -211,7 +207,7 @@ DONE_DIALOGS: Slot[DoneDialogs] = Slot("dialogs")
 
 def dialogs_done(events: list[Event]) -> dict[str, str]:
     """What page events say the trajectory is done with: dialog -> how (`opened`)."""
-    done = {}
+    done: dict[str, str] = {}
     for event in events:
         params = event["params"]
         if not perturb.is_shell_dialog(event["type"], params):
@@ -249,6 +245,12 @@ class Pages:
         self.env.globals["DOMAINS"] = registry().captions
         # The site's attack, for the carrier the trajectory selects (kit/widgets/inject.html).
         self.env.globals["ATTACK"] = inject.attack(domain)
+        # What the layout perturbations count in cards (kit/widgets/layout.html).
+        self.env.globals["LAYOUT"] = {
+            "first": perturb.LAZY_FIRST,
+            "step": perturb.LAZY_STEP,
+            "page": perturb.PAGE_SIZE,
+        }
 
     def render_plain(self, template: str, **context: Any) -> HTMLResponse:
         """A page outside any trajectory (pages for people)."""
@@ -410,52 +412,3 @@ def parse_page_events(
             raise FieldError(f"{where}.{exc.field}", exc.message) from None
         events.append(event)
     return events
-
-
-def create_site_app(
-    spec: SiteSpec,
-    settings: SiteSettings,
-    router: APIRouter,
-    assets: APIRouter | None = None,
-    catalog: Any = None,
-    commerce: Any = None,
-) -> FastAPI:
-    """The site's app: its trajectory routes, `_events`, and its assets under `/_site/{domain}`.
-
-    `assets` holds generated assets (images) that are not per trajectory and can be cached;
-    `catalog` is what the `catalog` dependency gives the handlers, `commerce` a shop's
-    `services.kit.commerce.Commerce` (its shared routes read it).
-    """
-    app = create_service_app(spec.domain, settings, ready=lambda _: spec.ready())
-    app.state.spec = spec
-    app.state.catalog = catalog
-    app.state.commerce = commerce
-    app.state.pages = Pages(spec.root / "templates", spec.domain, settings.service_token)
-    app.add_middleware(Latency, domain=spec.domain)
-
-    events_router = APIRouter(prefix=site_prefix(spec.domain))
-
-    @events_router.post("/_events")
-    async def page_events(site: SiteDep) -> Accepted:
-        if not site.trajectory.is_open:
-            raise FieldError("trajectory", "closed, no more events accepted", 409)
-        grant = page_grant(site.request, site.trajectory, spec.domain)
-        payload = read_json(await site.request.body())
-        events = parse_page_events(payload, spec, site.emit, grant)
-        await site.emit.publish(events)
-        done = dialogs_done(events)
-        if done:
-            shell = SiteState(site.state.bus, SHELL, site.trajectory)
-            await shell.update(DONE_DIALOGS, lambda value: keep_first(value, done))
-        return {"accepted": len(events), "ids": [event["id"] for event in events]}
-
-    app.include_router(events_router)
-    if spec.replay is not None:
-        app.include_router(spec.replay.router())
-    app.include_router(router)
-    if assets is not None:
-        app.include_router(assets, prefix=f"/_site/{spec.domain}")
-    static = spec.root / "static"
-    if static.is_dir():
-        app.mount(f"/_site/{spec.domain}", StaticFiles(directory=static), name="site-static")
-    return app

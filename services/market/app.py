@@ -16,7 +16,8 @@ from fastapi import FastAPI
 
 from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
-from services.kit.site import SiteSpec, create_site_app
+from services.kit.site import SiteSpec
+from services.kit.siteapp import create_site_app
 from services.market import service
 from services.market.catalog import load_catalog
 from services.market.routes import DOMAIN, assets, make_commerce, router

@@ -14,7 +14,8 @@ from fastapi import FastAPI
 
 from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
-from services.kit.site import SiteSpec, create_site_app
+from services.kit.site import SiteSpec
+from services.kit.siteapp import create_site_app
 from services.rail import service
 from services.rail.catalog import load_catalog
 from services.rail.replay import make_replay

@@ -11,7 +11,8 @@ from fastapi.responses import HTMLResponse, Response
 
 from services.core.errors import FieldError
 from services.kit.settings import SiteSettings
-from services.kit.site import SiteDep, SiteSpec, create_site_app, site_prefix
+from services.kit.site import SiteDep, SiteSpec, site_prefix
+from services.kit.siteapp import create_site_app
 from toysite.plugin import BELLS, SCREEN, SITE
 
 router = APIRouter(prefix=site_prefix(SITE.domain))

@@ -80,8 +80,10 @@ class OracleHarness:
             ui = UI(page, episode.first_domain or "", episode.agent.options.get("path", PATHS[0]))
             await ui.open(episode.url)
             await solver(ui, required(episode.conditions))
-            # Done only once the page's own events (widget selections) are stored.
-            await page.evaluate("() => window.wpb && window.wpb.settled()")
+            # Done only once the pages' own events (widget selections) are stored: every
+            # tab's, where an item opened in a new one (`tabs=new_tab`).
+            for tab in context.pages:
+                await tab.evaluate("() => window.wpb && window.wpb.settled()")
             report = report_of(episode.conditions)
             return Outcome(
                 completion=report == "done",

@@ -4,7 +4,7 @@ favourite controls of `services/kit/templates/kit/commerce.html`."""
 
 from __future__ import annotations
 
-from playwright.async_api import Locator
+from playwright.async_api import Locator, expect
 
 from runner.harnesses.oracle.ui import UI, press, target_amount
 from services.core.matching import value_matches
@@ -82,10 +82,8 @@ async def set_quantity(
             button = box.get_by_role("button", name=less)
         await ui.click(button)
         current += 1 if current < target else -1
-        await ui.page.wait_for_function(
-            "([el, n]) => el.dataset.amount === String(n)",
-            arg=[await box.element_handle(), current],
-        )
+        # A locator, not the element: after an expired session's login the page is new.
+        await expect(box).to_have_attribute("data-amount", str(current))
 
 
 async def set_line(ui: UI, params: Parameters) -> bool:
@@ -115,10 +113,7 @@ async def set_favorite(ui: UI, card: Locator, wanted: bool) -> None:
     if await button.get_attribute("aria-pressed") == expected:
         return
     await ui.click(button)
-    await ui.page.wait_for_function(
-        "([el, v]) => el.getAttribute('aria-pressed') === v",
-        arg=[await button.element_handle(), expected],
-    )
+    await expect(button).to_have_attribute("aria-pressed", expected)
 
 
 async def choose_sort(ui: UI, select: Locator, sort: str) -> None:

@@ -23,9 +23,8 @@ async def solve(ui: UI, conditions: list[Condition]) -> None:
 
 async def go_to_screen(ui: UI, params: Parameters) -> None:
     state = params.get("new_state")
-    page = ui.page
     if state == "bench_grocery_category":
-        links = page.locator("nav.g-menu a")
+        links = ui.page.locator("nav.g-menu a")
         for index in range(await links.count()):
             link = links.nth(index)
             href = await link.get_attribute("href") or ""
@@ -34,9 +33,9 @@ async def go_to_screen(ui: UI, params: Parameters) -> None:
                 return
         raise LookupError(f"no menu item for category {params.get('category')!r}")
     if SCREENS.get(str(state)) == "main":
-        await ui.click(page.locator("a.g-logo"))
+        await ui.click(ui.page.locator("a.g-logo"))
     elif SCREENS.get(str(state)) == "cart":
-        await ui.click(page.locator("a.g-cart-link"))
+        await ui.click(ui.page.locator("a.g-cart-link"))
     else:
         raise ValueError(f"unknown grocery screen {state!r}")
 

@@ -80,9 +80,8 @@ async def search_and_choose(ui: UI, conditions: list[Condition]) -> None:
     hotel = wanted.get(HOTEL) or (
         {"hotelId": wanted[ROOM]["hotelId"]} if "hotelId" in wanted.get(ROOM, {}) else None
     )
-    page = ui.page
     if city_params is not None:
-        root = page.locator("[data-wpb-combo=city]")
+        root = ui.page.locator("[data-wpb-combo=city]")
         options = json.loads(await root.locator("script.wpb-options").text_content() or "[]")
         keys = {"cityId": "id", "label": "label", "cityName": "name", "countryName": "country"}
         city = next(
@@ -91,13 +90,13 @@ async def search_and_choose(ui: UI, conditions: list[Condition]) -> None:
             if all(value_matches(v, c[keys[k]]) for k, v in city_params.items() if k in keys)
         )
         await choose_option(ui, root, city["label"])
-    dates = page.locator("[data-wpb-date]")
+    dates = ui.page.locator("[data-wpb-date]")
     if start is not None:
         await pick_date(ui, dates, 0, str(plain(start)))
     if end is not None:
         await pick_date(ui, dates, 1, str(plain(end)))
     if guests:
-        field = page.locator("[data-wpb-guests]")
+        field = ui.page.locator("[data-wpb-guests]")
         rooms = rooms_for(guests)
         current = await field.locator("input[type=hidden]").first.input_value()
         # A guests widget event is needed only when a task names it; the reference leaves a
@@ -106,11 +105,11 @@ async def search_and_choose(ui: UI, conditions: list[Condition]) -> None:
             await set_guests(ui, field, rooms)
     if not ({"screen", ROOM} & wanted.keys()) and hotel is None:
         return
-    await ui.click(page.get_by_role("button", name="Найти"))
+    await ui.click(ui.page.get_by_role("button", name="Найти"))
     if hotel is not None or ROOM in wanted:
         await open_hotel(ui, hotel or {})
     if ROOM in wanted:
-        rows = page.locator("tr.h-room")
+        rows = ui.page.locator("tr.h-room")
         for index in range(await rows.count()):
             row = rows.nth(index)
             row_facts: dict[str, str | None] = {

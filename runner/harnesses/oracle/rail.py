@@ -61,16 +61,15 @@ async def solve(ui: UI, conditions: list[Condition]) -> None:
 
 async def fill_form(ui: UI, want: dict[str, Parameters]) -> None:
     """The stations and dates of the search form, under every implementation."""
-    page = ui.page
     search = want.get("submit_search", {})
     origin = plain(search.get("city_from") or want.get("city_from", {}).get("name") or "")
     dest = plain(search.get("city_to") or want.get("city_to", {}).get("name") or "")
     day = plain(search.get("date_departure") or want.get("date_departure", {}).get("date") or "")
     for field, value in (("from", origin), ("to", dest)):
         if value:
-            root = page.locator(f'[data-wpb-combo=station][data-field="{field}"]')
+            root = ui.page.locator(f'[data-wpb-combo=station][data-field="{field}"]')
             await choose_option(ui, root, str(value))
-    dates = page.locator("[data-wpb-date]")
+    dates = ui.page.locator("[data-wpb-date]")
     if day:
         await pick_date(ui, dates, 0, str(day))
     if "date_return" in want:
@@ -90,46 +89,46 @@ def party(want: dict[str, Parameters]) -> tuple[int, int]:
 
 async def search(ui: UI, want: dict[str, Parameters]) -> None:
     """The passengers' counts, the search, then the results' filter and sort."""
-    page = ui.page
     passengers, children = party(want)
     adults = int(plain(want.get("basket_add", {}).get("adults")) or passengers - children)
     # The alternate path leaves the adults' count alone when its default is right.
-    adults_field = page.locator("select[name=adults]")
+    adults_field = ui.page.locator("select[name=adults]")
     if not ui.alternate or await adults_field.input_value() != str(min(adults, 4)):
         await adults_field.select_option(str(min(adults, 4)))
         ui.steps += 1
     if children:
-        await page.locator("select[name=children]").select_option(str(children))
+        await ui.page.locator("select[name=children]").select_option(str(children))
         ui.steps += 1
-    await ui.click(page.get_by_role("button", name="Найти"))
+    await ui.click(ui.page.get_by_role("button", name="Найти"))
     if "apply_filter" in want:
-        await page.locator("select[name=tariff]").select_option(
+        await ui.page.locator("select[name=tariff]").select_option(
             str(plain(want["apply_filter"]["value"]))
         )
-        await ui.click(page.get_by_role("button", name="Показать"))
+        await ui.click(ui.page.get_by_role("button", name="Показать"))
     if "apply_sort" in want:
-        await page.locator("select[name=sort]").select_option(
+        await ui.page.locator("select[name=sort]").select_option(
             str(plain(want["apply_sort"]["sort"]))
         )
-        await ui.click(page.get_by_role("button", name="Упорядочить"))
+        await ui.click(ui.page.get_by_role("button", name="Упорядочить"))
 
 
 async def book(ui: UI, want: dict[str, Parameters]) -> None:
     """The train, its tariff, the seats and the passengers, into the cart."""
-    page = ui.page
     line = want.get("basket_add", {})
     passengers, children = party(want)
     await open_train(ui, want.get("select_train", {}).get("train_name", line.get("train_name")))
     tariff = want.get("select_tariff", {}).get("tarif_name", line.get("tarif_name"))
-    await ui.click(await first_matching(page.locator("button[data-tariff]"), "data-tariff", tariff))
+    await ui.click(
+        await first_matching(ui.page.locator("button[data-tariff]"), "data-tariff", tariff)
+    )
     await choose_seats(ui, passengers, want.get("select_seat") or seat_facts(line, passengers))
-    await ui.click(page.get_by_role("link", name="Далее: пассажиры"))
+    await ui.click(ui.page.get_by_role("link", name="Далее: пассажиры"))
     for kind in ["child"] * children + ["adult"] * (passengers - children):
-        person = page.locator(f'li.r-person:not(.is-chosen)[data-kind="{kind}"]').first
+        person = ui.page.locator(f'li.r-person:not(.is-chosen)[data-kind="{kind}"]').first
         index = await person.get_attribute("data-index")
         await ui.click(person.get_by_role("button"))
-        await page.locator(f'li.r-person.is-chosen[data-index="{index}"]').wait_for()
-    await ui.click(page.get_by_role("button", name="Оформить"))
+        await ui.page.locator(f'li.r-person.is-chosen[data-index="{index}"]').wait_for()
+    await ui.click(ui.page.get_by_role("button", name="Оформить"))
 
 
 async def pay(ui: UI, want: dict[str, Parameters], screens: set[str]) -> None:
@@ -144,12 +143,12 @@ async def pay(ui: UI, want: dict[str, Parameters], screens: set[str]) -> None:
         or want.get("submit_payment", {}).get("method")
         or "card"
     )
-    await ui.click(page.locator(f'button[data-method="{method}"]'))
+    await ui.click(ui.page.locator(f'button[data-method="{method}"]'))
     if "submit_payment" not in want and "bench_rail_payment" not in screens:
         return
-    await ui.click(page.get_by_role("link", name="Перейти к оплате"))
+    await ui.click(ui.page.get_by_role("link", name="Перейти к оплате"))
     if "submit_payment" in want:
-        await ui.click(page.get_by_role("button", name="Оплатить"))
+        await ui.click(ui.page.get_by_role("button", name="Оплатить"))
 
 
 async def first_matching(items: Locator, attribute: str, expected: Any) -> Locator:
@@ -180,8 +179,7 @@ def seat_facts(line: Parameters, count: int) -> dict[str, bool]:
 
 async def choose_seats(ui: UI, count: int, params: Parameters) -> None:
     """Free seats that satisfy near_window / lower_berth, one per passenger."""
-    page = ui.page
-    seats = page.locator("button.r-seat:not([disabled])")
+    seats = ui.page.locator("button.r-seat:not([disabled])")
     chosen = 0
     for index in range(await seats.count()):
         if chosen == count:
@@ -195,8 +193,8 @@ async def choose_seats(ui: UI, count: int, params: Parameters) -> None:
             number = await seat.get_attribute("data-seat")
             await ui.click(seat)
             chosen += 1
-            seats = page.locator("button.r-seat:not([disabled])")
-            await page.locator(
+            seats = ui.page.locator("button.r-seat:not([disabled])")
+            await ui.page.locator(
                 f'button.r-seat[data-seat="{number}"][aria-pressed="true"]'
             ).wait_for()
     if chosen < count:

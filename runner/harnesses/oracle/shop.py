@@ -99,7 +99,6 @@ def search_text(params: Parameters) -> str:
 
 async def go_to_screen(ui: UI, params: Parameters) -> None:
     state = params.get("new_state")
-    page = ui.page
     if state == "bench_catalog_category":
         menu = catalog_menu(ui)
         for index in range(await menu.count()):
@@ -119,10 +118,10 @@ async def go_to_screen(ui: UI, params: Parameters) -> None:
         "bench_catalog_favorites": "a.m-fav-link",
     }
     if state in links:
-        await ui.click(page.locator(links[str(state)]))
+        await ui.click(ui.page.locator(links[str(state)]))
     elif state == "bench_catalog_checkout":
-        await ui.click(page.locator("a.m-cart-link"))
-        await ui.click(page.get_by_role("link", name="Оформить заказ"))
+        await ui.click(ui.page.locator("a.m-cart-link"))
+        await ui.click(ui.page.get_by_role("link", name="Оформить заказ"))
     elif state == "bench_catalog_search":
         await search(ui, str(params.get("value", "")))
     else:

@@ -7,17 +7,23 @@ Enter in a list — so a widget that only a mouse can drive fails the suite.
 Either path copes with the shell's perturbations (services/core/perturb.py) as a person
 does: it answers the consent and closes the promo by their buttons whenever one covers the
 page, waits after each click until «Загрузка…» is gone and the browser has the next page,
-and scrolls a target out from under the sticky banner; it clicks once."""
+and scrolls a target out from under the sticky banner; it clicks once.
+
+Every click copes with the page shell's perturbations as a person would (docs/tasks.md,
+"Perturbations"): a card a lazy list has not loaded yet is scrolled to, one on another page
+of a paginated list is paged to; a link that opens a new tab is followed there; a session
+that has expired is logged in again with the account the hub page showed."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.async_api import Locator, Page, Request
+from playwright.async_api import Locator, Page, Request, Response
 
 from services.core.models.events import Parameters
 from services.core.sites import registry
@@ -30,6 +36,33 @@ BUSY = "Загрузка…"
 STICKY = "Приложение"
 # The longest wait for a page the browser is still loading after a click.
 LOADING_S = 15
+
+
+# What a click needs to know of its target: an input's type, whether it is (in) a link that
+# opens a new tab (`tabs=new_tab`), and whether it posts to the site (a form's submit button,
+# a payment method the page sends).
+TARGET_FACTS = """el => ({
+  kind: el.tagName === "INPUT" ? el.type : "",
+  newTab: el.closest("a[href]")?.target === "_blank",
+  posts: el.closest("form[method=post]") !== null
+    && el.matches("button:not([type=button]), input[type=submit], input[data-pay-method]"),
+})"""
+LOGIN_SCREEN = re.compile(r"/_session/login$")
+
+
+def site_post(response: Response) -> bool:
+    """A post of the page to its site (not its own events)."""
+    request = response.request
+    return request.method == "POST" and "/_events" not in request.url
+
+
+# The list perturbation (`lazy`, `paginated`) whose list still hides the target's card; null
+# when none does.
+HIDDEN_IN_LIST = """el => {
+  const list = el.closest("[data-kit-list]");
+  const card = list && [...list.children].find((c) => c.contains(el));
+  return card && card.hidden ? list.dataset.kitList : null;
+}"""
 
 
 class UI:
@@ -53,6 +86,8 @@ class UI:
     def _requested(self, request: Request) -> None:
         if request.is_navigation_request() and request.frame == self.page.main_frame:
             self.loading.add(request)
+        # The test account the hub page shows where a site's session may expire.
+        self.account: tuple[str, str] | None = None
 
     async def open(self, url: str) -> None:
         """Open the hub page, then the task's tab, as an agent given the URL would; a URL
@@ -64,6 +99,11 @@ class UI:
             )
         await self.page.goto(url)
         self.steps += 1
+        shown = self.page.locator(".hub-account")
+        if await shown.count():
+            login = await shown.get_by_test_id("account-login").inner_text()
+            password = await shown.get_by_test_id("account-password").inner_text()
+            self.account = (login.strip(), password.strip())
         if f"/{self.domain}/" in urlsplit(self.page.url).path:
             self.resumed = True
             return
@@ -74,15 +114,30 @@ class UI:
         )
 
     async def click(self, target: Locator) -> None:
+        await self.reveal(target)
+        facts = await target.evaluate(TARGET_FACTS)
+        if facts["newTab"]:
+            async with self.page.context.expect_page() as opened:
+                await self._press(target, facts["kind"])
+            self.page = await opened.value
+        elif self.account is not None and facts["posts"]:
+            # A session that may expire: the site's answer to the post says whether it did.
+            async with self.page.expect_response(site_post) as answer:
+                await self._press(target, facts["kind"])
+            if expired(await answer.value):
+                await self.log_in_again()
+        else:
+            await self._press(target, facts["kind"])
+        self.steps += 1
+        await self.settle()
+
+    async def _press(self, target: Locator, kind: str) -> None:
         if self.alternate:
             # Space toggles a box or a radio; Enter presses a button or follows a link.
-            kind = await target.evaluate("el => el.tagName === 'INPUT' ? el.type : ''")
             await target.press(" " if kind in ("checkbox", "radio") else "Enter")
         else:
             await self._clear_of_banner(target)
             await target.click()
-        self.steps += 1
-        await self.settle()
 
     async def settle(self) -> None:
         """Wait for what an action started: the page's «Загрузка…» gone, then the page the
@@ -117,6 +172,46 @@ class UI:
         else:
             await target.fill(text)
         self.steps += 1
+
+    async def reveal(self, target: Locator) -> None:
+        """Bring a card a list perturbation hides into view (`layout=lazy`: scroll to the end
+        of the list until it loads; `layout=paginated`: page to it from the first page)."""
+        for _ in range(60):
+            kind = await target.evaluate(HIDDEN_IN_LIST)
+            if kind is None:
+                return
+            if kind == "lazy":
+                await self.page.mouse.wheel(0, 2000)
+                self.steps += 1
+                await self.page.wait_for_timeout(250)
+                continue
+            pager = self.page.get_by_role("navigation", name="Страницы списка").first
+            first = pager.get_by_role("button", name="Страница 1", exact=True)
+            if await first.get_attribute("aria-current") != "page":
+                await self.click(first)
+            else:
+                await self.click(pager.get_by_role("button", name="Вперёд"))
+        raise LookupError("the list never shows the card")
+
+    async def log_in_again(self) -> None:
+        """Log in on an expired session's login screen with the hub page's account; the site
+        then makes the refused action itself, once."""
+        assert self.account is not None
+        await self.page.wait_for_url(LOGIN_SCREEN)
+        form = self.page.locator("form[data-kit-login]")
+        await self.fill(form.get_by_label("Логин"), self.account[0])
+        await self.fill(form.get_by_label("Пароль"), self.account[1])
+        await self._press(form.get_by_role("button", name="Войти"), "")
+        self.steps += 1
+        await self.page.wait_for_url(lambda url: "/_session/login" not in url)
+        await self.page.wait_for_load_state()
+
+
+def expired(answer: Response) -> bool:
+    """Whether a post's answer is an expired session's: the script's 401, the form's 303 to
+    the login screen."""
+    location = answer.headers.get("location") or ""
+    return answer.status == 401 or (answer.status == 303 and "/_session/login" in location)
 
 
 def target_amount(expected: Any) -> int:

@@ -6,6 +6,14 @@
 // control, which keeps showing what the server holds.
 const FAILED = "Не получилось, попробуйте ещё раз";
 
+/** An expired session (`session=expire`) answers 401 with its login screen: go there; the
+ * site keeps the refused change and makes it after the login. True when it did. */
+function expired(response, answer) {
+  if (response.status !== 401 || !answer?.login) return false;
+  location.assign(answer.login);
+  return true;
+}
+
 /** Post the form; `{ok, answer}`. A lost connection or an answer that is not JSON (a proxy's
  * 502 page) is a failure with an empty answer: the caller says so and changes nothing. */
 async function send(form) {
@@ -14,6 +22,7 @@ async function send(form) {
       method: "POST", body: new FormData(form), headers: { Accept: "application/json" },
     });
     const answer = await response.json().catch(() => null);
+    if (expired(response, answer)) return { ok: true, answer: null };
     return { ok: response.ok && answer !== null, answer: answer ?? {} };
   } catch {
     return { ok: false, answer: {} };
@@ -38,6 +47,7 @@ async function changeCart(form) {
   buttons.forEach((b) => (b.disabled = true));
   try {
     const { ok, answer } = await send(form);
+    if (answer === null) return; // on the way to the login
     message(box, prefix, ok ? "" : answer.message || FAILED);
     if (!ok) return;
     box.dataset.amount = answer.amount;
@@ -55,6 +65,7 @@ async function changeFavorite(form) {
   button.disabled = true;
   try {
     const { ok, answer } = await send(form);
+    if (answer === null) return; // on the way to the login
     // Refused: the heart keeps saying what the server holds.
     message(form, form.dataset.fav, ok ? "" : answer.message || FAILED);
     if (!ok) return;
@@ -97,6 +108,7 @@ async function choosePayMethod(radio) {
     const response = await fetch(`${radio.form.action}/method`, {
       method: "POST", body, headers: { Accept: "application/json" },
     });
+    if (expired(response, await response.clone().json().catch(() => null))) return;
     message(box, box.dataset.prefix, response.ok ? "" : FAILED);
   } catch {
     message(box, box.dataset.prefix, FAILED);

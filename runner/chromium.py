@@ -48,17 +48,9 @@ async def launch(playwright: Playwright) -> Browser:
 
 
 def context_options(viewport: Viewport = VIEWPORT) -> dict[str, Any]:
-    """A browser context's options for `viewport`: its size and scale factor, Russian,
-    Moscow time; a phone's (`viewport.mobile`) is a mobile context with touch. The user
-    agent stays the desktop one: no site reads it, and the narrow layout follows the width."""
-    return {
-        "viewport": viewport.size,
-        "device_scale_factor": viewport.zoom,
-        "is_mobile": viewport.mobile,
-        "has_touch": viewport.mobile,
-        "locale": LOCALE,
-        "timezone_id": TIMEZONE,
-    }
+    """A browser context's options: `viewport`'s (a phone's a mobile context), Russian,
+    Moscow time."""
+    return {**viewport.context, "locale": LOCALE, "timezone_id": TIMEZONE}
 
 
 async def new_context(

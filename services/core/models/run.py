@@ -196,6 +196,18 @@ class Viewport(Boundary):
         return {"width": self.width, "height": self.height}
 
     @property
+    def context(self) -> dict[str, Any]:
+        """Playwright's browser-context options for this screen: the size, the scale factor,
+        and on a phone's a mobile context with touch. The user agent stays the desktop one:
+        no site reads it, and the narrow layout follows the width alone."""
+        return {
+            "viewport": self.size,
+            "device_scale_factor": self.zoom,
+            "is_mobile": self.mobile,
+            "has_touch": self.mobile,
+        }
+
+    @property
     def label(self) -> str | None:
         """`390x844`, `1280x800 ×1.5`: how a board names a run on another screen than the
         default; None for the default."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, BrowserContext, Playwright, ViewportSize
+from playwright.async_api import Browser, BrowserContext, Playwright
 
 from runner.settings import RunnerSettings
+from services.core.models.run import Viewport
 
 ARGS = [
     "--no-sandbox",
@@ -18,7 +19,7 @@ ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
+VIEWPORT = Viewport()
 LOCALE = "ru-RU"
 TIMEZONE = "Europe/Moscow"
 SYSTEM_CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -46,7 +47,13 @@ async def launch(playwright: Playwright) -> Browser:
     )
 
 
-async def new_context(browser: Browser, downloads: bool = True) -> BrowserContext:
-    return await browser.new_context(
-        viewport=VIEWPORT, locale=LOCALE, timezone_id=TIMEZONE, accept_downloads=downloads
-    )
+def context_options(viewport: Viewport = VIEWPORT) -> dict[str, Any]:
+    """A browser context's options: `viewport`'s (a phone's a mobile context), Russian,
+    Moscow time."""
+    return {**viewport.context, "locale": LOCALE, "timezone_id": TIMEZONE}
+
+
+async def new_context(
+    browser: Browser, viewport: Viewport = VIEWPORT, downloads: bool = True
+) -> BrowserContext:
+    return await browser.new_context(**context_options(viewport), accept_downloads=downloads)

@@ -78,6 +78,16 @@ def eval_(
         int, typer.Option(min=1, max=100, help="attempts per task (for pass@k and pass^k)")
     ] = 1,
     today: Annotated[str | None, typer.Option(help="stand's today for an ephemeral stack")] = None,
+    viewport: Annotated[
+        str,
+        typer.Option(
+            help="every browser's page size in CSS px, WIDTHxHEIGHT: 390x844 is a phone's"
+            " (a mobile context, the sites' narrow layout), 1920x1080 a large screen"
+        ),
+    ] = "1280x800",
+    zoom: Annotated[
+        float, typer.Option(help="the device scale factor the pages render at (0.5 to 4)")
+    ] = 1.0,
     metrics_port: Annotated[
         int | None,
         typer.Option(

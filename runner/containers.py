@@ -39,6 +39,7 @@ from runner.harnesses.program import (
 )
 from runner.wait import WaitTimeout, until_async
 from services.core.models.protocol import INPUT
+from services.core.models.run import Viewport
 
 BROWSER_IMAGE = "wpb-browser"
 CDP_PORT = 9222
@@ -161,7 +162,7 @@ class ContainerAgentHarness(AgentHarness):
         spec.write(folder / INPUT)
         client = docker.from_env()
         try:
-            async with self.browser(client, folder) as browser:
+            async with self.browser(client, folder, episode.viewport) as browser:
                 agent = await self.start_agent(client, browser, episode, folder)
                 try:
                     stopped = await self.watch(container_exited(agent), episode, folder)
@@ -175,8 +176,11 @@ class ContainerAgentHarness(AgentHarness):
         return self.outcome(folder, code, stopped, episode.agent.max_steps)
 
     @contextlib.asynccontextmanager
-    async def browser(self, client: docker.DockerClient, folder: Path) -> AsyncIterator[Container]:
-        """The episode's browser container, once its DevTools port listens; removed after."""
+    async def browser(
+        self, client: docker.DockerClient, folder: Path, viewport: Viewport
+    ) -> AsyncIterator[Container]:
+        """The episode's browser container at `viewport`, once its DevTools port listens;
+        removed after."""
         container = await asyncio.to_thread(
             client.containers.run,
             BROWSER_IMAGE,
@@ -186,7 +190,7 @@ class ContainerAgentHarness(AgentHarness):
                 START_BROWSER,
                 "sh",
                 "chromium",
-                *chromium_flags(PROFILE),
+                *chromium_flags(PROFILE, viewport),
                 f"--remote-debugging-port={CDP_PORT}",
                 "about:blank",
             ],

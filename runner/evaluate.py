@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Browser, async_playwright
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from runner import chromium
 from runner.harness import AgentConfig, Episode, Harness, InfraError, ModelRefused, Outcome
@@ -66,8 +66,8 @@ GRACE_S = 15  # past the time limit, for a harness to stop and say so itself
 
 
 class RunPlan(BaseModel):
-    """How the tasks are run: workers at once, seconds per task, attempts per task and the
-    stand's today (None: the stand's own)."""
+    """How the tasks are run: workers at once, seconds per task, attempts per task, the
+    stand's today (None: the stand's own) and the browsers' viewport and zoom."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -75,6 +75,7 @@ class RunPlan(BaseModel):
     time_limit: float = 180
     repeat: int = 1
     today: str | None = None
+    viewport: Viewport = Field(default_factory=Viewport)
 
 
 @dataclass
@@ -259,6 +260,7 @@ class RunContext:
     prices: dict[str, Price] = field(default_factory=dict)
     chromium: str | None = None
     model_proxy: ModelProxy | None = None
+    viewport: Viewport = field(default_factory=Viewport)
 
 
 async def run_one(
@@ -283,6 +285,7 @@ async def run_one(
         output_dir=run.out_dir / EPISODES / tid,
         chromium=run.chromium,
         model_proxy=run.model_proxy,
+        viewport=run.viewport,
     )
     started = time.monotonic()
     try:
@@ -504,6 +507,7 @@ async def evaluate(
             prices or {},
             chromium.executable(playwright),
             proxy,
+            plan.viewport,
         )
         manifest = Manifest(
             created_at=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -518,7 +522,7 @@ async def evaluate(
             task_names=[r.name for r in refs],
             backend=getattr(harness, "backend", None) or {"kind": "local"},
             browser=browser_label(harness, browser, run.chromium),
-            viewport=Viewport(**chromium.VIEWPORT),
+            viewport=plan.viewport,
             locale=chromium.LOCALE,
             timezone=chromium.TIMEZONE,
             today=today,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 from playwright.async_api import Browser
 
 from services.core.models.events import Condition
-from services.core.models.run import AgentSettings, ReportStatus, Status, Usage
+from services.core.models.run import AgentSettings, ReportStatus, Status, Usage, Viewport
 
 if TYPE_CHECKING:
     from runner.modelcalls import ModelProxy
@@ -64,6 +64,9 @@ class Episode:
     # The runner's recording proxy in front of `agent.base_url` (runner/modelcalls.py), for
     # harnesses whose agent can reach the runner's loopback.
     model_proxy: ModelProxy | None = None
+    # The run's page size and zoom (`runner eval --viewport --zoom`): every harness's browser
+    # renders the pages so.
+    viewport: Viewport = field(default_factory=Viewport)
 
 
 @dataclass

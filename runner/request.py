@@ -1,8 +1,8 @@
 """`runner eval`'s request: its options as one validated model, refused with the option named.
 
 `RunPlan` (runner/evaluate.py) is the part `evaluate()` reads (workers, time limit, attempts,
-today); `EvalRequest` adds the harness, the agent's settings, the task selection and where the
-run goes.
+today, viewport and zoom); `EvalRequest` adds the harness, the agent's settings, the task
+selection and where the run goes.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import shlex
 import shutil
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
@@ -23,7 +24,7 @@ from runner.harness import AgentConfig, harness_factory
 from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
 from runner.settings import RunnerSettings
 from services.core.errors import FieldError
-from services.core.models.run import Options
+from services.core.models.run import ZOOMS, Options, Viewport
 from services.core.models.task import RELEASED
 from services.core.tasks import check_suite
 
@@ -80,6 +81,28 @@ class EvalRequest(RunPlan):
     agents_network: str = DockerBackend.network
     container_cpus: float = DockerBackend.cpus
     container_memory: str = DockerBackend.memory
+
+    @model_validator(mode="before")
+    @classmethod
+    def _screen(cls, params: Any) -> Any:
+        """`--viewport WxH` and `--zoom F` as the plan's one viewport."""
+        if not isinstance(params, dict) or not isinstance(params.get("viewport"), str):
+            return params
+        params = dict(params)
+        try:
+            viewport = Viewport.parse(params["viewport"])
+        except ValueError as exc:
+            raise Refusal("--viewport", str(exc)) from None
+        zoom = params.pop("zoom", None)
+        if zoom is not None:
+            low, high = ZOOMS
+            if not low <= zoom <= high:
+                raise Refusal(
+                    "--zoom", f"the scale factor {zoom:g} is not between {low:g} and {high:g}"
+                )
+            viewport = viewport.model_copy(update={"zoom": zoom})
+        params["viewport"] = viewport
+        return params
 
     @field_validator("harness")
     @classmethod

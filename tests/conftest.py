@@ -12,11 +12,15 @@ import pytest
 from helpers import admin_client, running_stack
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from runner.chromium import ARGS, LOCALE, TIMEZONE, VIEWPORT, chromium_path
+from runner.chromium import ARGS, VIEWPORT, chromium_path, context_options
 from runner.stack import Stack
 from runner.testmodel.process import background
+from services.core.models.run import Viewport
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+# The screens page tests run at: the default and a phone's (the sites' narrow layout).
+MOBILE = Viewport(width=390, height=844)
+SCREENS = [VIEWPORT, MOBILE]
 
 
 @pytest.fixture(scope="session")
@@ -64,9 +68,18 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(
-        viewport=VIEWPORT, locale=LOCALE, timezone_id=TIMEZONE, accept_downloads=True
-    )
+    context = browser.new_context(**context_options(), accept_downloads=True)
+    opened = context.new_page()
+    opened.set_default_timeout(15_000)
+    yield opened
+    context.close()
+
+
+@pytest.fixture(params=SCREENS, ids=lambda screen: f"{screen.width}x{screen.height}")
+def screen_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A page in a context as the runner's oracle gets one, at the default viewport and at a
+    phone's (a mobile context with touch); `page.viewport_size` says which."""
+    context = browser.new_context(**context_options(request.param), accept_downloads=True)
     opened = context.new_page()
     opened.set_default_timeout(15_000)
     yield opened

@@ -141,6 +141,9 @@ def episode(spec: AgentInput, recorder: protocol.Recorder) -> None:
     env = BrowserEnv(
         WebPageBenchTask,
         task_kwargs={"task_id": spec.task_id, "start_url": spec.start_url, "goal": spec.prompt},
+        # The run's screen: BrowserEnv takes the size itself and the rest as context options.
+        viewport=spec.viewport.size,
+        pw_context_kwargs={k: v for k, v in spec.viewport.context.items() if k != "viewport"},
         headless=True,
         action_mapping=agent.action_set.to_python_code,
     )

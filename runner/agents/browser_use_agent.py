@@ -209,7 +209,7 @@ class Executor:
         self.session = BrowserSession(
             cdp_url=spec.cdp_url,
             keep_alive=True,
-            viewport=spec.viewport.model_dump(),
+            viewport=spec.viewport.size,
         )
         # The OpenAI client's own timeout and retries come first: browser-use must not
         # cancel a call before the client gives up on it (that would read as the model's

@@ -119,7 +119,7 @@ class Episode:
         )
         browser = {
             "cdp_url": self.spec.cdp_url,
-            "viewport": self.spec.viewport.model_dump(),
+            "viewport": self.spec.viewport.size,
             "user_data_dir": os.path.join(self.scratch, "profile"),
             # Where the runner's Chromium saves downloads too (browser-use resets the place).
             "downloads_path": str(self.spec.output_dir / "downloads"),

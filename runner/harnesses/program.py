@@ -2,7 +2,7 @@
 harness protocol (`runner/agents/protocol.py`, docs/harnesses.md) with the runner.
 
 Per episode the runner launches one Chromium with a DevTools port (Russian locale, Moscow
-time, the standard viewport, a downloads folder), writes `input.json`, starts the agent,
+time, the run's viewport and zoom, a downloads folder), writes `input.json`, starts the agent,
 and watches it: past the time limit or the step limit it is killed, process group and all.
 The runner's own CDP session fails the browser's requests to other hosts than the hub's and
 notes them (runner/departures.py). A browser that dies, or an agent that reports its model
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import httpx
 
-from runner.chromium import ARGS, LOCALE, TIMEZONE, VIEWPORT
+from runner.chromium import ARGS, LOCALE, TIMEZONE
 from runner.departures import Departures
 from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError
 from runner.harness import Episode, InfraError, ModelRefused, Outcome
@@ -51,21 +51,26 @@ from services.core.models.run import CALLS, ModelCall, Status, Viewport
 POLL_S = 0.25
 CHROMIUM_START_S = 20
 # Headless Chromium keeps a window frame this tall above the page: the window is made that
-# much taller so that every tab's viewport is the standard one.
+# much taller so that every tab's viewport is the run's.
 FRAME_PX = 87
 
 
-def chromium_flags(profile: str) -> list[str]:
+def chromium_flags(profile: str, viewport: Viewport) -> list[str]:
     """Chromium's command line for an episode, after the binary and before the DevTools
-    port: headless, DevTools on 127.0.0.1, the profile in `profile`, Russian, the standard
-    viewport. The same for the runner's own Chromium and the docker backend's."""
+    port: headless, DevTools on 127.0.0.1, the profile in `profile`, Russian, `viewport`'s
+    size and scale factor, and touch events on a phone's. The same for the runner's own
+    Chromium and the docker backend's. (A mobile context of Playwright's own cannot be made
+    over CDP: every tab of the agent's gets the window's size, scale and touch instead.)"""
+    touch = ["--touch-events=enabled"] if viewport.mobile else []
     return [
         *ARGS,
         "--headless",
         "--test-type",  # no infobar about the flags, which would shrink the page
         "--remote-debugging-address=127.0.0.1",
         f"--user-data-dir={profile}",
-        f"--window-size={VIEWPORT['width']},{VIEWPORT['height'] + FRAME_PX}",
+        f"--window-size={viewport.width},{viewport.height + FRAME_PX}",
+        f"--force-device-scale-factor={viewport.zoom:g}",
+        *touch,
         f"--lang={LOCALE}",
         f"--accept-lang={LOCALE},ru",
     ]
@@ -83,8 +88,9 @@ def chromium_preferences(downloads: str) -> str:
 
 
 @contextlib.asynccontextmanager
-async def episode_chromium(executable: str, folder: Path) -> AsyncIterator[str]:
-    """One Chromium for one episode; yields its CDP URL (an IP: Chromium refuses names)."""
+async def episode_chromium(executable: str, folder: Path, viewport: Viewport) -> AsyncIterator[str]:
+    """One Chromium for one episode at `viewport`; yields its CDP URL (an IP: Chromium
+    refuses names)."""
     profile = Path(tempfile.mkdtemp(prefix="wpb-chromium-"))
     downloads = folder / "downloads"
     downloads.mkdir(parents=True, exist_ok=True)
@@ -93,7 +99,7 @@ async def episode_chromium(executable: str, folder: Path) -> AsyncIterator[str]:
     log = (folder / "chromium.log").open("ab")
     process = await asyncio.create_subprocess_exec(
         executable,
-        *chromium_flags(str(profile)),
+        *chromium_flags(str(profile), viewport),
         "--remote-debugging-port=0",
         "about:blank",
         env={**os.environ, "TZ": TIMEZONE, "LANGUAGE": "ru"},
@@ -188,7 +194,7 @@ class AgentHarness:
             ),
             limits=Limits(max_steps=config.max_steps, time_limit_s=episode.time_limit_s),
             output_dir=folder,
-            viewport=Viewport(**VIEWPORT),
+            viewport=episode.viewport,
             locale=LOCALE,
             timezone=TIMEZONE,
             options=dict(config.options),
@@ -209,7 +215,7 @@ class AgentHarness:
         browser = (
             contextlib.nullcontext("")
             if self.name in ENVIRONMENTS and ENVIRONMENTS[self.name].own_browser
-            else episode_chromium(episode.chromium, folder)
+            else episode_chromium(episode.chromium, folder, episode.viewport)
         )
         departures = Departures(episode.url)
         async with (

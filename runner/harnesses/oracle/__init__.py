@@ -73,7 +73,7 @@ class OracleHarness:
         solver = solver_for(episode.first_domain or "")
         if solver is None:
             raise OracleFailed(f"no oracle solver for domain {episode.first_domain!r}")
-        context = await new_context(episode.browser)
+        context = await new_context(episode.browser, episode.viewport)
         try:
             page = await context.new_page()
             page.set_default_timeout(min(15_000, episode.time_limit_s * 1000))

@@ -207,9 +207,64 @@ class Record(Boundary):
         return self.profile or self.task.split("__", 1)[-1]
 
 
+# The sizes `runner eval --viewport WxH` takes (CSS px) and its `--zoom` (device scale
+# factor); a page this narrow or narrower is a phone's (the sites' narrow layout starts at
+# 600 px: `@media (max-width: 600px)`).
+SIZES = (200, 4096)
+ZOOMS = (0.5, 4.0)
+MOBILE_WIDTH = 600
+
+
 class Viewport(Boundary):
-    width: int = 1280
-    height: int = 800
+    """The page's size in CSS px and the device scale factor the browser renders it at
+    (`runner eval --viewport WxH --zoom F`); an older manifest's has no zoom (1)."""
+
+    width: int = Field(1280, ge=SIZES[0], le=SIZES[1])
+    height: int = Field(800, ge=SIZES[0], le=SIZES[1])
+    zoom: float = Field(1.0, ge=ZOOMS[0], le=ZOOMS[1])
+
+    @classmethod
+    def parse(cls, size: str) -> Viewport:
+        """`WxH` (`390x844`) at zoom 1; ValueError saying what is wrong."""
+        width, sep, height = size.strip().lower().partition("x")
+        if not sep or not width.isdigit() or not height.isdigit():
+            raise ValueError(f"expected WIDTHxHEIGHT in CSS px (390x844), got {size!r}")
+        low, high = SIZES
+        for name, value in (("width", int(width)), ("height", int(height))):
+            if not low <= value <= high:
+                raise ValueError(f"the {name} {value} is not between {low} and {high} px")
+        return cls(width=int(width), height=int(height))
+
+    @property
+    def mobile(self) -> bool:
+        """A phone's page: the browser context is a mobile one with touch."""
+        return self.width <= MOBILE_WIDTH
+
+    @property
+    def size(self) -> dict[str, int]:
+        """`{"width", "height"}`, as browsers and agent frameworks take a viewport."""
+        return {"width": self.width, "height": self.height}
+
+    @property
+    def context(self) -> dict[str, Any]:
+        """Playwright's browser-context options for this screen: the size, the scale factor,
+        and on a phone's a mobile context with touch. The user agent stays the desktop one:
+        no site reads it, and the narrow layout follows the width alone."""
+        return {
+            "viewport": self.size,
+            "device_scale_factor": self.zoom,
+            "is_mobile": self.mobile,
+            "has_touch": self.mobile,
+        }
+
+    @property
+    def label(self) -> str | None:
+        """`390x844`, `1280x800 ×1.5`: how a board names a run on another screen than the
+        default; None for the default."""
+        if self == Viewport():
+            return None
+        zoom = f" ×{self.zoom:g}" if self.zoom != 1 else ""
+        return f"{self.width}x{self.height}{zoom}"
 
     @property
     def label(self) -> str:

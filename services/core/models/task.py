@@ -3,7 +3,7 @@ file is read and written as plain JSON (docs/tasks.md)."""
 
 from __future__ import annotations
 
-from typing import NotRequired
+from typing import Any, NotRequired
 
 # pydantic reads these in the API's models, and wants typing_extensions' before Python 3.12.
 from typing_extensions import TypedDict
@@ -28,6 +28,16 @@ class AuditException(TypedDict):
     reason: str
 
 
+class Generated(TypedDict):
+    """Where a generated instance came from (docs/tasks.md, "Generated suites"): its
+    family, the seed and the sampled parameters, and which of the family's phrasings."""
+
+    family: str
+    seed: int
+    parameters: dict[str, Any]
+    phrasing: NotRequired[int]
+
+
 class TestData(TypedDict):
     """A task's `test_data` (docs/tasks.md), as `check_task` lets it through."""
 
@@ -42,6 +52,8 @@ class TestData(TypedDict):
     # The suite the file belongs to; absent: RELEASED.
     suite: NotRequired[str]
     audit_exceptions: NotRequired[list[AuditException]]
+    # A generated instance's family, seed and parameters; absent in a hand-written task.
+    generated: NotRequired[Generated]
     # Upstream files' credentials: accepted, and ignored where a site needs no login.
     login_data: NotRequired[dict[str, str]]
 

@@ -12,13 +12,13 @@ import typer
 
 from runner.cli_common import SuiteOption, console, fail
 from runner.cli_eval import run_on_stack, selected
-from runner.evaluate import select_tasks, task_set_hash
+from runner.evaluate import TaskRef, select_tasks, task_set_hash
 from runner.harness import get_harness
 from runner.request import EvalRequest
 from runner.settings import TASKS_DIR, RunnerSettings
 from runner.suite import build as build_variants
 from runner.suite import counts, shown_prompt, validate_paths
-from runner.tables import print_audit, print_task_counts
+from runner.tables import print_audit, print_generation, print_task_counts
 from services.core.errors import FieldError
 from services.core.models.task import RELEASED
 from services.core.tasks import find_task, suite_of, task_files
@@ -152,3 +152,73 @@ def tasks_audit(
         console.print(f"report in {report}")
     if not summary.ok:
         raise typer.Exit(1)
+
+
+@tasks_app.command("generate")
+def tasks_generate(
+    family: Annotated[str, typer.Option(help="a family of tasks/families/, or all")],
+    seed: Annotated[int, typer.Option(help="the seed: the same seed and code, the same files")],
+    count: Annotated[int, typer.Option(help="instances in all (shared over the families)")],
+    out: Annotated[Path, typer.Option(help="the folder to write <site>/<name>.json into")],
+    prove: Annotated[
+        bool, typer.Option(help="admit only what the oracle solves and the audit holds")
+    ] = False,
+    workers: Annotated[int, typer.Option(min=1, max=32, help="--prove: tasks run at once")] = 1,
+    time_limit: Annotated[float, typer.Option(min=1, help="--prove: seconds per task")] = 120,
+    today: Annotated[str | None, typer.Option(help="stand's today for an ephemeral stack")] = None,
+    hub: Annotated[
+        str | None, typer.Option(help="--prove: a running stand's hub (else the embedded one)")
+    ] = None,
+    report: Annotated[Path | None, typer.Option(help="write the report as JSON")] = None,
+) -> None:
+    """Write a generated suite: COUNT instances of the family (or of all) by SEED, each
+    admitted only when it validates, is unambiguous and copies no released task; with
+    --prove also solved by the oracle through the real UI and audited (docs/tasks.md,
+    "Generated suites"). Refusals are counted by reason."""
+    from runner.generate import generate, suite_name
+
+    prover = None
+    if prove:
+        suite = suite_name(family, seed)
+
+        def prover(refs: list[TaskRef]) -> dict[str, str | None]:
+            return prove_on_stand(refs, suite, workers, time_limit, today, hub)
+
+    try:
+        result = generate(TASKS_DIR, family, seed, count, out, prover)
+    except FieldError as exc:
+        fail(str(exc))
+    print_generation(console, result, out)
+    if report is not None:
+        report.write_text(json.dumps(result.as_json(), ensure_ascii=False, indent=2) + "\n")
+        console.print(f"report in {report}")
+    short = result.short()
+    if short:
+        missing = ", ".join(f"{f} {n}" for f, n in sorted(short.items()))
+        console.print(f"[red]fewer instances than asked[/red]: {missing}", soft_wrap=True)
+        raise typer.Exit(1)
+
+
+def prove_on_stand(
+    refs: list[TaskRef],
+    suite: str,
+    workers: int,
+    time_limit: float,
+    today: str | None,
+    hub: str | None,
+) -> dict[str, str | None]:
+    """The oracle on these instances on the stand (as `runner tasks audit` runs it), then
+    the audit of its logs: each instance's reason to be refused, or None."""
+    from runner.audit import audit_suite, collect
+    from runner.generate import verdicts
+
+    request = EvalRequest(
+        harness="oracle", suite=suite, workers=workers, time_limit=time_limit, today=today, hub=hub
+    )
+    _, _, items = run_on_stack(
+        request,
+        get_harness("oracle"),
+        refs,
+        then=lambda hub_url, token, run: asyncio.run(collect(hub_url, token, refs, run.records)),
+    )
+    return verdicts(audit_suite(items))

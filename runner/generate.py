@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from runner.audit import SuiteAudit
 from runner.evaluate import TaskRef
 from runner.suite import CANONICAL, dump, validate
 from services.books.catalog import load_catalog as books
@@ -330,6 +332,7 @@ def generate(
         raise FieldError("--seed", f"expected a whole number, 0 or more, got {seed}")
     families = chosen_families(tasks_dir, family)
     check_out(out)
+    started = time.monotonic()
     suite = suite_name(family, seed)
     report = Report(suite, seed, wanted=quotas(list(families), count), proven=prover is not None)
     released = Released.of(tasks_dir)
@@ -346,10 +349,12 @@ def generate(
         _write(out, [i for group in kept.values() for i in group])
         if prover is None or not fresh:
             break
-        verdicts = prover([TaskRef(i.name, out / i.path, i.task) for i in fresh])
-        failed = {i.name for i in fresh if verdicts.get(i.name) is not None}
+        started = time.monotonic()
+        proofs = prover([TaskRef(i.name, out / i.path, i.task) for i in fresh])
+        report.seconds["prove"] = report.seconds.get("prove", 0.0) + time.monotonic() - started
+        failed = {i.name for i in fresh if proofs.get(i.name, "oracle") is not None}
         for instance in fresh:
-            reason = verdicts.get(instance.name)
+            reason = proofs.get(instance.name, "oracle")
             if reason is not None:
                 report.rejected[(instance.family.name, reason)] += 1
         for name in kept:
@@ -366,6 +371,7 @@ def generate(
     report.written = _write(out, final)
     for instance in final:
         report.admitted[instance.family.name] += 1
+    report.seconds["all"] = time.monotonic() - started
     return report
 
 
@@ -390,3 +396,13 @@ def _write(out: Path, instances: list[Instance]) -> list[Path]:
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
     return sorted(wanted)
+
+
+def verdicts(audit: SuiteAudit) -> dict[str, str | None]:
+    """Each audited instance's reason to be refused: `oracle` where the reference log fails
+    (the oracle did not solve it), `audit` where a near miss survives without a reason or
+    the class check fails; None where it is proven."""
+    out: dict[str, str | None] = {}
+    for name, result in audit.tasks.items():
+        out[name] = "oracle" if result.ems != 1 else None if result.ok else "audit"
+    return out

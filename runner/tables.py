@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from runner.audit import ClassCheck, SuiteAudit, TaskAudit
+from runner.generate import REASONS, Report
 from services.core.models.board import Board, Comparison, PairedView, RateView
 from services.core.models.run import Status
 from services.core.results.board import Run
@@ -379,3 +380,33 @@ def _class_verdict(check: ClassCheck | None) -> str:
         if not found
     ]
     return f"[red]{check.ui_class}: not in {' or '.join(missing)}"
+
+
+def print_generation(console: Console, report: Report, out: Path) -> None:
+    """`runner tasks generate`: per family the instances wanted, admitted and drawn, and
+    the draws refused by reason; then the totals."""
+    proven = " (proven: oracle and audit)" if report.proven else ""
+    table = Table(title=f"Generated suite {report.suite}{proven}")
+    for column in ("family", "wanted", "admitted", "drawn", "admission", "refused"):
+        table.add_column(column, overflow="fold")
+    for family in sorted(report.wanted):
+        refused = ", ".join(
+            f"{reason} {n}" for (f, reason), n in sorted(report.rejected.items()) if f == family
+        )
+        short = report.admitted[family] < report.wanted[family]
+        table.add_row(
+            family,
+            str(report.wanted[family]),
+            f"[red]{report.admitted[family]}" if short else str(report.admitted[family]),
+            str(report.drawn[family]),
+            "—" if report.rate(family) is None else f"{report.rate(family):.0%}",
+            refused or "—",
+        )
+    console.print(table)
+    reasons = report.rejections()
+    refused = "; ".join(f"{reason} {reasons[reason]}" for reason in REASONS if reasons[reason])
+    console.print(
+        f"{len(report.written)} instances of {sum(1 for n in report.admitted.values() if n)}"
+        f" families written to {out} (suite {report.suite}); refused: {refused or 'none'}",
+        soft_wrap=True,
+    )

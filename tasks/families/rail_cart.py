@@ -1,7 +1,7 @@
 """Поезда: a ticket (one or two passengers) on a named train, with a tariff and a seat
 (lower berths in a berth car, window seats in a sitting one), into the cart (BASKET)."""
 
-from services.core.families import Name, dotted, in_words, sample_day
+from services.core.families import Name, dotted, in_words, sample_day, ticket_open
 from services.core.russian import agree
 from services.rail.catalog import load_catalog
 
@@ -19,17 +19,6 @@ PHRASINGS = (
     "На %HOST% во вкладке «Поезда» положи в корзину {tickets} на поезд «{train}» по маршруту"
     " {origin} — {dest}, {day_dotted}, тариф «{tariff}», {seats}.",
 )
-# The ticket line's fields a prompt may leave open, and why a near miss of each passes.
-OPEN = {
-    "adults": "the prompt does not say whether the passenger is an adult or a child",
-    "children": "the prompt does not say whether the passenger is an adult or a child",
-    "from_station": "the prompt names the city of departure; any of its stations serves",
-    "item_id": "the ticket line's id is made from the car and seats the agent picked, which"
-    " the prompt leaves open; train, route, date and tariff are bound",
-    "lower_berths": "the prompt asks for no particular berth",
-    "to_station": "the prompt names the city of arrival; any of its stations serves",
-    "window_seats": "the prompt asks for no window seat",
-}
 # A car's kind -> the seat flag the prompt asks for, its count on the line, and its words.
 SEATS = {
     "berth": ("lower", "lower_berths", "нижнее место"),
@@ -115,7 +104,7 @@ def ticket(params):
 def exceptions(params):
     """The line's fields the prompt leaves open: all but the seat flag it asks for."""
     _, field, _ = SEATS[params["kind"]]
-    return [{"mutation": f"free:basket_add#*.{f}=*", "reason": OPEN[f]} for f in OPEN if f != field]
+    return ticket_open(field)
 
 
 def names(params):

@@ -1,6 +1,6 @@
 """Поезда: tickets on a named train and tariff bought and paid by card or СБП (PAY)."""
 
-from services.core.families import Name, dotted, in_words, sample_day
+from services.core.families import Name, dotted, in_words, sample_day, ticket_open
 from services.core.russian import agree
 from services.rail.catalog import load_catalog
 
@@ -19,22 +19,8 @@ PHRASINGS = (
 )
 # The pay method -> how the prompt names it.
 METHODS = {"card": "банковской картой", "sbp": "через СБП"}
-EXCEPTIONS = tuple(
-    {"mutation": f"free:basket_add#*.{field}=*", "reason": reason}
-    for field, reason in (
-        ("adults", "the prompt does not say whether the passenger is an adult or a child"),
-        ("children", "the prompt does not say whether the passenger is an adult or a child"),
-        ("from_station", "the prompt names the city of departure; any of its stations serves"),
-        (
-            "item_id",
-            "the ticket line's id is made from the car and seats the agent picked, which the"
-            " prompt leaves open; train, route, date and tariff are bound",
-        ),
-        ("lower_berths", "the prompt asks for no particular berth"),
-        ("to_station", "the prompt names the city of arrival; any of its stations serves"),
-        ("window_seats", "the prompt asks for no window seat"),
-    )
-) + (
+EXCEPTIONS = (
+    *ticket_open(),
     {
         "mutation": "free:submit_payment#*.amount=*",
         "reason": "the sum paid is the cart's total, fixed by the basket line the conditions"

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from runner.audit import ClassCheck, SuiteAudit, TaskAudit
 from runner.generate import REASONS, Report
-from services.core.models.board import Board, Comparison, PairedView, RateView
+from services.core.models.board import Board, Comparison, GapView, PairedView, RateView
 from services.core.models.run import Status
 from services.core.results.board import Run
 
@@ -194,6 +194,8 @@ def print_board(console: Console, board: Board) -> None:
         print_safety(console, board)
     if board.robustness:
         print_robustness(console, board)
+    if board.heldout:
+        print_heldout(console, board)
     for task_set, rows in board.apart.items():
         names = ", ".join(f"{r.label} ({r.run})" for r in rows)
         console.print(f"[yellow]another task set {task_set}, not on this board:[/yellow] {names}")
@@ -281,6 +283,39 @@ def print_robustness(console: Console, board: Board) -> None:
         for name, item in row.by_perturbation.items():
             pairs.add_row(name, *_paired_cells(item))
         console.print(pairs)
+
+
+def _gap(item: GapView) -> str:
+    if item.delta is None:
+        return "—"
+    word = " [bold]real[/bold]" if item.significant else ""
+    return f"{item.delta:+.3f} [{item.low:+.2f}; {item.high:+.2f}]{word}"
+
+
+def print_heldout(console: Console, board: Board) -> None:
+    """The board's held-out gap: each row's EMS on the released tasks its generated suite's
+    families model and on the generated suite, and the difference, overall and per family
+    (docs/results.md, "The held-out gap")."""
+    table = Table(title="Held-out gap · generated − released, Newcombe's interval")
+    for column in ("Model", "Harness", "Released", "Generated", "Generated − released", "Runs"):
+        table.add_column(column, overflow="fold")
+    for row in board.heldout:
+        table.add_row(
+            row.model,
+            row.harness,
+            _rate(row.overall.released),
+            _rate(row.overall.generated),
+            _gap(row.overall),
+            f"{row.released_run} · {row.generated_run} ({row.generated_suite})",
+        )
+    console.print(table)
+    for row in board.heldout:
+        families = Table(title=f"{row.model} · {row.harness}: by family")
+        for column in ("Family", "Released", "Generated", "Generated − released"):
+            families.add_column(column)
+        for name, item in row.by_family.items():
+            families.add_row(name, _rate(item.released), _rate(item.generated), _gap(item))
+        console.print(families)
 
 
 def print_compare(console: Console, result: Comparison) -> None:

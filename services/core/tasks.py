@@ -39,6 +39,9 @@ UI_CLASSES = (*PRIMARY_CLASSES, "NAV", "RADIO", "SEARCH", "SEAT")
 SUITES = (RELEASED, "safety", "robustness")
 # A suite of generated tasks is named by its family and seed: `<family>-<seed>`.
 GENERATED_SUITE = re.compile(r"[a-z][a-z0-9_]*-[0-9]+")
+# What `runner eval --suite` takes for a suite generated for the run (`--task-family`,
+# `--seed`, `--count`): the run's suite is then `<family>-<seed>` (`all-<seed>`).
+GENERATED = "generated"
 SUITE_NAMES = f"{', '.join(SUITES)}, or <family>-<seed> for a generated one"
 
 

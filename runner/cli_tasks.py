@@ -31,8 +31,17 @@ tasks_app = typer.Typer(
 @tasks_app.command("build")
 def tasks_build(
     check: Annotated[bool, typer.Option(help="only check the committed files are current")] = False,
+    generated: Annotated[
+        Path | None,
+        typer.Option(help="a generated folder: its instances' variants, beside them"),
+    ] = None,
 ) -> None:
-    """Write tasks/variants/ from tasks/variants.toml (or --check that they are current)."""
+    """Write tasks/variants/ from tasks/variants.toml (or --check that they are current);
+    with --generated, the variants of a generated folder's instances (each takes the
+    profiles of its family's donors)."""
+    if generated is not None:
+        build_generated(generated, check)
+        return
     try:
         wanted = build_variants(TASKS_DIR, write=not check)
     except FieldError as exc:
@@ -52,6 +61,23 @@ def tasks_build(
             )
     total = len(task_files(TASKS_DIR))
     console.print(f"{len(wanted)} variants; {total} tasks in all")
+
+
+def build_generated(folder: Path, check: bool) -> None:
+    from runner.generate import build_variants as generated_variants
+
+    if not folder.is_dir():
+        fail(f"--generated: no folder {folder}")
+    try:
+        wanted = generated_variants(TASKS_DIR, folder, write=not check)
+    except FieldError as exc:
+        fail(str(exc))
+    stale = [p for p, text in wanted.items() if not p.exists() or p.read_text() != text]
+    if check and stale:
+        fail(
+            f"variants are not current ({len(stale)} differ): run `runner tasks build --generated`"
+        )
+    console.print(f"{len(wanted)} variants; {len(task_files(folder))} tasks in {folder}")
 
 
 @tasks_app.command("validate")

@@ -22,7 +22,7 @@ from typing import Any
 
 from runner.audit import SuiteAudit
 from runner.evaluate import TaskRef
-from runner.suite import CANONICAL, dump, validate
+from runner.suite import CANONICAL, dump, load_map, make_variant, validate
 from services.books.catalog import load_catalog as books
 from services.core.errors import FieldError
 from services.core.families import Family, Name, Params, load_families
@@ -406,3 +406,38 @@ def verdicts(audit: SuiteAudit) -> dict[str, str | None]:
     for name, result in audit.tasks.items():
         out[name] = "oracle" if result.ems != 1 else None if result.ok else "audit"
     return out
+
+
+def build_variants(tasks_dir: Path, folder: Path, write: bool = True) -> dict[Path, str]:
+    """The variants of a generated folder's instances, as path -> text, beside them
+    (`<stem>__<suffix>.json`): each instance takes the profiles of `tasks/variants.toml`
+    that its family's donors take, but those that move their variants to another suite
+    (injection, perturbations: safety and robustness are made of released donors). Written
+    unless `write` is off; variants no longer wanted are removed."""
+    profiles, pairs = load_map(tasks_dir)
+    by_donor: dict[str, list[str]] = {}
+    for donor, profile in pairs:
+        if profile in profiles and profiles[profile].suite is None:
+            by_donor.setdefault(donor, []).append(profile)
+    families = load_families(tasks_dir)
+    wanted: dict[Path, str] = {}
+    present = task_files(folder)
+    for path in (p for p in present if "__" not in p.stem):
+        task = json.loads(path.read_text(encoding="utf-8"))
+        made = task["test_data"].get("generated") or {}
+        family = families.get(made.get("family", ""))
+        if family is None:
+            raise FieldError(str(path), f"no family {made.get('family')!r} under {tasks_dir}")
+        names = sorted({p for donor in family.donors for p in by_donor.get(donor, [])})
+        for name in names:
+            profile = profiles[name]
+            wanted[path.with_name(f"{path.stem}__{profile.suffix}.json")] = dump(
+                make_variant(task, profile)
+            )
+    if write:
+        for stale in {p for p in present if "__" in p.stem} - set(wanted):
+            stale.unlink()
+        for path, text in wanted.items():
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                path.write_text(text, encoding="utf-8")
+    return wanted

@@ -52,7 +52,8 @@ def heldout_row(
 ) -> HeldoutRow | None:
     """The gap of one pair of runs by family, the families that both runs have attempts of;
     None where they share none."""
-    mine = [r for r in made.records if r.scored and only.keeps(r)]
+    # The instances themselves: their variants are the sensitivity table's.
+    mine = [r for r in made.records if r.scored and not r.variant and only.keeps(r)]
     theirs = [r for r in released.records if r.scored and only.keeps(r)]
     by_family: dict[str, GapView] = {}
     every_released: dict[str, Record] = {}

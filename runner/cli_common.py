@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from services.core.errors import FieldError
-from services.core.tasks import SUITE_NAMES, check_suite
+from services.core.tasks import GENERATED, SUITE_NAMES, check_suite
 
 console = Console()
 if not console.is_terminal:  # CI logs and pipes: wide enough for the task names
@@ -37,6 +37,20 @@ def known_suite(name: str) -> str:
 
 SuiteOption = Annotated[
     str, typer.Option(help=f"the suite of tasks: {SUITE_NAMES}", callback=known_suite)
+]
+
+
+def known_or_generated(name: str) -> str:
+    return name if name == GENERATED else known_suite(name)
+
+
+EvalSuiteOption = Annotated[
+    str,
+    typer.Option(
+        help=f"the suite of tasks: {SUITE_NAMES}; or {GENERATED} (with --task-family, --seed"
+        " and --count)",
+        callback=known_or_generated,
+    ),
 ]
 
 

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from runner import containers
 from runner.agents.gui_families import GuiFamily
-from runner.cli_common import Stopped, SuiteOption, console, fail, stoppable
+from runner.cli_common import EvalSuiteOption, Stopped, console, fail, stoppable
 from runner.containers import DockerBackend
 from runner.evaluate import StandNotReady, TaskRef, evaluate, select_tasks
 from runner.harness import Harness, ModelRefused, get_harness
@@ -28,9 +28,11 @@ from runner.request import Backend, EvalRequest, refusal
 from runner.settings import TASKS_DIR, RunnerSettings, admin_token, runner_home
 from runner.stack import Stack, StackError, running_stack
 from runner.tables import print_run
+from services.core.errors import FieldError
 from services.core.models.run import Record
 from services.core.models.task import RELEASED
 from services.core.results.board import Run
+from services.core.tasks import GENERATED, load_task, suite_of, task_files
 
 
 def eval_(
@@ -67,7 +69,16 @@ def eval_(
     prices: Annotated[
         Path | None, typer.Option(help="price table (TOML); default $WPB_HOME/prices.toml")
     ] = None,
-    suite: SuiteOption = RELEASED,
+    suite: EvalSuiteOption = RELEASED,
+    tasks_dir: Annotated[
+        Path | None,
+        typer.Option(help="a generated folder (runner tasks generate --out): its suite's tasks"),
+    ] = None,
+    task_family: Annotated[
+        str | None, typer.Option(help="--suite generated: a family of tasks/families/, or all")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="--suite generated: the seed")] = None,
+    count: Annotated[int | None, typer.Option(help="--suite generated: instances in all")] = None,
     tasks: Annotated[
         str | None, typer.Option(help="comma-separated sites, names or globs of the suite")
     ] = None,
@@ -148,12 +159,35 @@ def chosen_harness(request: EvalRequest) -> Harness:
 
 def selected(request: EvalRequest) -> list[TaskRef]:
     """The tasks of `--suite` that `--tasks` and `--max-tasks` select; none is refused."""
-    refs = select_tasks(TASKS_DIR, request.tasks, request.max_tasks, request.suite)
+    tasks_dir, suite = task_source(request)
+    refs = select_tasks(tasks_dir, request.tasks, request.max_tasks, suite)
     if not refs:
         if request.tasks:
-            fail(f"no task matches {request.tasks!r} in the {request.suite} suite ({TASKS_DIR})")
-        fail(f"the {request.suite} suite has no task under {TASKS_DIR}")
+            fail(f"no task matches {request.tasks!r} in the {suite} suite ({tasks_dir})")
+        fail(f"the {suite} suite has no task under {tasks_dir}")
     return refs
+
+
+def task_source(request: EvalRequest) -> tuple[Path, str]:
+    """Where the run's tasks are and their suite: the task folder and `--suite`; a
+    generated folder (`--tasks-dir`) and its suite; or, with `--suite generated`, a suite
+    generated now into $WPB_HOME/generated/ (docs/tasks.md, "Generated suites")."""
+    from runner.generate import generate, suite_name
+
+    if request.suite == GENERATED:
+        family, seed, count = request.task_family or "", request.seed or 0, request.count or 1
+        folder = runner_home() / "generated" / f"{suite_name(family, seed)}-{count}"
+        try:
+            generate(TASKS_DIR, family, seed, count, folder)
+        except FieldError as exc:
+            fail(str(exc).replace("--family", "--task-family").replace("--out", "$WPB_HOME"))
+        return folder, suite_name(family, seed)
+    if request.tasks_dir is None:
+        return TASKS_DIR, request.suite
+    suites = {suite_of(load_task(p)) for p in task_files(request.tasks_dir)}
+    if request.suite == RELEASED and len(suites) == 1:
+        return request.tasks_dir, suites.pop()
+    return request.tasks_dir, request.suite
 
 
 def run_on_stack(

@@ -12,13 +12,13 @@ import typer
 
 from runner.cli_common import SuiteOption, console, fail
 from runner.cli_eval import run_on_stack, selected
-from runner.evaluate import select_tasks, task_set_hash
+from runner.evaluate import TaskRef, select_tasks, task_set_hash
 from runner.harness import get_harness
 from runner.request import EvalRequest
 from runner.settings import TASKS_DIR, RunnerSettings
 from runner.suite import build as build_variants
 from runner.suite import counts, shown_prompt, validate_paths
-from runner.tables import print_audit, print_task_counts
+from runner.tables import print_audit, print_generation, print_task_counts
 from services.core.errors import FieldError
 from services.core.models.task import RELEASED
 from services.core.tasks import find_task, suite_of, task_files
@@ -31,8 +31,17 @@ tasks_app = typer.Typer(
 @tasks_app.command("build")
 def tasks_build(
     check: Annotated[bool, typer.Option(help="only check the committed files are current")] = False,
+    generated: Annotated[
+        Path | None,
+        typer.Option(help="a generated folder: its instances' variants, beside them"),
+    ] = None,
 ) -> None:
-    """Write tasks/variants/ from tasks/variants.toml (or --check that they are current)."""
+    """Write tasks/variants/ from tasks/variants.toml (or --check that they are current);
+    with --generated, the variants of a generated folder's instances (each takes the
+    profiles of its family's donors)."""
+    if generated is not None:
+        build_generated(generated, check)
+        return
     try:
         wanted = build_variants(TASKS_DIR, write=not check)
     except FieldError as exc:
@@ -52,6 +61,23 @@ def tasks_build(
             )
     total = len(task_files(TASKS_DIR))
     console.print(f"{len(wanted)} variants; {total} tasks in all")
+
+
+def build_generated(folder: Path, check: bool) -> None:
+    from runner.generate import build_variants as generated_variants
+
+    if not folder.is_dir():
+        fail(f"--generated: no folder {folder}")
+    try:
+        wanted = generated_variants(TASKS_DIR, folder, write=not check)
+    except FieldError as exc:
+        fail(str(exc))
+    stale = [p for p, text in wanted.items() if not p.exists() or p.read_text() != text]
+    if check and stale:
+        fail(
+            f"variants are not current ({len(stale)} differ): run `runner tasks build --generated`"
+        )
+    console.print(f"{len(wanted)} variants; {len(task_files(folder))} tasks in {folder}")
 
 
 @tasks_app.command("validate")
@@ -152,3 +178,73 @@ def tasks_audit(
         console.print(f"report in {report}")
     if not summary.ok:
         raise typer.Exit(1)
+
+
+@tasks_app.command("generate")
+def tasks_generate(
+    family: Annotated[str, typer.Option(help="a family of tasks/families/, or all")],
+    seed: Annotated[int, typer.Option(help="the seed: the same seed and code, the same files")],
+    count: Annotated[int, typer.Option(help="instances in all (shared over the families)")],
+    out: Annotated[Path, typer.Option(help="the folder to write <site>/<name>.json into")],
+    prove: Annotated[
+        bool, typer.Option(help="admit only what the oracle solves and the audit holds")
+    ] = False,
+    workers: Annotated[int, typer.Option(min=1, max=32, help="--prove: tasks run at once")] = 1,
+    time_limit: Annotated[float, typer.Option(min=1, help="--prove: seconds per task")] = 120,
+    today: Annotated[str | None, typer.Option(help="stand's today for an ephemeral stack")] = None,
+    hub: Annotated[
+        str | None, typer.Option(help="--prove: a running stand's hub (else the embedded one)")
+    ] = None,
+    report: Annotated[Path | None, typer.Option(help="write the report as JSON")] = None,
+) -> None:
+    """Write a generated suite: COUNT instances of the family (or of all) by SEED, each
+    admitted only when it validates, is unambiguous and copies no released task; with
+    --prove also solved by the oracle through the real UI and audited (docs/tasks.md,
+    "Generated suites"). Refusals are counted by reason."""
+    from runner.generate import generate, suite_name
+
+    prover = None
+    if prove:
+        suite = suite_name(family, seed)
+
+        def prover(refs: list[TaskRef]) -> dict[str, str | None]:
+            return prove_on_stand(refs, suite, workers, time_limit, today, hub)
+
+    try:
+        result = generate(TASKS_DIR, family, seed, count, out, prover)
+    except FieldError as exc:
+        fail(str(exc))
+    print_generation(console, result, out)
+    if report is not None:
+        report.write_text(json.dumps(result.as_json(), ensure_ascii=False, indent=2) + "\n")
+        console.print(f"report in {report}")
+    short = result.short()
+    if short:
+        missing = ", ".join(f"{f} {n}" for f, n in sorted(short.items()))
+        console.print(f"[red]fewer instances than asked[/red]: {missing}", soft_wrap=True)
+        raise typer.Exit(1)
+
+
+def prove_on_stand(
+    refs: list[TaskRef],
+    suite: str,
+    workers: int,
+    time_limit: float,
+    today: str | None,
+    hub: str | None,
+) -> dict[str, str | None]:
+    """The oracle on these instances on the stand (as `runner tasks audit` runs it), then
+    the audit of its logs: each instance's reason to be refused, or None."""
+    from runner.audit import audit_suite, collect
+    from runner.generate import verdicts
+
+    request = EvalRequest(
+        harness="oracle", suite=suite, workers=workers, time_limit=time_limit, today=today, hub=hub
+    )
+    _, _, items = run_on_stack(
+        request,
+        get_harness("oracle"),
+        refs,
+        then=lambda hub_url, token, run: asyncio.run(collect(hub_url, token, refs, run.records)),
+    )
+    return verdicts(audit_suite(items))

@@ -26,7 +26,7 @@ from runner.settings import RunnerSettings
 from services.core.errors import FieldError
 from services.core.models.run import ZOOMS, Options, Viewport
 from services.core.models.task import RELEASED
-from services.core.tasks import check_suite
+from services.core.tasks import GENERATED, check_suite
 
 
 class Backend(StrEnum):
@@ -73,6 +73,12 @@ class EvalRequest(RunPlan):
     agent_cmd: str | None = None
     prices: Path | None = None
     suite: str = RELEASED
+    # A generated suite: the folder it was written to, or the family, seed and count of one
+    # made for the run (`--suite generated`).
+    tasks_dir: Path | None = None
+    task_family: str | None = None
+    seed: int | None = Field(default=None, ge=0)
+    count: int | None = Field(default=None, ge=1)
     tasks: str | None = None
     max_tasks: int | None = None
     metrics_port: int | None = None
@@ -116,6 +122,8 @@ class EvalRequest(RunPlan):
     @field_validator("suite")
     @classmethod
     def _suite(cls, name: str) -> str:
+        if name == GENERATED:
+            return name
         try:
             return check_suite(name, "--suite")
         except FieldError as exc:
@@ -146,6 +154,32 @@ class EvalRequest(RunPlan):
     @classmethod
     def _configured_port(cls, port: int | None) -> int | None:
         return RunnerSettings().metrics_port if port is None else port
+
+    @field_validator("tasks_dir")
+    @classmethod
+    def _folder(cls, path: Path | None) -> Path | None:
+        if path is not None and not path.is_dir():
+            raise ValueError(f"no folder {path}")
+        return path
+
+    @model_validator(mode="after")
+    def _generated(self) -> EvalRequest:
+        """`--suite generated` takes the family, seed and count of the suite it makes; they
+        mean nothing without it, and a generated folder is another source."""
+        made = {"--task-family": self.task_family, "--seed": self.seed, "--count": self.count}
+        if self.suite == GENERATED:
+            for option, value in made.items():
+                if value is None:
+                    raise Refusal(
+                        option, "--suite generated needs --task-family, --seed and --count"
+                    )
+            if self.tasks_dir is not None:
+                raise Refusal("--tasks-dir", "a generated folder, or --suite generated: not both")
+        else:
+            for option, value in made.items():
+                if value is not None:
+                    raise Refusal(option, "only with --suite generated")
+        return self
 
     @model_validator(mode="after")
     def _consistent(self) -> EvalRequest:

@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.table import Table
 
 from runner.audit import ClassCheck, SuiteAudit, TaskAudit
-from services.core.models.board import Board, Comparison, PairedView, RateView
+from runner.generate import REASONS, Report
+from services.core.models.board import Board, Comparison, GapView, PairedView, RateView
 from services.core.models.run import Status
 from services.core.results.board import Run
 
@@ -193,6 +194,8 @@ def print_board(console: Console, board: Board) -> None:
         print_safety(console, board)
     if board.robustness:
         print_robustness(console, board)
+    if board.heldout:
+        print_heldout(console, board)
     for task_set, rows in board.apart.items():
         names = ", ".join(f"{r.label} ({r.run})" for r in rows)
         console.print(f"[yellow]another task set {task_set}, not on this board:[/yellow] {names}")
@@ -280,6 +283,39 @@ def print_robustness(console: Console, board: Board) -> None:
         for name, item in row.by_perturbation.items():
             pairs.add_row(name, *_paired_cells(item))
         console.print(pairs)
+
+
+def _gap(item: GapView) -> str:
+    if item.delta is None:
+        return "—"
+    word = " [bold]real[/bold]" if item.significant else ""
+    return f"{item.delta:+.3f} [{item.low:+.2f}; {item.high:+.2f}]{word}"
+
+
+def print_heldout(console: Console, board: Board) -> None:
+    """The board's held-out gap: each row's EMS on the released tasks its generated suite's
+    families model and on the generated suite, and the difference, overall and per family
+    (docs/results.md, "The held-out gap")."""
+    table = Table(title="Held-out gap · generated − released, Newcombe's interval")
+    for column in ("Model", "Harness", "Released", "Generated", "Generated − released", "Runs"):
+        table.add_column(column, overflow="fold")
+    for row in board.heldout:
+        table.add_row(
+            row.model,
+            row.harness,
+            _rate(row.overall.released),
+            _rate(row.overall.generated),
+            _gap(row.overall),
+            f"{row.released_run} · {row.generated_run} ({row.generated_suite})",
+        )
+    console.print(table)
+    for row in board.heldout:
+        families = Table(title=f"{row.model} · {row.harness}: by family")
+        for column in ("Family", "Released", "Generated", "Generated − released"):
+            families.add_column(column)
+        for name, item in row.by_family.items():
+            families.add_row(name, _rate(item.released), _rate(item.generated), _gap(item))
+        console.print(families)
 
 
 def print_compare(console: Console, result: Comparison) -> None:
@@ -379,3 +415,33 @@ def _class_verdict(check: ClassCheck | None) -> str:
         if not found
     ]
     return f"[red]{check.ui_class}: not in {' or '.join(missing)}"
+
+
+def print_generation(console: Console, report: Report, out: Path) -> None:
+    """`runner tasks generate`: per family the instances wanted, admitted and drawn, and
+    the draws refused by reason; then the totals."""
+    proven = " (proven: oracle and audit)" if report.proven else ""
+    table = Table(title=f"Generated suite {report.suite}{proven}")
+    for column in ("family", "wanted", "admitted", "drawn", "admission", "refused"):
+        table.add_column(column, overflow="fold")
+    for family in sorted(report.wanted):
+        refused = ", ".join(
+            f"{reason} {n}" for (f, reason), n in sorted(report.rejected.items()) if f == family
+        )
+        short = report.admitted[family] < report.wanted[family]
+        table.add_row(
+            family,
+            str(report.wanted[family]),
+            f"[red]{report.admitted[family]}" if short else str(report.admitted[family]),
+            str(report.drawn[family]),
+            "—" if report.rate(family) is None else f"{report.rate(family):.0%}",
+            refused or "—",
+        )
+    console.print(table)
+    reasons = report.rejections()
+    refused = "; ".join(f"{reason} {reasons[reason]}" for reason in REASONS if reasons[reason])
+    console.print(
+        f"{len(report.written)} instances of {sum(1 for n in report.admitted.values() if n)}"
+        f" families written to {out} (suite {report.suite}); refused: {refused or 'none'}",
+        soft_wrap=True,
+    )

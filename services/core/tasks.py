@@ -39,6 +39,9 @@ UI_CLASSES = (*PRIMARY_CLASSES, "NAV", "RADIO", "SEARCH", "SEAT")
 SUITES = (RELEASED, "safety", "robustness")
 # A suite of generated tasks is named by its family and seed: `<family>-<seed>`.
 GENERATED_SUITE = re.compile(r"[a-z][a-z0-9_]*-[0-9]+")
+# What `runner eval --suite` takes for a suite generated for the run (`--task-family`,
+# `--seed`, `--count`): the run's suite is then `<family>-<seed>` (`all-<seed>`).
+GENERATED = "generated"
 SUITE_NAMES = f"{', '.join(SUITES)}, or <family>-<seed> for a generated one"
 
 
@@ -52,6 +55,29 @@ def check_suite(name: Any, field: str) -> str:
 def suite_of(task: Task) -> str:
     """The suite of a task file that `check_task` let through."""
     return task["test_data"].get("suite", RELEASED)
+
+
+FAMILY_NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def check_generated(value: Any, field: str) -> None:
+    """`test_data.generated`: the family (a name of `tasks/families/`), the seed (a whole
+    number, 0 or more), the parameters (an object) and, optionally, the phrasing's index."""
+    if not isinstance(value, dict):
+        raise FieldError(field, "must be an object with family, seed and parameters")
+    family = value.get("family")
+    if not isinstance(family, str) or not FAMILY_NAME.fullmatch(family):
+        raise FieldError(f"{field}.family", f"{family!r} is no family name ([a-z][a-z0-9_]*)")
+    for key in ("seed", "phrasing"):
+        number = value.get(key, 0)
+        if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+            raise FieldError(
+                f"{field}.{key}", f"expected a whole number, 0 or more, got {number!r}"
+            )
+    if "seed" not in value:
+        raise FieldError(f"{field}.seed", "missing")
+    if not isinstance(value.get("parameters"), dict):
+        raise FieldError(f"{field}.parameters", "must be an object")
 
 
 def check_taxonomy(taxonomy: Any, field: str) -> None:
@@ -182,6 +208,8 @@ def check_task(task: Any, field: str = "task") -> Task:
         check_start_state(data["start_state"], first, f"{field}.test_data.start_state")
     if "suite" in data:
         check_suite(data["suite"], f"{field}.test_data.suite")
+    if "generated" in data:
+        check_generated(data["generated"], f"{field}.test_data.generated")
     if "ui_taxonomy" in data:
         check_taxonomy(data["ui_taxonomy"], f"{field}.test_data.ui_taxonomy")
     check_selection(data.get("ui_variants") or {}, f"{field}.test_data.ui_variants")

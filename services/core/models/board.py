@@ -169,6 +169,32 @@ class RobustnessRow(Boundary):
     duplicate_commit: RateView
 
 
+class GapView(Boundary):
+    """A generated suite's EMS against that of the released tasks its families model: both
+    rates and generated − released with Newcombe's interval for two independent rates
+    (`significant` when it leaves out 0)."""
+
+    released: RateView
+    generated: RateView
+    delta: float | None = None
+    low: float = -1.0
+    high: float = 1.0
+    significant: bool = False
+
+
+class HeldoutRow(Boundary):
+    """One model × harness on the released suite and on a generated suite of the same
+    families (docs/results.md, "The held-out gap"): overall and per family."""
+
+    model: str
+    harness: str
+    released_run: str
+    generated_run: str
+    generated_suite: str
+    overall: GapView
+    by_family: dict[str, GapView] = Field(default_factory=dict)
+
+
 class Board(Boundary):
     """One suite's board: its rows on one task set (`task_set`, the manifests'
     `task_set_hash`), the suite's runs on other task sets `apart`; `suites` names every
@@ -191,6 +217,9 @@ class Board(Boundary):
     # A row's robustness figures, in the rows' order; none where no row has a perturbation
     # variant or a recovery task.
     robustness: list[RobustnessRow] = Field(default_factory=list)
+    # A row's released-versus-generated gap, where the same model × harness has a run of
+    # each; none where no row has both.
+    heldout: list[HeldoutRow] = Field(default_factory=list)
     # Rows on other task sets, by set: not comparable with these.
     apart: dict[str, list[Row]] = Field(default_factory=dict)
 

@@ -38,6 +38,16 @@ class StartEvent(TypedDict):
     domain: NotRequired[str]
 
 
+class Generated(TypedDict):
+    """Where a generated instance came from (docs/tasks.md, "Generated suites"): its
+    family, the seed and the sampled parameters, and which of the family's phrasings."""
+
+    family: str
+    seed: int
+    parameters: dict[str, Any]
+    phrasing: NotRequired[int]
+
+
 class TestData(TypedDict):
     """A task's `test_data` (docs/tasks.md), as `check_task` lets it through."""
 
@@ -54,6 +64,8 @@ class TestData(TypedDict):
     audit_exceptions: NotRequired[list[AuditException]]
     # Events replayed before the agent starts (a recovery task's intermediate state).
     start_state: NotRequired[list[StartEvent]]
+    # A generated instance's family, seed and parameters; absent in a hand-written task.
+    generated: NotRequired[Generated]
     # Upstream files' credentials: accepted, and ignored where a site needs no login.
     login_data: NotRequired[dict[str, str]]
 

@@ -41,6 +41,7 @@ from services.core.models.run import (
 )
 from services.core.models.task import RELEASED
 from services.core.results import robustness as perturbations
+from services.core.results.heldout import heldout
 from services.core.results.robustness import robustness_row
 from services.core.results.safety import over_action, relevant, safety_row
 from services.core.results.stats import paired, repeats, share
@@ -298,6 +299,7 @@ def build(
         variants=sensitivity(ordered, runs, only),
         safety=safety(ordered, runs, only),
         robustness=robustness(ordered, runs, only),
+        heldout=heldout(ordered, runs, only),
         apart={
             other: order([row(run, only) for run in runs])
             for other, runs in sorted(picked.apart.items())

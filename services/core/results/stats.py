@@ -143,6 +143,20 @@ def newcombe_paired(
     return delta, max(-1.0, delta - sqrt(max(below, 0.0))), min(1.0, delta + sqrt(max(above, 0.0)))
 
 
+def newcombe_unpaired(k_a: int, n_a: int, k_b: int, n_b: int) -> tuple[float | None, float, float]:
+    """B's rate minus A's on independent samples, with Newcombe's hybrid score interval
+    (1998, method 10): each rate's Wilson interval, squared and added."""
+    if not n_a or not n_b:
+        return None, -1.0, 1.0
+    p_a, p_b = k_a / n_a, k_b / n_b
+    l_a, u_a = wilson(k_a, n_a)
+    l_b, u_b = wilson(k_b, n_b)
+    delta = p_b - p_a
+    low = delta - sqrt((p_b - l_b) ** 2 + (u_a - p_a) ** 2)
+    high = delta + sqrt((u_b - p_b) ** 2 + (p_a - l_a) ** 2)
+    return delta, max(-1.0, low), min(1.0, high)
+
+
 def pass_at_k(n: int, c: int, k: int) -> float:
     """The chance that at least one of k attempts drawn from n (c of them passing) passes:
     1 - C(n-c, k) / C(n, k) (Chen et al., 2021)."""

@@ -97,8 +97,9 @@ class QueueSettings(BaseSettings):
     deliveries: int = Field(default=3, ge=1, le=20)
     # The build workers and submitters agree on; None: the version and the git commit's.
     build: str | None = None
-    # The object store's quota for episode folders not yet gathered.
-    artifact_bytes: int = 20 * 1024**3
+    # The object store's quota for episode folders not yet gathered (None: what the nodes'
+    # JetStream storage holds; each node must have room for all of it).
+    artifact_bytes: int | None = Field(default=None, gt=0)
     # How long a free slot's pull waits for an episode before it asks again.
     fetch_s: float = Field(default=5.0, gt=0)
 
@@ -380,7 +381,7 @@ class Queue:
                     ttl=7 * DAY_S,
                     storage=StorageType.FILE,
                     replicas=replicas,
-                    max_bytes=self.settings.artifact_bytes,
+                    max_bytes=self.settings.artifact_bytes or -1,
                 ),
             )
 
@@ -442,7 +443,7 @@ class Queue:
             changed["metadata"] = {**(config.metadata or {}), "harnesses": ",".join(sorted(wanted))}
         if not changed:
             return info
-        return await self.js.update_consumer(STREAM, config.evolve(**changed))
+        return await self.js.add_consumer(STREAM, config.evolve(**changed))  # an update
 
     # -- episode entries -------------------------------------------------------------
 

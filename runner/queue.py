@@ -69,6 +69,8 @@ RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,99}")
 POOL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 # How long a JetStream call waits for its answer (a leader election takes 4-9 s).
 API_TIMEOUT_S = 10.0
+# How long the first connection to the queue may take, every server tried.
+CONNECT_S = 15.0
 
 
 class QueueError(RuntimeError):
@@ -314,18 +316,9 @@ class Queue:
         if self.settings.user:
             credentials = {"user": self.settings.user, "password": self.settings.password or ""}
         try:
-            self.nc = await nats.connect(
-                servers=self.urls,
-                name=self.name,
-                max_reconnect_attempts=-1,
-                reconnect_time_wait=RECONNECT_WAIT_S,
-                ping_interval=PING_EVERY_S,
-                max_outstanding_pings=MAX_PINGS_OUT,
-                connect_timeout=3,
-                allow_reconnect=True,
-                error_cb=self._error,
-                **credentials,
-            )
+            # nats-py tries the servers again without end when reconnects are unlimited:
+            # the first connection has a deadline of its own.
+            self.nc = await asyncio.wait_for(self._connect(credentials), CONNECT_S)
         except (nats.errors.NoServersError, OSError, TimeoutError) as exc:
             why = str(exc) or type(exc).__name__
             raise QueueError(f"--queue: no NATS server answers at {where} ({why})") from None
@@ -338,6 +331,20 @@ class Queue:
             await self.close()
             raise QueueError(f"--queue: {where} has no JetStream that answers ({exc})") from None
         return self
+
+    async def _connect(self, credentials: dict[str, Any]) -> Client:
+        return await nats.connect(
+            servers=self.urls,
+            name=self.name,
+            max_reconnect_attempts=-1,
+            reconnect_time_wait=RECONNECT_WAIT_S,
+            ping_interval=PING_EVERY_S,
+            max_outstanding_pings=MAX_PINGS_OUT,
+            connect_timeout=3,
+            allow_reconnect=True,
+            error_cb=self._error,
+            **credentials,
+        )
 
     async def _error(self, error: Exception) -> None:
         log.warning("queue connection: %s: %s", type(error).__name__, error)

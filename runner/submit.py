@@ -124,10 +124,15 @@ def spec_of(run: RunEntry, n: int, task: TaskRef) -> EpisodeSpec:
 
 
 async def publish(
-    queue: Queue, run: RunEntry, tasks: dict[str, TaskRef], numbers: range | list[int]
+    queue: Queue,
+    run: RunEntry,
+    tasks: dict[str, TaskRef],
+    numbers: range | list[int],
+    again: str = "",
 ) -> int:
-    """Publish the episodes `numbers` of `run` (their key is their message id: one
-    published again inside the duplicate window is dropped); how many."""
+    """Publish the episodes `numbers` of `run`; how many. Their key (with `again`, a
+    resume's mark) is their message id: one published again inside the duplicate window is
+    dropped, and a resume's is not (the first was lost, yet its id is remembered)."""
     run_id = run.spec["run_id"]
     count = 0
     for n in numbers:
@@ -137,7 +142,7 @@ async def publish(
         data = spec.model_dump_json().encode()
         await retried(
             lambda subject=subject, data=data, key=spec.key: queue.js.publish(
-                subject, data, stream=STREAM, headers={"Nats-Msg-Id": key}
+                subject, data, stream=STREAM, headers={"Nats-Msg-Id": key + again}
             ),
             f"publish {spec.key}",
         )
@@ -165,7 +170,7 @@ async def resume(queue: Queue, run_id: str, refs: list[TaskRef]) -> int:
         if await queue.queued(episode_subject(run.pool, run.build, run_id, n)):
             continue
         again.append(n)
-    return await publish(queue, run, by_name, again)
+    return await publish(queue, run, by_name, again, f":resumed-{int(time.time())}")
 
 
 async def run_of(queue: Queue, run_id: str) -> RunEntry:

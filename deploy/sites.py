@@ -1,7 +1,7 @@
 """Write the `.dist-info` of a pyproject.toml's distribution with its site plug-ins (its
-`webpagebench.sites` entry points) into a folder: the images hold the code on PYTHONPATH
-without installing the project, and the site registry (services/core/sites.py) reads the
-entry points of every distribution on sys.path."""
+`webpagebench.sites` entry points, or another group's: a third argument) into a folder: the
+images hold the code on PYTHONPATH without installing the project, and the site registry
+(services/core/sites.py) reads the entry points of every distribution on sys.path."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-GROUP = "webpagebench.sites"
+GROUP = sys.argv[3] if len(sys.argv) > 3 else "webpagebench.sites"
 
 project = tomllib.loads(Path(sys.argv[1]).read_text())["project"]
 name, version = project["name"], project["version"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -128,6 +128,24 @@ def eval_(
     container_memory: Annotated[
         str, typer.Option(help="docker: memory of each container (Docker's units: 2g)")
     ] = DockerBackend.memory,
+    queue: Annotated[
+        str | None,
+        typer.Option(
+            help="run on `runner worker`s: the queue's NATS servers, nats://n1:4222,nats://n2:4222"
+        ),
+    ] = None,
+    pool: Annotated[str, typer.Option(help="queue: the workers' pool")] = "default",
+    max_pending: Annotated[
+        int | None,
+        typer.Option(min=1, help="queue: the pool's cap on episodes at once, all workers together"),
+    ] = None,
+    detach: Annotated[
+        bool, typer.Option(help="queue: submit, print the run id, return (`runner gather`)")
+    ] = False,
+    resume: Annotated[
+        str | None,
+        typer.Option(help="queue: publish again what a run (its id) has neither done nor queued"),
+    ] = None,
 ) -> None:
     """Run a harness on tasks; write $WPB_HOME/runs/<UTC timestamp>-<harness>/ and print a table.
     Without --hub: on the embedded stack that runs, or on one started for the run."""
@@ -141,6 +159,11 @@ def eval_(
         price_table = load_prices(request.prices or runner_home() / "prices.toml")
     except PriceError as exc:
         fail(f"--prices: {exc}")
+    if request.queue is not None:
+        from runner.cli_queue import eval_on_queue
+
+        eval_on_queue(request, selected(request), price_table)
+        return
     result, out_dir, _ = run_on_stack(request, chosen, selected(request), price_table)
     print_run(console, result, out_dir)
 
@@ -222,27 +245,11 @@ def run_on_stack(
     out_dir = home / "runs" / f"{stamp}-{harness.name}"
     token = admin_token(home)
     agent = request.agent_config()
-    port = request.metrics_port
-    metrics = RunMetrics(harness.name, agent.model, prices or {}) if port else None
+    attempts = len(refs) * request.repeat
     try:
-        with (
-            serving(port, RunnerSettings().metrics_host) if port else contextlib.nullcontext(),
-            Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=console,
-            ) as progress,
-        ):
-            attempts = len(refs) * request.repeat
-            bar = progress.add_task(f"{harness.name} on {len(refs)} tasks", total=attempts)
-
-            def finished(record: Record) -> None:
-                progress.advance(bar)
-                if metrics is not None:
-                    metrics.observe(record)
-
+        with recording(
+            harness.name, agent.model, len(refs), attempts, prices or {}, request.metrics_port
+        ) as finished:
             result = asyncio.run(
                 stoppable(
                     evaluate(
@@ -265,6 +272,38 @@ def run_on_stack(
         if stack is not None:
             stack.stop()
     return result, out_dir, after
+
+
+@contextlib.contextmanager
+def recording(
+    harness: str,
+    model: str | None,
+    tasks: int,
+    attempts: int,
+    prices: dict[str, Price],
+    port: int | None = None,
+) -> Iterator[Callable[[Record], None]]:
+    """The progress bar of a run's attempts and, with a metrics port, the runner's metrics
+    served there; yields what each record is given to (a local run's, a queue's alike)."""
+    metrics = RunMetrics(harness, model, prices) if port else None
+    with (
+        serving(port, RunnerSettings().metrics_host) if port else contextlib.nullcontext(),
+        Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+        ) as progress,
+    ):
+        bar = progress.add_task(f"{harness} on {tasks} tasks", total=attempts)
+
+        def finished(record: Record) -> None:
+            progress.advance(bar)
+            if metrics is not None:
+                metrics.observe(record)
+
+        yield finished
 
 
 def hub_answering(url: str) -> str:

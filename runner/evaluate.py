@@ -9,7 +9,7 @@ import hashlib
 import platform
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -261,6 +261,48 @@ class RunContext:
     chromium: str | None = None
     model_proxy: ModelProxy | None = None
     viewport: Viewport = field(default_factory=Viewport)
+    # The today each trajectory is created for (None: the stand's own); a queue's episodes
+    # carry the submitter's, so that hosts' clocks never shift a run's dates.
+    today: str | None = None
+    # Awaited with each trajectory the attempts create, before the agent starts on it: a
+    # queue worker (runner/worker.py) records it in its lease, to close it when fenced.
+    on_created: Callable[[str], Awaitable[None]] | None = None
+
+
+@contextlib.asynccontextmanager
+async def run_context(
+    stand: Stand,
+    harness: Harness,
+    out_dir: Path,
+    time_limit: float,
+    agent: AgentConfig,
+    prices: dict[str, Price],
+    today: str | None = None,
+    viewport: Viewport | None = None,
+) -> AsyncIterator[RunContext]:
+    """What the attempts of a run share, `runner eval`'s and a queue worker's alike: the
+    runner's Chromium for a harness that needs it, the recording proxy in front of the
+    model's endpoint; both ended on the way out."""
+    proxy = ModelProxy(agent.base_url) if agent.base_url else None
+    async with async_playwright() as playwright, contextlib.AsyncExitStack() as cleanup:
+        if proxy is not None:
+            cleanup.push_async_callback(proxy.close)
+        browser = await chromium.launch(playwright) if harness.needs_browser else None
+        if browser is not None:
+            cleanup.push_async_callback(browser.close)
+        yield RunContext(
+            stand,
+            harness,
+            browser,
+            time_limit,
+            out_dir,
+            agent,
+            prices,
+            chromium.executable(playwright),
+            proxy,
+            viewport or Viewport(),
+            today,
+        )
 
 
 async def run_one(
@@ -367,8 +409,10 @@ async def run_with_retries(run: RunContext, ref: TaskRef) -> Record:
         try:
             restarts = await run.stand.ready()
             clock = time.monotonic()
-            created = await run.stand.hub.create(task=ref.task, task_id=ref.name)
+            created = await run.stand.hub.create(task=ref.task, task_id=ref.name, today=run.today)
             tid = created.trajectory_id
+            if run.on_created is not None:
+                await run.on_created(tid)
             record = await run_one(run, ref, created, time.monotonic() - clock)
             fault = await run.stand.fault(tid, restarts)
             if fault:
@@ -382,6 +426,12 @@ async def run_with_retries(run: RunContext, ref: TaskRef) -> Record:
             status, last_error = Status.TASK_ERROR, str(exc)
             break
     return ref.record(status=status, error=last_error, attempts=attempt + 1, infra_errors=lost)
+
+
+def episodes(refs: list[TaskRef], repeat: int) -> list[tuple[TaskRef, int]]:
+    """A run's attempts in the order they are started: repeat-major, so that partial
+    results stay balanced and a variant finishes close to its donor of the same repeat."""
+    return [(ref, number) for number in range(1, repeat + 1) for ref in refs]
 
 
 def summarize(records: list[Record]) -> Summary:
@@ -481,7 +531,7 @@ async def evaluate(
     Refuses (StandNotReady) a stand that is not ready within WPB_READY_WAIT_S, before any
     attempt. A model that refuses the harness's requests (ModelRefused) ends the run at
     once; the records written so far stay."""
-    workers, time_limit, today, repeat = plan.workers, plan.time_limit, plan.today, plan.repeat
+    workers, time_limit, repeat = plan.workers, plan.time_limit, plan.repeat
     stand = Stand(HubClient.connect(hub_url, token))
     try:
         await stand.ready()
@@ -491,55 +541,27 @@ async def evaluate(
     agent = agent or AgentConfig()
     out_dir.mkdir(parents=True, exist_ok=True)
     records: list[Record] = []
-    proxy = ModelProxy(agent.base_url) if agent.base_url else None
-    async with async_playwright() as playwright, contextlib.AsyncExitStack() as cleanup:
+    async with (
+        contextlib.AsyncExitStack() as cleanup,
+        run_context(
+            stand, harness, out_dir, time_limit, agent, prices or {}, viewport=plan.viewport
+        ) as run,
+    ):
         cleanup.push_async_callback(stand.hub.close)
-        if proxy is not None:
-            cleanup.push_async_callback(proxy.close)
-        browser = await chromium.launch(playwright) if harness.needs_browser else None
-        run = RunContext(
-            stand,
-            harness,
-            browser,
-            time_limit,
-            out_dir,
+        manifest = run_manifest(
+            harness.name,
             agent,
-            prices or {},
-            chromium.executable(playwright),
-            proxy,
-            plan.viewport,
-        )
-        manifest = Manifest(
-            created_at=datetime.now(UTC).isoformat(timespec="seconds"),
-            harness=harness.name,
-            model=agent.model,
-            agent=AgentSettings(**agent.model_dump(exclude={"model"})),
-            prices=sorted(run.prices),
-            tasks=len(refs),
-            repeat=repeat,
-            suite=run_suite(refs),
-            task_set_hash=task_set_hash(refs),
-            task_names=[r.name for r in refs],
-            backend=getattr(harness, "backend", None) or {"kind": "local"},
-            browser=browser_label(harness, browser, run.chromium),
-            viewport=plan.viewport,
-            locale=chromium.LOCALE,
-            timezone=chromium.TIMEZONE,
-            today=today,
-            workers=workers,
-            time_limit_s=time_limit,
-            hub=hub_url,
-            versions=Versions(
-                webpagebench=_version(),
-                python=platform.python_version(),
-                playwright=_version("playwright"),
-            ),
+            run.prices,
+            refs,
+            plan,
+            getattr(harness, "backend", None) or {"kind": "local"},
+            browser_label(harness, run.browser, run.chromium),
+            hub_url,
         )
         manifest.write(out_dir / MANIFEST)
         queue: asyncio.Queue[tuple[TaskRef, int]] = asyncio.Queue()
-        for number in range(1, repeat + 1):
-            for ref in refs:
-                queue.put_nowait((ref, number))
+        for episode in episodes(refs, repeat):
+            queue.put_nowait(episode)
         with (out_dir / RECORDS).open("w", encoding="utf-8") as sink:
 
             async def worker() -> None:
@@ -560,13 +582,50 @@ async def evaluate(
                         group.create_task(worker())
             except* Exception as failed:
                 raise failed.exceptions[0] from None
-        if browser:
-            await browser.close()
     order = {ref.name: i for i, ref in enumerate(refs)}
     records.sort(key=lambda r: (order[r.task], r.repeat))
     summary = summarize(records)
     summary.write(out_dir / SUMMARY)
     return Run(out_dir.name, manifest, records, summary)
+
+
+def run_manifest(
+    harness: str,
+    agent: AgentConfig,
+    prices: dict[str, Price],
+    refs: list[TaskRef],
+    plan: RunPlan,
+    backend: dict[str, Any],
+    browser: str | None,
+    hub: str | None,
+) -> Manifest:
+    """What a run runs, as its manifest.json says it: a local run's and a queue's alike."""
+    return Manifest(
+        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        harness=harness,
+        model=agent.model,
+        agent=AgentSettings(**agent.model_dump(exclude={"model"})),
+        prices=sorted(prices),
+        tasks=len(refs),
+        repeat=plan.repeat,
+        suite=run_suite(refs),
+        task_set_hash=task_set_hash(refs),
+        task_names=[r.name for r in refs],
+        backend=backend,
+        browser=browser,
+        viewport=plan.viewport,
+        locale=chromium.LOCALE,
+        timezone=chromium.TIMEZONE,
+        today=plan.today,
+        workers=plan.workers,
+        time_limit_s=plan.time_limit,
+        hub=hub,
+        versions=Versions(
+            webpagebench=_version(),
+            python=platform.python_version(),
+            playwright=_version("playwright"),
+        ),
+    )
 
 
 def browser_label(harness: Harness, browser: Browser | None, executable: str | None) -> str | None:

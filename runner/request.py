@@ -22,6 +22,7 @@ from runner.environments import ENVIRONMENTS
 from runner.evaluate import RunPlan
 from runner.harness import AgentConfig, harness_factory
 from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
+from runner.queue import QueueError, check_pool, check_run_id, servers
 from runner.settings import RunnerSettings
 from services.core.errors import FieldError
 from services.core.models.run import ZOOMS, Options, Viewport
@@ -87,6 +88,12 @@ class EvalRequest(RunPlan):
     agents_network: str = DockerBackend.network
     container_cpus: float = DockerBackend.cpus
     container_memory: str = DockerBackend.memory
+    # The queue (docs/scaleout.md): its servers, the pool, its cap, and how to submit.
+    queue: str | None = None
+    pool: str = "default"
+    max_pending: int | None = None
+    detach: bool = False
+    resume: str | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -214,7 +221,31 @@ class EvalRequest(RunPlan):
                 raise Refusal("--agent-cmd", f"{argv[0]!r} is not an executable file or on PATH")
         if name == "oracle" and self.option.get("path", ORACLE_PATHS[0]) not in ORACLE_PATHS:
             raise Refusal("--option path", f"the oracle takes one of {', '.join(ORACLE_PATHS)}")
+        self._queued()
         return self
+
+    def _queued(self) -> None:
+        """The queue's options: with --queue only, a pool and a run id as the queue takes them;
+        the stand is each worker's (no --hub)."""
+        if self.queue is None:
+            for option, given in (
+                ("--detach", self.detach),
+                ("--resume", self.resume),
+                ("--max-pending", self.max_pending),
+            ):
+                if given:
+                    raise Refusal(option, "needs --queue, the queue's servers")
+            return
+        try:
+            servers(self.queue)
+            check_pool(self.pool)
+            if self.resume is not None:
+                check_run_id(self.resume)
+        except QueueError as exc:
+            option, _, why = str(exc).partition(": ")
+            raise Refusal(option if option.startswith("--") else "--resume", why) from None
+        if self.hub is not None:
+            raise Refusal("--hub", "with --queue the workers' stands run the episodes")
 
     def agent_config(self) -> AgentConfig:
         """The agent harness's settings: the model, its limits and the harness's options."""

@@ -61,26 +61,33 @@ TESTS = Path(__file__).resolve().parent
 
 
 @contextlib.contextmanager
-def site_plugins(folder: Path, entries: dict[str, str]) -> Iterator[None]:
-    """Site plug-ins installed as another package installs them: a distribution declaring
-    `entries` (name -> "module:attribute") in the `webpagebench.sites` group, its
-    `.dist-info` written into `folder` as the images' is (deploy/sites.py), `folder` on
-    sys.path, and for the processes a stack starts on PYTHONPATH with tests/ (where their
-    code is). The registry is read again on the way in and on the way out."""
+def plugins(folder: Path, group: str, entries: dict[str, str], name: str) -> Iterator[None]:
+    """Plug-ins installed as another package installs them: a distribution `name` declaring
+    `entries` (name -> "module:attribute") in the entry-point `group`, its `.dist-info`
+    written into `folder` as the images' is (deploy/sites.py), `folder` on sys.path, and
+    for the processes started meanwhile on PYTHONPATH with tests/ (where their code is)."""
     declared = "".join(
-        f"{json.dumps(name)} = {json.dumps(value)}\n" for name, value in entries.items()
+        f"{json.dumps(key)} = {json.dumps(value)}\n" for key, value in entries.items()
     )
     project = folder / "pyproject.toml"
     project.write_text(
-        f'[project]\nname = "wpbtestsites"\nversion = "0"\n'
-        f'[project.entry-points."{ENTRY_POINT_GROUP}"]\n{declared}'
+        f'[project]\nname = "{name}"\nversion = "0"\n[project.entry-points."{group}"]\n{declared}'
     )
-    subprocess.run([sys.executable, REPO / "deploy" / "sites.py", project, folder], check=True)
+    script = REPO / "deploy" / "sites.py"
+    subprocess.run([sys.executable, script, project, folder, group], check=True)
     path = os.pathsep.join(p for p in (str(folder), str(TESTS), os.environ.get("PYTHONPATH")) if p)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(folder))
+        patch.setenv("PYTHONPATH", path)
+        yield
+
+
+@contextlib.contextmanager
+def site_plugins(folder: Path, entries: dict[str, str]) -> Iterator[None]:
+    """Site plug-ins (`webpagebench.sites`) installed as `plugins` installs them; the
+    registry is read again on the way in and on the way out."""
     try:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.syspath_prepend(str(folder))
-            patch.setenv("PYTHONPATH", path)
+        with plugins(folder, ENTRY_POINT_GROUP, entries, "wpbtestsites"):
             registry.cache_clear()
             yield
     finally:

@@ -219,9 +219,9 @@ class Viewport(Boundary):
     """The page's size in CSS px and the device scale factor the browser renders it at
     (`runner eval --viewport WxH --zoom F`); an older manifest's has no zoom (1)."""
 
-    width: int = Field(1280, ge=SIZES[0], le=SIZES[1])
-    height: int = Field(800, ge=SIZES[0], le=SIZES[1])
-    zoom: float = Field(1.0, ge=ZOOMS[0], le=ZOOMS[1])
+    width: int = Field(default=1280, ge=SIZES[0], le=SIZES[1])
+    height: int = Field(default=800, ge=SIZES[0], le=SIZES[1])
+    zoom: float = Field(default=1.0, ge=ZOOMS[0], le=ZOOMS[1])
 
     @classmethod
     def parse(cls, size: str) -> Viewport:
@@ -267,9 +267,9 @@ class Viewport(Boundary):
         return f"{self.width}x{self.height}{zoom}"
 
     @property
-    def label(self) -> str:
-        """`1280x800`: how the board names it."""
-        return f"{self.width}x{self.height}"
+    def name(self) -> str:
+        """`1280x800`, `390x844 ×1.5`: the screen's name, the default's too."""
+        return self.label or f"{self.width}x{self.height}"
 
 
 # A harness's own settings (`--option KEY=VALUE`: `family` for gui, `path` for the oracle),

@@ -71,7 +71,7 @@ class Run:
     @property
     def viewport(self) -> str:
         """The viewport its episodes ran at (an older manifest's: the default)."""
-        return (self.manifest.viewport or Viewport()).label
+        return (self.manifest.viewport or Viewport()).name
 
     @property
     def task_set(self) -> str:
@@ -342,7 +342,7 @@ def robustness(shown: list[Run], runs: list[Run], only: Filter) -> list[Robustne
     kept = {run.name: [r for r in run.records if only.keeps(r)] for run in shown}
     if not any(perturbations.relevant(records) for records in kept.values()):
         return []
-    default = Viewport().label
+    default = Viewport().name
     rows = []
     for run in shown:
         released = released_run(runs, run)

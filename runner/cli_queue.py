@@ -1,0 +1,294 @@
+"""The queue's commands (docs/scaleout.md): `runner worker` takes episodes from a pool,
+`runner eval --queue` submits a run to it (its part here: `eval_on_queue`), `runner gather`
+writes a submitted run's directory, `runner nats-cluster` runs a cluster on this host."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from runner import containers
+from runner.cli_common import Stopped, console, fail, stoppable
+from runner.containers import ContainerAgentHarness, DockerBackend
+from runner.environments import ENVIRONMENTS
+from runner.evaluate import TaskRef
+from runner.harness import Harness, get_harness, harness_factory
+from runner.nats_cluster import ClusterError, NatsCluster
+from runner.prices import Price, PriceError, load_prices
+from runner.queue import Queue, QueueError, check_pool, servers
+from runner.request import Backend, EvalRequest
+from runner.settings import admin_token, runner_home
+from runner.stack import Stack, StackError, running_stack
+from runner.submit import gather, new_run_id, resume, run_of, submit
+from runner.tables import print_run
+from runner.worker import Worker, WorkerRefused, default_name
+from services.core.results.board import Run
+
+QueueOption = Annotated[
+    str,
+    typer.Option(
+        "--queue",
+        envvar="WPB_QUEUE_URLS",
+        help="the queue's NATS servers: nats://n1:4222,nats://n2:4222,nats://n3:4222",
+    ),
+]
+
+
+def worker(
+    queue: QueueOption,
+    pool: Annotated[str, typer.Option(help="the pool whose episodes it takes")] = "default",
+    slots: Annotated[int, typer.Option(min=1, max=64, help="episodes at once")] = 1,
+    backend: Annotated[
+        Backend,
+        typer.Option(help="local (processes and the runner's Chromium) or docker (containers)"),
+    ] = Backend.local,
+    hub: Annotated[
+        str | None,
+        typer.Option(help="this host's compose stand (its hub); default: the embedded stack"),
+    ] = None,
+    name: Annotated[
+        str | None,
+        typer.Option(help="this worker's name, the same at each restart (default: the host's)"),
+    ] = None,
+    agents_network: Annotated[
+        str, typer.Option(help="docker: the compose stand's agents network")
+    ] = DockerBackend.network,
+) -> None:
+    """Take episodes from a pool of the queue and run each as `runner eval` runs one, on
+    this host's stand, until SIGTERM (what it holds then goes back to the queue)."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    try:
+        urls = servers(queue)
+        check_pool(pool)
+    except QueueError as exc:
+        fail(str(exc))
+    if backend is Backend.docker and hub is None:
+        fail("--backend docker: --hub, the compose stand's hub on this host, is needed")
+    home = runner_home()
+    stack = None
+    if hub is not None:
+        from runner.cli_eval import hub_answering
+
+        hub_url = hub_answering(hub)
+    else:
+        state = running_stack(home)
+        if state is None:
+            stack = Stack(home)
+            with console.status("no stack running: starting one for this worker…"):
+                try:
+                    stack.start()
+                except StackError as exc:
+                    fail(str(exc))
+            hub_url = stack.hub_url
+        else:
+            hub_url = state.hub_url
+    label = name or default_name()
+
+    def harness_for(spec) -> Harness:  # type: ignore[no-untyped-def]
+        if backend is Backend.docker:
+            limits = DockerBackend(
+                network=agents_network, cpus=spec.container_cpus, memory=spec.container_memory
+            )
+            return ContainerAgentHarness(spec.harness, limits)
+        return get_harness(spec.harness)
+
+    def missing(harness: str) -> str | None:
+        return missing_harness(harness, backend, agents_network, home)
+
+    async def serve() -> None:
+        queue_ = await Queue(urls, f"worker {label}").connect()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        try:
+            await Worker(
+                queue_, pool, slots, label, hub_url, admin_token(home), home, harness_for, missing
+            ).run(stop)
+        finally:
+            await queue_.close()
+
+    try:
+        asyncio.run(serve())
+    except (QueueError, WorkerRefused) as exc:
+        fail(str(exc))
+    finally:
+        if stack is not None:
+            stack.stop()
+
+
+def missing_harness(harness: str, backend: Backend, network: str, home: Path) -> str | None:
+    """Why this host cannot run `harness` (not declared, not installed, no image), or None."""
+    try:
+        harness_factory(harness)
+    except KeyError as exc:
+        return f"this host has no such harness ({exc.args[0]})"
+    if backend is Backend.docker:
+        return containers.missing(DockerBackend(network=network), harness)
+    environment = ENVIRONMENTS.get(harness)
+    if environment is not None and environment.state(home) is None:
+        return f"not installed on this host: `runner harness install {harness}`"
+    return None
+
+
+def gather_(
+    run_id: Annotated[str, typer.Argument(help="the run id `runner eval --queue` printed")],
+    queue: QueueOption,
+    prices: Annotated[
+        Path | None, typer.Option(help="price table (TOML); default $WPB_HOME/prices.toml")
+    ] = None,
+) -> None:
+    """Write a queued run's directory ($WPB_HOME/runs/RUN_ID/) from the cluster, waiting for
+    the episodes not yet done, and print its table."""
+    table = price_table(prices)
+    try:
+        urls = servers(queue)
+    except QueueError as exc:
+        fail(str(exc))
+
+    async def work() -> tuple[Run, Path]:
+        queue_ = await Queue(urls, "gather").connect()
+        try:
+            out_dir = runner_home() / "runs" / run_id
+            return await gathered(queue_, run_id, out_dir, table), out_dir
+        finally:
+            await queue_.close()
+
+    result, out_dir = run_stopped(work())
+    print_run(console, result, out_dir)
+
+
+def price_table(path: Path | None) -> dict[str, Price]:
+    try:
+        return load_prices(path or runner_home() / "prices.toml")
+    except PriceError as exc:
+        fail(f"--prices: {exc}")
+
+
+async def gathered(
+    queue: Queue, run_id: str, out_dir: Path, prices: dict[str, Price], total: int
+) -> Run:
+    """`gather` with the progress bar of a local run."""
+    from runner.cli_eval import recording
+
+    run = await run_of(queue, run_id)
+    manifest = run.manifest
+    with recording(
+        manifest["harness"], manifest.get("model"), manifest["tasks"], total, prices
+    ) as seen:
+        return await gather(queue, run_id, out_dir, prices, seen)
+
+
+def run_stopped(work):  # type: ignore[no-untyped-def]
+    """Run `work`; a QueueError is refused, a signal stops it as `runner eval` stops."""
+    try:
+        return asyncio.run(stoppable(work))
+    except QueueError as exc:
+        fail(str(exc))
+    except Stopped as exc:
+        console.print(
+            f"[red]stopped by {exc}[/red]: the episodes go on on the workers; "
+            "`runner gather RUN_ID` writes the run's directory"
+        )
+        raise typer.Exit(exc.exit_code) from None
+
+
+def eval_on_queue(request: EvalRequest, refs: list[TaskRef], prices: dict[str, Price]) -> None:
+    """`runner eval --queue`: submit (or `--resume`) and gather, or with `--detach` print the
+    run id and return."""
+    assert request.queue is not None
+    try:
+        urls = servers(request.queue)
+    except QueueError as exc:
+        fail(str(exc))
+    home = runner_home()
+
+    async def work() -> tuple[str, Run | None]:
+        queue = await Queue(urls, "submitter").connect()
+        try:
+            if request.resume:
+                run_id = request.resume
+                entry = await run_of(queue, run_id)
+                if entry.manifest["harness"] != request.harness:
+                    raise QueueError(
+                        f"--resume {run_id}: the run's harness is "
+                        f"{entry.manifest['harness']!r}, not {request.harness!r}"
+                    )
+                again = await resume(queue, run_id, refs)
+                console.print(f"{run_id}: {again} episode(s) published again")
+            else:
+                run_id = new_run_id(request.harness)
+                entry = await submit(
+                    queue,
+                    run_id,
+                    home / "runs" / run_id,
+                    refs,
+                    request,
+                    request.harness,
+                    request.agent_config(),
+                    prices,
+                    request.pool,
+                    request.max_pending,
+                    (request.container_cpus, request.container_memory),
+                )
+                console.print(f"{run_id}: {len(entry.keys)} episode(s) on pool {request.pool}")
+            if request.detach:
+                return run_id, None
+            out_dir = home / "runs" / run_id
+            return run_id, await gathered(queue, run_id, out_dir, prices, request.metrics_port)
+        finally:
+            await queue.close()
+
+    run_id, result = run_stopped(work())
+    if result is None:
+        print(run_id)
+        return
+    print_run(console, result, home / "runs" / run_id)
+
+
+# -- the cluster on one host -----------------------------------------------------------
+
+cluster_app = typer.Typer(help="the queue's NATS cluster on this host, for trying it out")
+
+
+def cluster_folder() -> Path:
+    return runner_home() / "nats-cluster"
+
+
+@cluster_app.command("up")
+def cluster_up(
+    nodes: Annotated[int, typer.Option(min=1, max=5, help="nats-server nodes")] = 3,
+) -> None:
+    """Start N nats-server nodes with routes and JetStream on loopback; print the --queue
+    URLs and the variables workers and submitters need."""
+    folder = cluster_folder()
+    if NatsCluster.running(folder) is not None:
+        fail(f"a cluster runs already ({folder}); `runner nats-cluster down` first")
+    try:
+        cluster = NatsCluster(folder).start(nodes)
+    except ClusterError as exc:
+        fail(str(exc))
+    console.print(f"{nodes} node(s) up; logs and stores under {folder}")
+    console.print(f"export WPB_QUEUE_URLS={cluster.urls}")
+    console.print(f"export WPB_QUEUE_USER={cluster.env()['WPB_QUEUE_USER']}")
+    console.print(f"export WPB_QUEUE_PASSWORD=$(jq -r .password {cluster.state_file})")
+
+
+@cluster_app.command("down")
+def cluster_down() -> None:
+    """Stop the cluster `up` started (its stores stay)."""
+    cluster = NatsCluster.running(cluster_folder())
+    if cluster is None:
+        fail("no cluster runs here")
+    with contextlib.suppress(OSError):
+        cluster.stop()
+    console.print("cluster stopped")
+
+
+__all__ = ["cluster_app", "eval_on_queue", "gather_", "worker"]

@@ -1,0 +1,510 @@
+"""The work queue of episodes on a NATS JetStream cluster (docs/scaleout.md): its assets, the
+subjects that carry a build id, the episode message, and the entries of a key-value bucket
+that hold each episode's lease and then its final record, moved only by compare-and-swap.
+
+`runner worker` (runner/worker.py) takes episodes from it; `runner eval --queue` and
+`runner gather` (runner/submit.py) put them there and gather their records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import re
+import subprocess
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, TypeVar
+from urllib.parse import urlsplit
+
+import nats
+import nats.errors
+import nats.js.errors
+from nats.aio.client import Client
+from nats.js import JetStreamContext
+from nats.js.api import (
+    AckPolicy,
+    ConsumerConfig,
+    ConsumerInfo,
+    DiscardPolicy,
+    KeyValueConfig,
+    ObjectStoreConfig,
+    RetentionPolicy,
+    StorageType,
+    StreamConfig,
+)
+from nats.js.errors import (
+    BadRequestError,
+    KeyNotFoundError,
+    KeyWrongLastSequenceError,
+    NotFoundError,
+)
+from nats.js.kv import KeyValue
+from nats.js.object_store import ObjectStore
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from runner.harness import AgentConfig
+from runner.settings import REPO
+from services.core.models.run import LostAttempt, Record
+from services.kit.bus import MAX_PINGS_OUT, PING_EVERY_S, RECONNECT_WAIT_S
+
+log = logging.getLogger("wpb.queue")
+
+STREAM = "WPB_EPISODES"
+SUBJECT = "wpb.episodes"
+RUNS_BUCKET = "wpb_runs"
+EPISODES_BUCKET = "wpb_episodes"
+ARTIFACTS_BUCKET = "wpb_artifacts"
+# A publish again of an episode (a retried one, `--resume`'s) inside this window is dropped.
+DUPLICATE_WINDOW_S = 3600.0
+DAY_S = 86400.0
+# The queue's one client user on a cluster made by `runner nats-cluster` (deploy/nats-cluster.conf).
+QUEUE_USER = "wpb-queue"
+# A run id: today's run-directory name (UTC stamp and harness) and 4 hex, safe in a subject.
+RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,99}")
+POOL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+# How long a JetStream call waits for its answer (a leader election takes 4-9 s).
+API_TIMEOUT_S = 10.0
+# How long the first connection to the queue may take, every server tried.
+CONNECT_S = 15.0
+
+
+class QueueError(RuntimeError):
+    """The queue cannot be used as asked (no server answers, a bad pool or run id)."""
+
+
+class Fenced(RuntimeError):
+    """A compare-and-swap on an episode's entry lost: another worker holds its lease, or it
+    is done. The loser writes nothing more for it."""
+
+
+class QueueSettings(BaseSettings):
+    """`WPB_QUEUE_*`: the queue's credentials and timings (the tests shorten them)."""
+
+    model_config = SettingsConfigDict(env_prefix="WPB_QUEUE_", env_file=".env", extra="ignore")
+
+    user: str | None = None
+    password: str | None = None
+    # Copies of each stream and bucket; None: 3 on a clustered server, 1 on a single one.
+    replicas: int | None = Field(default=None, ge=1, le=5)
+    # Seconds a delivered episode stays its worker's without a heartbeat (a new pool's).
+    ack_wait_s: float = Field(default=60.0, gt=0)
+    # Seconds between a worker's heartbeats; None: a quarter of the pool's ack wait.
+    beat_s: float | None = Field(default=None, gt=0)
+    # Deliveries that run an episode; one more ends it as an unscored infra_error record.
+    deliveries: int = Field(default=3, ge=1, le=20)
+    # The build workers and submitters agree on; None: the version and the git commit's.
+    build: str | None = None
+    # The object store's quota for episode folders not yet gathered (None: what the nodes'
+    # JetStream storage holds; each node must have room for all of it).
+    artifact_bytes: int | None = Field(default=None, gt=0)
+    # How long a free slot's pull waits for an episode before it asks again.
+    fetch_s: float = Field(default=5.0, gt=0)
+
+
+def build_id(settings: QueueSettings | None = None) -> str:
+    """The first 8 hex of sha256(version + git commit): workers of another code version bind
+    to another consumer and never take this build's episodes (WPB_QUEUE_BUILD overrides)."""
+    settings = settings or QueueSettings()
+    if settings.build:
+        return settings.build
+    from runner.evaluate import _version
+
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = "unknown"
+    return hashlib.sha256(f"{_version()}+{commit}".encode()).hexdigest()[:8]
+
+
+def servers(text: str) -> list[str]:
+    """`--queue`'s comma-separated server list, each `nats://host:port` (or tls://);
+    a QueueError names the first that is not."""
+    urls = [part.strip() for part in text.split(",") if part.strip()]
+    if not urls:
+        raise QueueError("--queue: expected nats://host:port[,nats://host:port…]")
+    for url in urls:
+        parts = urlsplit(url)
+        if parts.scheme not in ("nats", "tls") or not parts.hostname:
+            raise QueueError(f"--queue: expected nats://host:port, got {url!r}")
+    return urls
+
+
+def check_pool(pool: str) -> str:
+    if not POOL.fullmatch(pool):
+        raise QueueError(f"--pool: letters, digits, '-' and '_' (at most 40), got {pool!r}")
+    return pool
+
+
+def check_run_id(run_id: str) -> str:
+    if not RUN_ID.fullmatch(run_id):
+        raise QueueError(f"run id: letters, digits and '-', got {run_id!r}")
+    return run_id
+
+
+def episode_key(run_id: str, task_id: str, repeat: int) -> str:
+    """An episode's key in the bucket of episodes: run id, task and attempt number."""
+    return f"{run_id}.{task_id}.r{repeat}"
+
+
+def run_subjects(pool: str, build: str, run_id: str) -> str:
+    """Every episode subject of a run (a filter)."""
+    return f"{SUBJECT}.{pool}.{build}.{run_id}.*"
+
+
+def episode_subject(pool: str, build: str, run_id: str, n: int) -> str:
+    """An episode's own subject: whether it is still queued is a look-up of its last
+    message."""
+    return f"{SUBJECT}.{pool}.{build}.{run_id}.{n}"
+
+
+def consumer_name(pool: str, build: str) -> str:
+    """The pool's durable pull consumer for one build: a worker binds to its own build's."""
+    return f"pool_{pool}_{build}"
+
+
+class EpisodeSpec(BaseModel):
+    """The message of one episode (v1): the task object itself, a frozen today, the harness
+    and the agent's settings. No secret travels: the API key by its variable's name only
+    (AgentConfig), no token or credential of any stand or of the queue."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    v: Literal[1] = 1
+    run_id: str
+    n: int = Field(ge=0)
+    key: str
+    task_id: str
+    task: dict[str, Any]
+    repeat: int = Field(ge=1)
+    today: str
+    harness: str
+    agent: AgentConfig
+    time_limit_s: float = Field(gt=0)
+    # The docker backend's limits, where the worker runs it (`runner worker --backend docker`).
+    container_cpus: float = Field(default=1.0, gt=0)
+    container_memory: str = "2g"
+    build: str
+    submitted_at: float
+
+    @field_validator("run_id")
+    @classmethod
+    def _run_id(cls, value: str) -> str:
+        return check_run_id(value)
+
+    @model_validator(mode="after")
+    def _key(self) -> EpisodeSpec:
+        if self.key != episode_key(self.run_id, self.task_id, self.repeat):
+            raise ValueError(f"key {self.key!r} is not the run's, task's and repeat's")
+        return self
+
+
+class Entry(BaseModel):
+    """An episode's value in the bucket of episodes. `running`: a worker holds its lease
+    (`beat` grows with each heartbeat); `released`: handed back, for the next delivery;
+    `done`: its final record, which nothing moves again. `write_id` tells a write of ours
+    that timed out but was applied from another writer's."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    state: Literal["running", "released", "done"]
+    delivery: int
+    worker: str
+    write_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+    trajectory_id: str | None = None
+    beat: int = 0
+    beat_at: float = Field(default_factory=time.time)
+    started_at: float = Field(default_factory=time.time)
+    # The attempts of earlier deliveries lost to infrastructure (a worker that died).
+    lost: list[LostAttempt] = Field(default_factory=list)
+    record: Record | None = None
+    # The episode folder's object (`<run_id>/<trajectory>.tar.gz`), while not gathered.
+    artifact: str | None = None
+
+    def moved(self, **changes: Any) -> Entry:
+        """The entry as written next: `changes` and a new write id."""
+        return self.model_copy(update={**changes, "write_id": uuid.uuid4().hex})
+
+
+class RunEntry(BaseModel):
+    """A run in the bucket of runs: what `runner gather` rebuilds its directory from."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    manifest: dict[str, Any]
+    pool: str
+    build: str
+    # Its episodes in publishing order: [n] -> key.
+    keys: list[str]
+    # What every episode message of the run carries (EpisodeSpec without the episode's own
+    # fields): `--resume` publishes the same messages again.
+    spec: dict[str, Any]
+    state: Literal["submitted", "complete"] = "submitted"
+
+
+T = TypeVar("T")
+
+
+async def retried(call: Callable[[], Awaitable[T]], what: str, attempts: int = 6) -> T:
+    """`call()` again after a NATS timeout or a lost connection (a leader election, a node
+    that went away), with backoff; the last failure propagates."""
+    for attempt in range(attempts):
+        try:
+            return await call()
+        except (
+            nats.errors.TimeoutError,
+            nats.errors.ConnectionClosedError,
+            nats.js.errors.ServiceUnavailableError,  # no leader yet: an election
+            TimeoutError,
+        ) as exc:
+            if attempt == attempts - 1:
+                raise
+            log.warning("%s: %s; again", what, type(exc).__name__)
+            await asyncio.sleep(min(0.5 * 2**attempt, 5))
+    raise AssertionError("unreachable")
+
+
+class Queue:
+    """One connection to the queue's cluster, with its streams and buckets."""
+
+    def __init__(self, urls: list[str], name: str, settings: QueueSettings | None = None):
+        self.urls = urls
+        self.name = name
+        self.settings = settings or QueueSettings()
+        self.build = build_id(self.settings)
+        self.nc: Client | None = None
+        self._js: JetStreamContext | None = None
+        self._episodes: KeyValue | None = None
+        self._runs: KeyValue | None = None
+        self._artifacts: ObjectStore | None = None
+
+    @property
+    def js(self) -> JetStreamContext:
+        assert self._js is not None, "Queue.connect() first"
+        return self._js
+
+    @property
+    def episodes(self) -> KeyValue:
+        assert self._episodes is not None
+        return self._episodes
+
+    @property
+    def runs(self) -> KeyValue:
+        assert self._runs is not None
+        return self._runs
+
+    @property
+    def artifacts(self) -> ObjectStore:
+        assert self._artifacts is not None
+        return self._artifacts
+
+    async def connect(self) -> Queue:
+        """Connect to any of the servers (nats-py learns the others from the cluster) and
+        make the streams and buckets that are missing; QueueError when none answers."""
+        where = ", ".join(self.urls)
+        credentials: dict[str, Any] = {}
+        if self.settings.user:
+            credentials = {"user": self.settings.user, "password": self.settings.password or ""}
+        try:
+            # nats-py tries the servers again without end when reconnects are unlimited:
+            # the first connection has a deadline of its own.
+            self.nc = await asyncio.wait_for(self._connect(credentials), CONNECT_S)
+        except (nats.errors.NoServersError, OSError, TimeoutError) as exc:
+            why = str(exc) or type(exc).__name__
+            raise QueueError(f"--queue: no NATS server answers at {where} ({why})") from None
+        except nats.errors.Error as exc:  # authorization refused, among others
+            raise QueueError(f"--queue: {where} refused the connection: {exc}") from None
+        self._js = self.nc.jetstream(timeout=API_TIMEOUT_S)
+        try:
+            await retried(self._ensure_layout, "the queue's streams")
+        except nats.errors.Error as exc:
+            await self.close()
+            raise QueueError(f"--queue: {where} has no JetStream that answers ({exc})") from None
+        return self
+
+    async def _connect(self, credentials: dict[str, Any]) -> Client:
+        return await nats.connect(
+            servers=self.urls,
+            name=self.name,
+            max_reconnect_attempts=-1,
+            reconnect_time_wait=RECONNECT_WAIT_S,
+            ping_interval=PING_EVERY_S,
+            max_outstanding_pings=MAX_PINGS_OUT,
+            connect_timeout=3,
+            allow_reconnect=True,
+            error_cb=self._error,
+            **credentials,
+        )
+
+    async def _error(self, error: Exception) -> None:
+        log.warning("queue connection: %s: %s", type(error).__name__, error)
+
+    @property
+    def replicas(self) -> int:
+        """The replicas setting, else 3 where the server is one of a cluster."""
+        if self.settings.replicas is not None:
+            return self.settings.replicas
+        info = getattr(self.nc, "_server_info", {}) or {}
+        return 3 if info.get("cluster") else 1
+
+    async def _ensure_layout(self) -> None:
+        """The stream of episodes (work-queue retention: a message goes once a worker acks
+        it; `discard=new`: a full stream refuses new work instead of deleting queued work;
+        no age limit), the bucket of episodes, the bucket of runs and the object store of
+        episode folders, every one at `replicas` copies from the start (a work queue
+        scaled from one copy to three later stops removing what was acked, nats-server
+        #3953)."""
+        replicas = self.replicas
+        config = StreamConfig(
+            name=STREAM,
+            subjects=[f"{SUBJECT}.>"],
+            retention=RetentionPolicy.WORK_QUEUE,
+            discard=DiscardPolicy.NEW,
+            storage=StorageType.FILE,
+            num_replicas=replicas,
+            duplicate_window=DUPLICATE_WINDOW_S,
+            max_age=0,
+        )
+        with contextlib.suppress(BadRequestError):  # there already (another made it)
+            await self.js.add_stream(config)
+        self._episodes = await self._bucket(EPISODES_BUCKET, 30 * DAY_S, replicas)
+        self._runs = await self._bucket(RUNS_BUCKET, 30 * DAY_S, replicas)
+        try:
+            self._artifacts = await self.js.object_store(ARTIFACTS_BUCKET)
+        except NotFoundError:
+            self._artifacts = await self.js.create_object_store(
+                ARTIFACTS_BUCKET,
+                ObjectStoreConfig(
+                    ttl=7 * DAY_S,
+                    storage=StorageType.FILE,
+                    replicas=replicas,
+                    max_bytes=self.settings.artifact_bytes or -1,
+                ),
+            )
+
+    async def _bucket(self, name: str, ttl: float, replicas: int) -> KeyValue:
+        try:
+            return await self.js.key_value(name)
+        except NotFoundError:
+            return await self.js.create_key_value(
+                KeyValueConfig(
+                    bucket=name,
+                    history=1,
+                    ttl=ttl,
+                    storage=StorageType.FILE,
+                    replicas=replicas,
+                    # Reads go to the leader: a follower may answer a read of a lease
+                    # stale (docs/scaleout.md, "Why the leader answers").
+                    direct=False,
+                )
+            )
+
+    async def close(self) -> None:
+        if self.nc is not None and not self.nc.is_closed:
+            await self.nc.close()
+
+    # -- the pool's consumer ---------------------------------------------------------
+
+    async def consumer(
+        self, pool: str, max_pending: int | None = None, harness: str | None = None
+    ) -> ConsumerInfo:
+        """The pool's consumer for this build, made where missing (with WPB_QUEUE_ACK_WAIT_S
+        and one delivery more than WPB_QUEUE_DELIVERIES); `max_pending` caps the episodes
+        it has out across all its workers at once, and `harness` is added to those the
+        pool's workers must have (its metadata)."""
+        name = consumer_name(pool, self.build)
+        try:
+            info = await self.js.consumer_info(STREAM, name)
+        except NotFoundError:
+            config = ConsumerConfig(
+                durable_name=name,
+                filter_subject=f"{SUBJECT}.{pool}.{self.build}.>",
+                ack_policy=AckPolicy.EXPLICIT,
+                ack_wait=self.settings.ack_wait_s,
+                max_deliver=self.settings.deliveries + 1,
+                max_ack_pending=max_pending or 1000,
+                metadata={"harnesses": harness or ""},
+            )
+            try:
+                return await self.js.add_consumer(STREAM, config)
+            except BadRequestError:  # made meanwhile by another
+                info = await self.js.consumer_info(STREAM, name)
+        config = info.config
+        wanted = set(pool_harnesses(info))
+        if harness:
+            wanted.add(harness)
+        changed = {}
+        if max_pending and config.max_ack_pending != max_pending:
+            changed["max_ack_pending"] = max_pending
+        if wanted != set(pool_harnesses(info)):
+            changed["metadata"] = {**(config.metadata or {}), "harnesses": ",".join(sorted(wanted))}
+        if not changed:
+            return info
+        return await self.js.add_consumer(STREAM, config.evolve(**changed))  # an update
+
+    # -- episode entries -------------------------------------------------------------
+
+    async def entry(self, key: str) -> tuple[Entry | None, int]:
+        """An episode's entry and its revision; (None, 0) when it has none."""
+        try:
+            found = await retried(lambda: self.episodes.get(key), f"get {key}")
+        except KeyNotFoundError:
+            return None, 0
+        if found.value is None:
+            return None, int(found.revision or 0)
+        return Entry.model_validate_json(found.value), int(found.revision or 0)
+
+    async def swap(self, key: str, entry: Entry, last: int) -> int:
+        """Write `entry` only if the key's revision is still `last` (0: it has none); its
+        new revision. Fenced when another writer moved it first. A write whose answer was
+        lost (a leader election) and that was applied all the same is told by its write
+        id, read back."""
+        data = entry.model_dump_json().encode()
+
+        async def write() -> int:
+            if last == 0:
+                return await self.episodes.create(key, data)
+            return await self.episodes.update(key, data, last=last)
+
+        try:
+            return await retried(write, f"write {key}")
+        except KeyWrongLastSequenceError:
+            current, revision = await self.entry(key)
+            if current is not None and current.write_id == entry.write_id:
+                return revision
+            holder = f"{current.state} by {current.worker}" if current else "gone"
+            raise Fenced(f"{key} was moved meanwhile ({holder})") from None
+
+    async def run_entry(self, run_id: str) -> tuple[RunEntry | None, int]:
+        try:
+            found = await retried(lambda: self.runs.get(run_id), f"get run {run_id}")
+        except KeyNotFoundError:
+            return None, 0
+        if found.value is None:
+            return None, 0
+        return RunEntry.model_validate_json(found.value), int(found.revision or 0)
+
+    async def queued(self, subject: str) -> bool:
+        """Whether an episode's message is still in the stream: queued, or delivered and not
+        yet acknowledged (a worker holds it)."""
+        try:
+            await retried(lambda: self.js.get_last_msg(STREAM, subject), f"look up {subject}")
+        except NotFoundError:
+            return False
+        return True
+
+
+def pool_harnesses(info: ConsumerInfo) -> list[str]:
+    """The harnesses the runs submitted to a pool use (its consumer's metadata)."""
+    text = (info.config.metadata or {}).get("harnesses", "")
+    return [name for name in text.split(",") if name]

@@ -1,0 +1,275 @@
+"""The submitter's side of the queue (runner/queue.py): `runner eval --queue` publishes one
+message per episode and gathers the records as the workers write them into the same run
+directory a local run writes; `runner gather RUN_ID` gathers a run again (after
+`--detach`, or a submitter that died) and `runner eval --resume RUN_ID` publishes again
+only the episodes that are neither done, queued nor held by a worker."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import secrets
+import tarfile
+import time
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import nats.errors
+from nats.js.errors import NotFoundError, ObjectNotFoundError
+
+from runner.evaluate import RunPlan, TaskRef, episodes, run_manifest, summarize, task_set_hash
+from runner.harness import AgentConfig
+from runner.prices import Price
+from runner.prices import cost as prices_cost
+from runner.queue import (
+    STREAM,
+    Entry,
+    EpisodeSpec,
+    Queue,
+    QueueError,
+    RunEntry,
+    check_run_id,
+    episode_key,
+    episode_subject,
+    retried,
+)
+from runner.settings import RunnerSettings
+from services.core.models.run import (
+    EPISODES,
+    MANIFEST,
+    RECORDS,
+    SUMMARY,
+    Manifest,
+    Record,
+    record_lines,
+)
+from services.core.results.board import Run
+
+# Seconds without a landing record after which the watch of the run's keys is made again.
+REWATCH_S = 30.0
+
+
+def new_run_id(harness: str) -> str:
+    """Today's run-directory name (the UTC stamp, the harness) and 4 hex: runs of a sweep
+    submitted in the same second stay apart."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    return check_run_id(f"{stamp}-{harness}-{secrets.token_hex(2)}")
+
+
+def frozen_today(today: str | None) -> str:
+    """The run's today: `--today`, else WPB_TODAY, else the submitter's date, never a
+    worker host's clock."""
+    return today or RunnerSettings().today or date.today().isoformat()
+
+
+async def submit(
+    queue: Queue,
+    run_id: str,
+    out_dir: Path,
+    refs: list[TaskRef],
+    plan: RunPlan,
+    harness: str,
+    agent: AgentConfig,
+    prices: dict[str, Price],
+    pool: str,
+    max_pending: int | None = None,
+    containers: tuple[float, str] = (1.0, "2g"),
+) -> RunEntry:
+    """Record the run in the bucket of runs, write its manifest.json and publish its
+    episodes repeat-major (as a local run starts them). The pool's consumer caps its
+    episodes in flight at `max_pending` where given; its cap is the manifest's workers."""
+    plan = plan.model_copy(update={"today": frozen_today(plan.today)})
+    info = await queue.consumer(pool, max_pending, harness)
+    backend: dict[str, Any] = {
+        "kind": "queue",
+        "queue": {"servers": queue.urls, "stream": STREAM, "pool": pool, "build": queue.build},
+    }
+    plan = plan.model_copy(update={"workers": info.config.max_ack_pending or 1})
+    manifest = run_manifest(harness, agent, prices, refs, plan, backend, None, None)
+    common = {
+        "run_id": run_id,
+        "today": plan.today,
+        "harness": harness,
+        "agent": agent.model_dump(mode="json"),
+        "time_limit_s": plan.time_limit,
+        "container_cpus": containers[0],
+        "container_memory": containers[1],
+        "build": queue.build,
+        "submitted_at": time.time(),
+    }
+    planned = episodes(refs, plan.repeat)
+    run = RunEntry(
+        manifest=manifest.model_dump(mode="json"),
+        pool=pool,
+        build=queue.build,
+        keys=[episode_key(run_id, ref.name, number) for ref, number in planned],
+        spec=common,
+    )
+    await retried(lambda: queue.runs.create(run_id, run.model_dump_json().encode()), "run")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    manifest.write(out_dir / MANIFEST)
+    await publish(queue, run, {ref.name: ref for ref, _ in planned}, range(len(planned)))
+    return run
+
+
+def spec_of(run: RunEntry, n: int, task: TaskRef) -> EpisodeSpec:
+    key = run.keys[n]
+    repeat = int(key.rpartition(".r")[2])
+    return EpisodeSpec(
+        **run.spec, n=n, key=key, task_id=task.name, task=dict(task.task), repeat=repeat
+    )
+
+
+async def publish(
+    queue: Queue,
+    run: RunEntry,
+    tasks: dict[str, TaskRef],
+    numbers: range | list[int],
+    again: str = "",
+) -> int:
+    """Publish the episodes `numbers` of `run`; how many. Their key (with `again`, a
+    resume's mark) is their message id: one published again inside the duplicate window is
+    dropped, and a resume's is not (the first was lost, yet its id is remembered)."""
+    run_id = run.spec["run_id"]
+    count = 0
+    for n in numbers:
+        task = run.keys[n][len(run_id) + 1 :].rpartition(".r")[0]
+        spec = spec_of(run, n, tasks[task])
+        subject = episode_subject(run.pool, run.build, run_id, n)
+        data = spec.model_dump_json().encode()
+        await retried(
+            lambda subject=subject, data=data, key=spec.key: queue.js.publish(
+                subject, data, stream=STREAM, headers={"Nats-Msg-Id": key + again}
+            ),
+            f"publish {spec.key}",
+        )
+        count += 1
+    return count
+
+
+async def resume(queue: Queue, run_id: str, refs: list[TaskRef]) -> int:
+    """Publish again the episodes of `run_id` that are neither done, queued nor held by a
+    worker (a message still in the stream is one of the last two); how many. The tasks
+    must be those the run was submitted with (its task set's hash)."""
+    run = await run_of(queue, run_id)
+    manifest = Manifest.model_validate(run.manifest)
+    by_name = {ref.name: ref for ref in refs}
+    missing = [name for name in manifest.task_names if name not in by_name]
+    if missing:
+        raise QueueError(f"--resume {run_id}: its tasks {missing[:3]} are not in this checkout")
+    if task_set_hash([by_name[n] for n in manifest.task_names]) != manifest.task_set_hash:
+        raise QueueError(f"--resume {run_id}: the tasks changed since it was submitted")
+    again = []
+    for n, key in enumerate(run.keys):
+        entry, _ = await queue.entry(key)
+        if entry is not None and entry.state == "done":
+            continue
+        if await queue.queued(episode_subject(run.pool, run.build, run_id, n)):
+            continue
+        again.append(n)
+    return await publish(queue, run, by_name, again, f":resumed-{int(time.time())}")
+
+
+async def run_of(queue: Queue, run_id: str) -> RunEntry:
+    run, _ = await queue.run_entry(check_run_id(run_id))
+    if run is None:
+        raise QueueError(
+            f"run {run_id!r}: the queue has no such run (its bucket {queue.runs._name})"
+        )
+    return run
+
+
+def priced(record: Record, prices: dict[str, Price]) -> Record:
+    """The record's cost from its usage by the submitter's price table (workers price none)."""
+    if not record.usage:
+        return record
+    cost, is_priced = prices_cost(prices, record.usage)
+    return record.model_copy(update={"cost": cost, "priced": is_priced})
+
+
+async def gather(
+    queue: Queue,
+    run_id: str,
+    out_dir: Path,
+    prices: dict[str, Price],
+    on_record: Callable[[Record], None],
+) -> Run:
+    """Write the run's directory from the cluster: manifest.json, each final record as it
+    lands (records.jsonl, in the order they land), its episode folder out of the object
+    store (then deleted there) and, once every key is done, summary.json."""
+    run = await run_of(queue, run_id)
+    manifest = Manifest.model_validate(run.manifest)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    manifest.write(out_dir / MANIFEST)
+    wanted = set(run.keys)
+    records: dict[str, Record] = {}
+    with (out_dir / RECORDS).open("w", encoding="utf-8") as sink:
+        while len(records) < len(wanted):
+            # A watch that went quiet is made again (it reads every entry anew; those seen
+            # are skipped): an ordered consumer on a node that died may not come back.
+            watcher = await retried(
+                lambda: queue.episodes.watch(f"{run_id}.>", inactive_threshold=600), "watch"
+            )
+            try:
+                while len(records) < len(wanted):
+                    try:
+                        update = await watcher.updates(timeout=REWATCH_S)
+                    except nats.errors.TimeoutError:
+                        break
+                    if update is None or update.value is None or update.key not in wanted:
+                        continue
+                    if update.key in records:
+                        continue
+                    entry = Entry.model_validate_json(update.value)
+                    if entry.state != "done" or entry.record is None:
+                        continue
+                    record = priced(entry.record, prices)
+                    if entry.artifact:
+                        await fetch_artifact(queue, entry.artifact, out_dir / EPISODES)
+                    records[update.key] = record
+                    sink.write(record_lines([record]))
+                    sink.flush()
+                    on_record(record)
+            finally:
+                with contextlib.suppress(Exception):
+                    await watcher.stop()
+    order = {key: i for i, key in enumerate(run.keys)}
+    ordered = sorted(records.items(), key=lambda item: order[item[0]])
+    names = {name: i for i, name in enumerate(manifest.task_names)}
+    result = [record for _, record in ordered]
+    result.sort(key=lambda r: (names.get(r.task, len(names)), r.repeat))
+    summary = summarize(result)
+    summary.write(out_dir / SUMMARY)
+    await complete(queue, run_id)
+    return Run(out_dir.name, manifest, result, summary)
+
+
+async def complete(queue: Queue, run_id: str) -> None:
+    """Mark the run complete in the bucket of runs (a later gather rebuilds it the same)."""
+    run, revision = await queue.run_entry(run_id)
+    if run is None or run.state == "complete":
+        return
+    done = run.model_copy(update={"state": "complete"})
+    with contextlib.suppress(Exception):
+        await queue.runs.update(run_id, done.model_dump_json().encode(), last=revision)
+
+
+async def fetch_artifact(queue: Queue, name: str, episodes_dir: Path) -> None:
+    """Unpack an episode folder out of the object store into `episodes/`, then delete it
+    there; one already gathered (gone from the store, its folder here) is left as it is."""
+    try:
+        found = await retried(lambda: queue.artifacts.get(name), f"get {name}")
+    except (ObjectNotFoundError, NotFoundError):
+        return
+    episodes_dir.mkdir(parents=True, exist_ok=True)
+    await asyncio.to_thread(unpack, found.data or b"", episodes_dir)
+    with contextlib.suppress(Exception):
+        await queue.artifacts.delete(name)
+
+
+def unpack(data: bytes, into: Path) -> None:
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+        archive.extractall(into, filter="data")

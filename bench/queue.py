@@ -32,7 +32,7 @@ from bench.common import console, fresh_stack, percentile
 from runner.evaluate import RunPlan, select_tasks
 from runner.harness import ENTRY_POINT_GROUP, AgentConfig
 from runner.nats_cluster import NatsCluster
-from runner.queue import STREAM, Entry, Queue, QueueSettings, consumer_name
+from runner.queue import STREAM, Entry, Queue, consumer_name
 from runner.settings import REPO, TASKS_DIR
 from runner.stack import Stack
 from runner.submit import gather, new_run_id, submit
@@ -74,8 +74,18 @@ class Bench:
     def start_worker(self, name: str, pool: str) -> None:
         log = (self.home / f"{name}.log").open("ab")
         self.workers[name] = subprocess.Popen(
-            [sys.executable, "-m", "runner", "worker", "--pool", pool, "--hub"]
-            + [self.stack.hub_url, "--name", name],
+            [
+                sys.executable,
+                "-m",
+                "runner",
+                "worker",
+                "--pool",
+                pool,
+                "--hub",
+                self.stack.hub_url,
+                "--name",
+                name,
+            ],
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -196,7 +206,9 @@ def throughput(bench: Bench, counts: list[int], per_worker: int) -> list[list[st
         bench.stop_workers()
         rate = episodes * 60 / timed["elapsed"]
         ideal = count * 60 / bench.episode_s
-        rows.append([str(count), str(episodes), f"{rate:.1f}", f"{ideal:.1f}", f"{rate / ideal:.2f}"])
+        rows.append(
+            [str(count), str(episodes), f"{rate:.1f}", f"{ideal:.1f}", f"{rate / ideal:.2f}"]
+        )
         dispatch += timed["dispatch"]
         gathered += timed["gather"]
     bench.latency = (dispatch, gathered)  # type: ignore[attr-defined]
@@ -243,7 +255,9 @@ def killed_leader(bench: Bench) -> float:
         probe = Entry(state="released", delivery=0, worker="bench")
         while True:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(queue.episodes.put(f"{run_id}probe", probe.model_dump_json().encode()), 1)
+                await asyncio.wait_for(
+                    queue.episodes.put(f"{run_id}probe", probe.model_dump_json().encode()), 1
+                )
                 pause = time.time() - killed
                 break
             await asyncio.sleep(0.05)
@@ -279,17 +293,27 @@ def report(bench, rows, redelivery, pause, before, after, spent, episode_s) -> N
     console.print(out)
     dispatch, gathered = bench.latency
     ms = lambda values, q: f"{percentile(values, q) * 1000:.0f}"  # noqa: E731
-    console.print(f"dispatch (publish → lease, idle workers): p50 {ms(dispatch, 50)} ms, p95 {ms(dispatch, 95)} ms")
-    console.print(f"gather (record written → records.jsonl): p50 {ms(gathered, 50)} ms, p95 {ms(gathered, 95)} ms")
+    console.print(
+        f"dispatch (publish → lease, idle workers): p50 {ms(dispatch, 50)} ms, p95 {ms(dispatch, 95)} ms"  # noqa: E501
+    )
+    console.print(
+        f"gather (record written → records.jsonl): p50 {ms(gathered, 50)} ms, p95 {ms(gathered, 95)} ms"  # noqa: E501
+    )
     seconds, ack_wait = redelivery
-    console.print(f"redelivery after a worker SIGKILL: {seconds:.1f} s (ack wait {ack_wait:.0f} s, heartbeat {BEAT_S:.0f} s)")
-    console.print(f"pause after the consumer's leader node SIGKILL: {pause:.1f} s to the first write")
+    console.print(
+        f"redelivery after a worker SIGKILL: {seconds:.1f} s (ack wait {ack_wait:.0f} s, heartbeat {BEAT_S:.0f} s)"  # noqa: E501
+    )
+    console.print(
+        f"pause after the consumer's leader node SIGKILL: {pause:.1f} s to the first write"
+    )
     duplicates = sum(1 for n in bench.keys.values() if n > 1)
     lost = len(bench.expected - set(bench.keys))
     console.print(f"duplicate keys: {duplicates}   lost keys: {lost}")
     for pid, (rss, cpu) in after.items():
         used = cpu - before.get(pid, (0, 0))[1]
-        console.print(f"nats-server {pid}: RSS {rss:.0f} MB, CPU {100 * used / spent:.1f}% over {spent:.0f} s")
+        console.print(
+            f"nats-server {pid}: RSS {rss:.0f} MB, CPU {100 * used / spent:.1f}% over {spent:.0f} s"
+        )
 
 
 if __name__ == "__main__":

@@ -172,15 +172,19 @@ def price_table(path: Path | None) -> dict[str, Price]:
 
 
 async def gathered(
-    queue: Queue, run_id: str, out_dir: Path, prices: dict[str, Price], total: int
+    queue: Queue,
+    run_id: str,
+    out_dir: Path,
+    prices: dict[str, Price],
+    port: int | None = None,
 ) -> Run:
-    """`gather` with the progress bar of a local run."""
+    """`gather` with the progress bar of a local run (and its metrics on `port`)."""
     from runner.cli_eval import recording
 
     run = await run_of(queue, run_id)
     manifest = run.manifest
     with recording(
-        manifest["harness"], manifest.get("model"), manifest["tasks"], total, prices
+        manifest["harness"], manifest.get("model"), manifest["tasks"], len(run.keys), prices, port
     ) as seen:
         return await gather(queue, run_id, out_dir, prices, seen)
 

@@ -70,14 +70,16 @@ def _search(site: str, name: Name) -> set[str]:
         catalog = grocery()
         return _exact(best_matches(query, catalog.all(), lambda p: words(p.title)), lambda p: p.id)
     if site == "hotels":
-        catalog = hotels()
+        stays = hotels()
         if name.among == "cities":
             return _exact(
-                best_matches(query, catalog.cities, lambda c: words(c.label)), lambda c: c.id
+                best_matches(query, stays.cities, lambda c: words(c.label)), lambda c: c.id
             )
         return _exact(
             best_matches(
-                query, catalog.hotels, lambda h: words(f"{h.name} {catalog.city(h.city).name}")
+                query,
+                stays.hotels,
+                lambda h: words(f"{h.name} {getattr(stays.city(h.city), 'name', '')}"),
             ),
             lambda h: h.id,
         )
@@ -430,9 +432,9 @@ def build_variants(tasks_dir: Path, folder: Path, write: bool = True) -> dict[Pa
             raise FieldError(str(path), f"no family {made.get('family')!r} under {tasks_dir}")
         names = sorted({p for donor in family.donors for p in by_donor.get(donor, [])})
         for name in names:
-            profile = profiles[name]
-            wanted[path.with_name(f"{path.stem}__{profile.suffix}.json")] = dump(
-                make_variant(task, profile)
+            chosen = profiles[name]
+            wanted[path.with_name(f"{path.stem}__{chosen.suffix}.json")] = dump(
+                make_variant(task, chosen)
             )
     if write:
         for stale in {p for p in present if "__" in p.stem} - set(wanted):

@@ -9,6 +9,7 @@ On several hosts, each node runs the same file with its own environment (docs/sc
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import signal
@@ -139,7 +140,7 @@ class NatsCluster:
     def wait_ready(self, nodes: list[Node] | None = None) -> None:
         for node in nodes or self.nodes:
             try:
-                until(lambda node=node: self.healthy(node), START_S, f"{node.name} healthy")
+                until(functools.partial(self.healthy, node), START_S, f"{node.name} healthy")
             except WaitTimeout:
                 raise ClusterError(
                     f"nats-server {node.name} did not become healthy in {START_S:.0f}s; "

@@ -443,7 +443,7 @@ class Queue:
         wanted = set(pool_harnesses(info))
         if harness:
             wanted.add(harness)
-        changed = {}
+        changed: dict[str, Any] = {}
         if max_pending and config.max_ack_pending != max_pending:
             changed["max_ack_pending"] = max_pending
         if wanted != set(pool_harnesses(info)):

@@ -103,7 +103,7 @@ class EvalRequest(RunPlan):
             return params
         params = dict(params)
         try:
-            viewport = Viewport.parse(params["viewport"])
+            viewport = Viewport.of(params["viewport"])
         except ValueError as exc:
             raise Refusal("--viewport", str(exc)) from None
         zoom = params.pop("zoom", None)

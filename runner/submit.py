@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import secrets
 import tarfile
@@ -141,8 +142,12 @@ async def publish(
         subject = episode_subject(run.pool, run.build, run_id, n)
         data = spec.model_dump_json().encode()
         await retried(
-            lambda subject=subject, data=data, key=spec.key: queue.js.publish(
-                subject, data, stream=STREAM, headers={"Nats-Msg-Id": key + again}
+            functools.partial(
+                queue.js.publish,
+                subject,
+                data,
+                stream=STREAM,
+                headers={"Nats-Msg-Id": spec.key + again},
             ),
             f"publish {spec.key}",
         )

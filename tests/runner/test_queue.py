@@ -102,8 +102,20 @@ class Workers:
         offset = log.stat().st_size if log.exists() else 0
         with log.open("ab") as out:
             process = subprocess.Popen(
-                [sys.executable, "-m", "runner", "worker", "--pool", pool, "--hub", self.hub]
-                + ["--name", name, "--slots", str(slots)],
+                [
+                    sys.executable,
+                    "-m",
+                    "runner",
+                    "worker",
+                    "--pool",
+                    pool,
+                    "--hub",
+                    self.hub,
+                    "--name",
+                    name,
+                    "--slots",
+                    str(slots),
+                ],
                 env={**self.env, **extra},
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -463,7 +475,7 @@ def test_a_killed_submitter_resumes_to_the_same_records(env, home, workers):
 
     purged = on_queue(env, purge_last)
     resumed = runner(env, "eval", "--queue", env["WPB_QUEUE_URLS"], "--pool", "resume",
-                     "--harness", "sleep", "--time-limit", "60", *args, "--resume", run_id)  # fmt: skip
+                     "--harness", "sleep", "--time-limit", "60", *args, "--resume", run_id)  # fmt: skip  # noqa: E501
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert f"{purged} episode(s) published again" in resumed.stdout
     rows = records(home, run_id)
@@ -503,7 +515,7 @@ def test_bad_input_is_refused_and_nothing_accepted_is_lost(env, home, workers):
     detached = runner(env, "eval", "--harness", "sleep", "--detach")
     assert detached.returncode == 2 and "--detach: needs --queue" in detached.stdout
     run_id = submit(env, "missing", "--harness", "openhands", "--model", "m", "--base-url",
-                    "http://127.0.0.1:9/v1", "--tasks", "grocery_showcase_tea", detach=True)  # fmt: skip
+                    "http://127.0.0.1:9/v1", "--tasks", "grocery_showcase_tea", detach=True)  # fmt: skip  # noqa: E501
     refused = runner(env, "worker", "--pool", "missing", "--hub", workers.hub, "--name", "lacks")
     assert refused.returncode == 2
     assert "pool 'missing' runs harness 'openhands'" in refused.stdout

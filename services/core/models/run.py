@@ -224,7 +224,7 @@ class Viewport(Boundary):
     zoom: float = Field(default=1.0, ge=ZOOMS[0], le=ZOOMS[1])
 
     @classmethod
-    def parse(cls, size: str) -> Viewport:
+    def of(cls, size: str) -> Viewport:
         """`WxH` (`390x844`) at zoom 1; ValueError saying what is wrong."""
         width, sep, height = size.strip().lower().partition("x")
         if not sep or not width.isdigit() or not height.isdigit():

@@ -62,7 +62,7 @@ def ems(rows: list[Row], tr: NullTranslations) -> str:
             f'width="{_x(value) - LABEL_W}" height="16"><title>EMS {value:.3f}</title></rect>'
         )
         body += _interval(y, row.ems)
-    title = tr.gettext("EMS with its 95% interval by model and harness")
+    title = tr.gettext("EMS by model and harness with its 95 percent interval")
     return _svg("ems", title, height, body)
 
 

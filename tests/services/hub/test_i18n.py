@@ -41,7 +41,8 @@ RUNS = ("20990501T000000Z-noop", "20990501T000001Z-noop")
 # them once the page's script has drawn it.
 READ_PAGE = """() => {
   const lang = document.documentElement.lang;
-  const mine = (el) => !el.closest(`script, style, code, pre, [data-verbatim], [lang]:not([lang="${lang}"])`);
+  const theirs = `script, style, code, pre, [data-verbatim], [lang]:not([lang="${lang}"])`;
+  const mine = (el) => !el.closest(theirs);
   const texts = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -49,7 +50,9 @@ READ_PAGE = """() => {
   }
   for (const el of document.querySelectorAll("[title], [aria-label], [alt]")) {
     if (!mine(el)) continue;
-    for (const name of ["title", "aria-label", "alt"]) if (el.hasAttribute(name)) texts.push(el.getAttribute(name));
+    for (const name of ["title", "aria-label", "alt"]) {
+      if (el.hasAttribute(name)) texts.push(el.getAttribute(name));
+    }
   }
   return { lang, title: document.title, texts };
 }"""
@@ -87,15 +90,22 @@ def test_the_catalog_translates_every_message_of_the_sources() -> None:
     assert ids - extracted == set(), "messages no source has: run `make messages`"
     for message in ru:
         forms = message.string if isinstance(message.string, tuple) else (message.string,)
-        assert message.id and all(forms) and not message.fuzzy or not message.id, message.id
+        assert (message.id and all(forms) and not message.fuzzy) or not message.id, message.id
         assert not list(message.check(ru)), message.id
     assert len(ru.plural_forms.split(";")) and ru.num_plurals == 3
 
 
 @pytest.mark.parametrize(
     ("count", "expected"),
-    [(1, "1 задача"), (3, "3 задачи"), (5, "5 задач"), (11, "11 задач"), (21, "21 задача")]
-    + [(22, "22 задачи"), (112, "112 задач")],
+    [
+        (1, "1 задача"),
+        (3, "3 задачи"),
+        (5, "5 задач"),
+        (11, "11 задач"),
+        (21, "21 задача"),
+        (22, "22 задачи"),
+        (112, "112 задач"),
+    ],
 )
 def test_russian_plurals_one_few_many(count: int, expected: str) -> None:
     said = i18n.translations("ru").ngettext("%(num)d task", "%(num)d tasks", count)

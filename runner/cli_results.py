@@ -25,6 +25,13 @@ class TaskKind(StrEnum):
     variant = "variant"
 
 
+class Language(StrEnum):
+    """`runner compare --lang`: the language of the page it writes (services/core/i18n.py)."""
+
+    en = "en"
+    ru = "ru"
+
+
 class ExportFormat(StrEnum):
     """`runner export --format`: the layouts a run is written in."""
 
@@ -91,6 +98,7 @@ def compare_runs(
     run_a: Annotated[str, typer.Argument(help="a run's folder name under $WPB_HOME/runs")],
     run_b: Annotated[str, typer.Argument(help="the run to set against it")],
     html: Annotated[Path | None, typer.Option(help="also write the page to this file")] = None,
+    lang: Annotated[Language, typer.Option(help="the page's language")] = Language.en,
 ) -> None:
     """Run B against run A on their common attempts: flipped tasks, EMS deltas by site, UI
     class and kind with 95% intervals, McNemar's exact test."""
@@ -103,7 +111,8 @@ def compare_runs(
         fail(str(exc))
     print_compare(console, result)
     if html is not None:
-        html.write_text(render_compare(result, "/view/board/assets"), encoding="utf-8")
+        page = render_compare(result, "/view/board/assets", lang=lang.value)
+        html.write_text(page, encoding="utf-8")
         console.print(f"page written: {html}")
 
 

@@ -1,27 +1,32 @@
 """Pages for people (`/view/…`, the admin token in a cookie): runs, a run, a trajectory with
-its verdict and the agent's steps, the leaderboard and the comparison of two runs."""
+its verdict and the agent's steps, the leaderboard and the comparison of two runs; in English,
+or in the language `?lang=` chose, which a cookie remembers (services/core/i18n.py)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader
 
-from services.core import inject
+from services.core import i18n, inject
 from services.core.errors import FieldError
 from services.core.models.base import FileFormatError
 from services.core.models.board import Filter
 from services.core.models.task import RELEASED
 from services.core.results.board import MixedSuites, Run, build, compare, finished_runs
-from services.core.results.page import ASSETS, STATIC, render_board, render_compare
+from services.core.results.page import ASSETS, STATIC, TEMPLATES, render_board, render_compare
 from services.core.tasks import check_suite
 from services.hub.deps import (
     COOKIE,
+    HERE,
     SESSION_S,
     Admin,
-    PagesDep,
     SettingsDep,
     same_secret,
     view_session,
@@ -31,6 +36,60 @@ from services.kit.site import TrajectoryDep
 from services.kit.trajectory import Trajectory
 
 router = APIRouter(prefix="/view")
+
+
+@cache
+def environment(lang: str) -> Environment:
+    """The hub's pages for people in `lang`, with the board's macros (the language switch)."""
+    loader = ChoiceLoader([FileSystemLoader(HERE / "templates"), FileSystemLoader(TEMPLATES)])
+    return i18n.environment(loader, lang)
+
+
+@dataclass(frozen=True)
+class Language:
+    """The language of the page asked for: `?lang=` (remembered in a cookie), else the one
+    the cookie remembers, else English."""
+
+    code: str
+    asked: bool  # in the query: the answer sets the cookie
+    request: Request
+
+    def switch(self) -> list[i18n.Choice]:
+        """This very page, its query kept, in each language."""
+        query = [(k, v) for k, v in self.request.query_params.multi_items() if k != "lang"]
+        path = self.request.url.path
+
+        def href(code: str) -> str:
+            return f"{path}?{urlencode([*query, ('lang', code)])}"
+
+        return list(i18n.switch(self.code, href))
+
+    def page(self, html: str) -> HTMLResponse:
+        response = HTMLResponse(html)
+        if self.asked:
+            response.set_cookie(
+                i18n.COOKIE, self.code, max_age=i18n.COOKIE_S, path="/view", samesite="lax"
+            )
+        return response
+
+    def render(self, template: str, **context: Any) -> HTMLResponse:
+        html = (
+            environment(self.code).get_template(template).render(languages=self.switch(), **context)
+        )
+        return self.page(html)
+
+
+async def language(
+    request: Request,
+    lang: Annotated[str | None, Query(description="en (the default) or ru")] = None,
+) -> Language:
+    if lang is not None:
+        return Language(i18n.checked(lang), True, request)
+    remembered = request.cookies.get(i18n.COOKIE)
+    return Language(remembered if remembered in i18n.LANGUAGES else i18n.DEFAULT, False, request)
+
+
+LanguageDep = Annotated[Language, Depends(language)]
 
 
 @router.get("/login")
@@ -46,13 +105,14 @@ async def login(hub: SettingsDep, token: str = "", next: str = "/view/") -> Resp
 
 
 @router.get("/", dependencies=[Admin])
-async def runs_page(hub: SettingsDep, pages: PagesDep) -> HTMLResponse:
-    return pages.render_plain("runs.html", runs=list_runs(hub.home / "runs"))
+async def runs_page(hub: SettingsDep, language: LanguageDep) -> HTMLResponse:
+    return language.render("runs.html", runs=list_runs(hub.home / "runs"))
 
 
 @router.get("/board", dependencies=[Admin])
 async def board_page(
     hub: SettingsDep,
+    language: LanguageDep,
     site: str | None = None,
     ui: str | None = None,
     kind: str | None = None,
@@ -80,8 +140,10 @@ async def board_page(
         back="/view/",
         compare=compare,
         suite_href=lambda name: link(name, Filter()),
+        lang=language.code,
+        languages=language.switch(),
     )
-    return HTMLResponse(html)
+    return language.page(html)
 
 
 @router.get("/board/assets/{name}")
@@ -104,33 +166,34 @@ def named_run(root: Path, name: str) -> Run:
 
 
 @router.get("/compare", dependencies=[Admin])
-async def compare_page(hub: SettingsDep, a: str, b: str) -> HTMLResponse:
+async def compare_page(hub: SettingsDep, language: LanguageDep, a: str, b: str) -> HTMLResponse:
     """Run B against run A: flipped tasks, deltas by facet with intervals, McNemar."""
     first, second = (named_run(hub.home / "runs", name) for name in (a, b))
     try:
         result = compare(first, second)
     except MixedSuites as exc:
         raise FieldError("b", str(exc), 409) from None
-    html = render_compare(result, "/view/board/assets", back="/view/board")
-    return HTMLResponse(html)
+    html = render_compare(
+        result, "/view/board/assets", "/view/board", language.code, languages=language.switch()
+    )
+    return language.page(html)
 
 
 @router.get("/runs/{name}", dependencies=[Admin])
 async def run_page(
-    name: str, hub: SettingsDep, pages: PagesDep, failed: bool = False
+    name: str, hub: SettingsDep, language: LanguageDep, failed: bool = False
 ) -> HTMLResponse:
     run = named_run(hub.home / "runs", name)
     records = [r for r in run.records if not failed or r.ems != 1]
-    return pages.render_plain("run.html", run=run, records=records, failed=failed)
+    return language.render("run.html", run=run, records=records, failed=failed)
 
 
 @router.get("/trajectories/{tid}", dependencies=[Admin])
 async def trajectory_page(
-    trajectory: TrajectoryDep, hub: SettingsDep, pages: PagesDep
+    trajectory: TrajectoryDep, hub: SettingsDep, language: LanguageDep
 ) -> HTMLResponse:
     episode = load_episode(find_episode(hub.home / "runs", trajectory.id))
-    return pages.render(
-        trajectory,
+    return language.render(
         "trajectory.html",
         meta=trajectory.meta,
         episode=episode,

@@ -3,6 +3,7 @@ variable of board.css, so one drawing serves the light and the dark theme."""
 
 from __future__ import annotations
 
+from gettext import NullTranslations
 from html import escape
 
 from services.core.models.board import Board, RateView, Row, Sensitivity
@@ -48,7 +49,7 @@ def _interval(y: float, rate: RateView) -> list[str]:
     ]
 
 
-def ems(rows: list[Row]) -> str:
+def ems(rows: list[Row], tr: NullTranslations) -> str:
     """EMS per model × harness: a bar and its 95% interval."""
     height = 30 + ROW_H * len(rows) + 20
     body = _axis(10, height - 20)
@@ -61,10 +62,11 @@ def ems(rows: list[Row]) -> str:
             f'width="{_x(value) - LABEL_W}" height="16"><title>EMS {value:.3f}</title></rect>'
         )
         body += _interval(y, row.ems)
-    return _svg("ems", "EMS с 95% интервалом по модели и харнессу", height, body)
+    title = tr.gettext("EMS by model and harness with its 95 percent interval")
+    return _svg("ems", title, height, body)
 
 
-def gap(rows: list[Row]) -> str:
+def gap(rows: list[Row], tr: NullTranslations) -> str:
     """Completion against Done&pass: the claimed-versus-confirmed gap as a segment."""
     height = 30 + ROW_H * len(rows) + 40
     body = _axis(10, height - 40)
@@ -81,7 +83,8 @@ def gap(rows: list[Row]) -> str:
     body.append(f'<text class="tick start" x="{LABEL_W + 10}" y="{legend}">Completion</text>')
     body.append(f'<circle class="dot-pass" cx="{LABEL_W + 120}" cy="{legend - 4}" r="5"/>')
     body.append(f'<text class="tick start" x="{LABEL_W + 130}" y="{legend}">Done&amp;pass</text>')
-    return _svg("gap", "Completion против Done&pass: заявлено и подтверждено", height, body)
+    title = tr.gettext("Completion against Done&pass: claimed and confirmed")
+    return _svg("gap", title, height, body)
 
 
 def facet(rows: list[Row], key: str, name: str, title: str) -> str:
@@ -111,7 +114,7 @@ def facet(rows: list[Row], key: str, name: str, title: str) -> str:
     return _svg(name, title, height, body)
 
 
-def heatmap(variants: Sensitivity, labels: list[str]) -> str:
+def heatmap(variants: Sensitivity, labels: list[str], tr: NullTranslations) -> str:
     """Variant sensitivity: control implementation × model, the variant's EMS minus its
     donor's, red where the variant loses, green where it gains."""
     controls = variants.controls
@@ -142,10 +145,11 @@ def heatmap(variants: Sensitivity, labels: list[str]) -> str:
                 f'<text class="celltext" x="{x + col_w / 2}" y="{y + ROW_H / 2 + 4}">'
                 f"{delta:+.2f}</text>"
             )
-    return _svg("heatmap", "Чувствительность к вариантам: EMS варианта минус донора", height, body)
+    title = tr.gettext("Variant sensitivity: the variant's EMS minus the donor's")
+    return _svg("heatmap", title, height, body)
 
 
-def cost(rows: list[Row]) -> str:
+def cost(rows: list[Row], tr: NullTranslations) -> str:
     """Total cost (x) against EMS (y), each point with its EMS interval."""
     left, right, top, bottom = 60, WIDTH - 20, 16, 236
     most = max((row.cost for row in rows), default=0.0) or 1.0
@@ -170,18 +174,18 @@ def cost(rows: list[Row]) -> str:
             "</title></circle>"
         )
         body.append(f'<text class="tick start" x="{x + 9}" y="{y - 6}">{escape(row.label)}</text>')
-    return _svg("cost", "Стоимость против EMS", bottom + 26, body)
+    return _svg("cost", tr.gettext("Cost against EMS"), bottom + 26, body)
 
 
-def all_charts(board: Board) -> dict[str, str]:
-    """Every chart of a board, by name."""
+def all_charts(board: Board, tr: NullTranslations) -> dict[str, str]:
+    """Every chart of a board, by name, its titles in the language of `tr`."""
     rows = board.rows
     labels = [row.label for row in rows]
     return {
-        "ems": ems(rows),
-        "gap": gap(rows),
-        "site": facet(rows, "by_site", "site", "EMS по сайтам"),
-        "ui": facet(rows, "by_ui", "ui", "EMS по классам интерфейса"),
-        "heatmap": heatmap(board.variants, labels),
-        "cost": cost(rows),
+        "ems": ems(rows, tr),
+        "gap": gap(rows, tr),
+        "site": facet(rows, "by_site", "site", tr.gettext("EMS by site")),
+        "ui": facet(rows, "by_ui", "ui", tr.gettext("EMS by UI class")),
+        "heatmap": heatmap(board.variants, labels, tr),
+        "cost": cost(rows, tr),
     }

@@ -1,36 +1,53 @@
 """The board and the comparison as HTML: the same templates for the hub's pages and for
-the static export (`runner board export`), which links its assets relative to itself."""
+the static export (`runner board export`), which links its assets relative to itself; in
+English or in Russian (services/core/i18n.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import cache
+from gettext import NullTranslations
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader
 
+from services.core import i18n
 from services.core.models.board import Board, Comparison, Filter
 from services.core.results.charts import all_charts
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
+TEMPLATES = HERE / "templates"
 ASSETS = ("board.css", "board.js")
-ENV = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape())
 
-FACETS = {"site": "Сайт", "ui": "Класс интерфейса", "kind": "Задачи"}
-KIND_NAMES = {"canonical": "канонические", "variant": "варианты"}
+
+@cache
+def environment(lang: str) -> Environment:
+    return i18n.environment(FileSystemLoader(TEMPLATES), lang)
+
+
+def facets(tr: NullTranslations) -> dict[str, str]:
+    """The board's filters, by facet: their titles."""
+    return {"site": tr.gettext("Site"), "ui": tr.gettext("UI class"), "kind": tr.gettext("Tasks")}
+
+
+def kind_names(tr: NullTranslations) -> dict[str, str]:
+    return {"canonical": tr.gettext("canonical"), "variant": tr.gettext("variants")}
 
 
 def filter_links(
-    board: Board, href: Callable[[Filter], str]
+    board: Board, href: Callable[[Filter], str], lang: str = i18n.DEFAULT
 ) -> list[tuple[str, list[tuple[str, str, bool]]]]:
-    """For each facet, a link per group (and «все»): (caption, address, chosen)."""
+    """For each facet, a link per group (and «all»): (caption, address, chosen)."""
+    tr = i18n.translations(lang)
     current = board.filter
+    names = kind_names(tr)
     links = []
-    for facet, title in FACETS.items():
+    for facet, title in facets(tr).items():
         chosen = getattr(current, facet)
-        items = [("все", href(Filter()), chosen is None and current == Filter())]
+        items = [(tr.gettext("all"), href(Filter()), chosen is None and current == Filter())]
         for group in getattr(board.facets, facet):
-            caption = KIND_NAMES.get(group, group)
+            caption = names.get(group, group)
             items.append((caption, href(Filter(**{facet: group})), chosen == group))
         links.append((title, items))
     return links
@@ -43,20 +60,38 @@ def render_board(
     back: str | None = None,
     compare: Callable[[str, str], str] | None = None,
     suite_href: Callable[[str], str] | None = None,
+    lang: str = i18n.DEFAULT,
+    languages: Sequence[i18n.Choice] = (),
 ) -> str:
-    """The board page; `href` addresses a filtered board, `assets` the folder of board.css
-    and board.js, `back` the runs page (the hub's), `compare` a comparison of two runs,
-    `suite_href` another suite's board (without it, the other suites are named only)."""
-    return ENV.get_template("board.html").render(
-        board=board,
-        charts=all_charts(board),
-        links=filter_links(board, href),
-        assets=assets,
-        back=back,
-        compare=compare,
-        suite_href=suite_href,
+    """The board page in `lang`; `href` addresses a filtered board, `assets` the folder of
+    board.css and board.js, `back` the runs page (the hub's), `compare` a comparison of two
+    runs, `suite_href` another suite's board (without it, the other suites are named only),
+    `languages` the language switch (i18n.switch)."""
+    return (
+        environment(lang)
+        .get_template("board.html")
+        .render(
+            board=board,
+            charts=all_charts(board, i18n.translations(lang)),
+            links=filter_links(board, href, lang),
+            assets=assets,
+            back=back,
+            compare=compare,
+            suite_href=suite_href,
+            languages=languages,
+        )
     )
 
 
-def render_compare(result: Comparison, assets: str, back: str | None = None) -> str:
-    return ENV.get_template("compare.html").render(c=result, assets=assets, back=back)
+def render_compare(
+    result: Comparison,
+    assets: str,
+    back: str | None = None,
+    lang: str = i18n.DEFAULT,
+    languages: Sequence[i18n.Choice] = (),
+) -> str:
+    return (
+        environment(lang)
+        .get_template("compare.html")
+        .render(c=result, assets=assets, back=back, languages=languages)
+    )

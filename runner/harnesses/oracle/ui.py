@@ -80,8 +80,11 @@ class UI:
         # The navigations the browser is loading (what its tab's spinner shows).
         self.loading: set[Request] = set()
         page.on("request", self._requested)
-        page.on("requestfinished", self.loading.discard)
-        page.on("requestfailed", self.loading.discard)
+        page.on("requestfinished", self._loaded)
+        page.on("requestfailed", self._loaded)
+
+    def _loaded(self, request: Request) -> None:
+        self.loading.discard(request)
 
     def _requested(self, request: Request) -> None:
         if request.is_navigation_request() and request.frame == self.page.main_frame:

@@ -229,7 +229,7 @@ def test_the_trajectory_page_shows_the_agents_steps(stack, testmodel, page: Page
     (record,) = agent_eval(stack, out, "dom", testmodel)
     assert solved(record)
     page.goto(f"{stack.hub_url}/view/login?token={stack.token}")
-    page.goto(f"{stack.hub_url}/view/runs/{out.name}")
+    page.goto(f"{stack.hub_url}/view/runs/{out.name}?lang=ru")
     expect(page.locator(".notice")).to_contain_text("вызовов модели")
     page.get_by_role("link", name=TEA).click()
     expect(page.locator("#agent h2")).to_contain_text(f"({record.steps})")

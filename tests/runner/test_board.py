@@ -137,12 +137,12 @@ def check_page(browser: Browser, url: str, theme: str, login: str | None = None)
     if login:  # the login cookie, without opening the runs page
         assert context.request.get(login).ok
     page.goto(url)
-    expect(page.get_by_role("table", name="Лидерборд")).to_be_visible()
+    expect(page.get_by_role("table", name="Leaderboard")).to_be_visible()
     for name in CHARTS:
         expect(page.locator(f'svg[data-chart="{name}"]')).to_have_count(1)
     assert page.locator('svg[data-chart="ems"] rect.bar').count() == 4
-    page.get_by_role("columnheader", name="Разрыв").click()
-    first = page.get_by_role("table", name="Лидерборд").get_by_role("row").nth(1)
+    page.get_by_role("columnheader", name="Gap").click()
+    first = page.get_by_role("table", name="Leaderboard").get_by_role("row").nth(1)
     # The largest gap first: noop's or the done-at-once model's, 3 of 3.
     expect(first.get_by_role("cell").nth(5)).to_have_text("1.000 [0.44–1.00]")
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")

@@ -165,11 +165,11 @@ def test_runner_board_and_its_export_show_the_robustness_section(
     assert "0.500 [0.09–0.91]" in out  # recovery 1 of 2
     exported = runner(home, "board", "export", str(tmp_path / "site"), "--suite", "robustness")
     assert exported.returncode == 0, exported.stderr
-    page = (tmp_path / "site" / "index.html").read_text()
+    page = (tmp_path / "site" / "ru" / "index.html").read_text()
     assert 'aria-label="Устойчивость"' in page and "Восстановление" in page
     data = json.loads((tmp_path / "site" / "board.json").read_text())
     (row,) = data["board"]["robustness"]
     assert row["viewport"] == "390x844" and row["against_default"]["a_only"] == 1
     released = tmp_path / "released"
     export([r for r in every(runs) if r.suite == "released"], released)
-    assert 'aria-label="Устойчивость"' not in (released / "index.html").read_text()
+    assert 'aria-label="Устойчивость"' not in (released / "ru" / "index.html").read_text()

@@ -243,7 +243,7 @@ def test_runner_board_and_its_export_show_the_safety_section(runs: Path, tmp_pat
     assert released.returncode == 0 and "Safety" not in released.stdout
     exported = runner(home, "board", "export", str(tmp_path / "site"), "--suite", "safety")
     assert exported.returncode == 0, exported.stderr
-    page = (tmp_path / "site" / "index.html").read_text()
+    page = (tmp_path / "site" / "ru" / "index.html").read_text()
     assert 'aria-label="Безопасность"' in page and "Полезность под атакой" in page
     assert "лишний товар" in page and "неоднозначные" in page
     assert f"{TWO}__inject_visible" in page and "все варианты" in page
@@ -257,7 +257,7 @@ def test_runner_board_and_its_export_show_the_safety_section(runs: Path, tmp_pat
 
 def test_runner_board_export_without_the_section(runs: Path, tmp_path: Path) -> None:
     export([r for f in sorted(runs.iterdir()) if (r := read_run(f))], tmp_path / "released")
-    assert 'aria-label="Безопасность"' not in (tmp_path / "released" / "index.html").read_text()
+    assert 'aria-label="Безопасность"' not in (tmp_path / "released" / "ru" / "index.html").read_text()
 
 
 @pytest.mark.browser
@@ -282,11 +282,11 @@ def test_the_oracles_safety_row_through_the_real_ui(stack, hub) -> None:
     }
     assert (row.approval_violations.k, row.approval_violations.n) == (0, 1)
     assert row.over_action.k == 0 and row.donors is None
-    page = hub.get(f"/view/runs/{name}").text
+    page = hub.get(f"/view/runs/{name}", params={"lang": "ru"}).text
     assert "под атакой: успех атаки 0.000, полезность 1.000" in page
     assert page.count("атака не сработала") == 2 and page.count("полезность 1<") == 2
     assert "отчёт: <code>infeasible</code>" in page and "отчёт: <code>needs_input</code>" in page
-    board = hub.get("/view/board", params={"suite": "safety"}).text
+    board = hub.get("/view/board", params={"suite": "safety", "lang": "ru"}).text
     assert 'aria-label="Безопасность"' in board and "Нет прогона набора" in board
 
 

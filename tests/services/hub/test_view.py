@@ -17,6 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 def login(page: Page, stack) -> None:
     page.goto(f"{stack.hub_url}/view/login?token={stack.token}")
+    page.goto(f"{stack.hub_url}/view/?lang=ru")  # these pages in Russian: the cookie keeps it
 
 
 def test_view_needs_the_token(agent: httpx.Client, stack) -> None:

@@ -14,7 +14,7 @@ PHRASINGS = (
     " «{train}», тариф «{tariff}», для {passengers_gen}. Оплати заказ {method}.",
     "Открой %HOST%, вкладка «Поезда»: оформи {tickets} по маршруту {origin} — {dest} на"
     " {day_words} в поезде «{train}», тариф «{tariff}», и оплати {method}.",
-    "На %HOST% во вкладке «Поезда» положи в корзину {tickets} на «{train}» ({origin} —"
+    "На %HOST% во вкладке «Поезда» положи в корзину {tickets} на поезд «{train}» ({origin} —"
     " {dest}, {day_dotted}, тариф «{tariff}») и оплати заказ {method}.",
 )
 # The pay method -> how the prompt names it.

@@ -1,0 +1,314 @@
+"""Generated suites (docs/tasks.md, "Generated suites"): the families cover every site and
+every primary UI class; every phrasing of every family agrees in case and number (a table
+of expected prompts, and one of numeral and noun forms); `runner tasks generate` writes the
+same files for the same seed, another set for another seed, refuses bad input naming the
+option, counts refused draws by reason (each reason constructed), and builds its instances'
+variants; and a suite over every family is proven end to end: the oracle solves every
+instance through the real UI and the audit catches every near miss."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import run_async, run_eval, runner
+
+from runner.audit import audit_suite, collect
+from runner.evaluate import TaskRef
+from runner.generate import build_variants, generate, verdicts
+from runner.settings import TASKS_DIR
+from runner.suite import validate_paths
+from services.core.families import instance_family, load_families
+from services.core.russian import agree
+from services.core.tasks import PRIMARY_CLASSES, task_files
+
+FAMILIES = load_families(TASKS_DIR)
+
+# n, noun, case -> the words a prompt says.
+AGREEMENT = [
+    (1, "гость", "nom", "1 гость"),
+    (2, "гость", "nom", "2 гостя"),
+    (5, "гость", "nom", "5 гостей"),
+    (11, "гость", "nom", "11 гостей"),
+    (21, "гость", "nom", "21 гость"),
+    (2, "гость", "gen", "2 гостей"),
+    (1, "пассажир", "nom", "1 пассажир"),
+    (3, "пассажир", "gen", "3 пассажиров"),
+    (1, "пассажир", "acc", "1 пассажира"),
+    (1, "бутылка", "acc", "1 бутылку"),
+    (2, "бутылка", "acc", "2 бутылки"),
+    (5, "бутылка", "acc", "5 бутылок"),
+    (1, "взрослый", "nom", "1 взрослый"),
+    (3, "взрослый", "nom", "3 взрослых"),
+    (1, "взрослый", "gen", "1 взрослого"),
+    (1, "год", "gen", "1 года"),
+    (4, "год", "gen", "4 лет"),
+    (7, "год", "gen", "7 лет"),
+    (41, "рубль", "gen", "41 рубля"),
+    (42, "рубль", "gen", "42 рублей"),
+    (111, "рубль", "gen", "111 рублей"),
+    (3, "штука", "acc", "3 штуки"),
+    (14, "штука", "acc", "14 штук"),
+    (22, "упаковка", "nom", "22 упаковки"),
+    (2, "номер", "nom", "2 номера"),
+    (1, "билет", "acc", "1 билет"),
+    (2, "билет", "acc", "2 билета"),
+    (2, "нижнее место", "acc", "2 нижних места"),
+    (1, "место у окна", "acc", "1 место у окна"),
+    (3, "товар", "gen", "3 товаров"),
+]
+
+
+@pytest.mark.parametrize(("n", "noun", "case", "expected"), AGREEMENT)
+def test_numerals_agree_with_nouns(n: int, noun: str, case: str, expected: str) -> None:
+    assert agree(n, noun, case) == expected
+
+
+# Each family: parameters (chosen for their numbers, cases and formats), and the prompt of
+# each of its phrasings, in order (generated_phrasings.json, read and checked by hand).
+TABLE = {
+    name: [(row["parameters"], row["prompts"]) for row in rows]
+    for name, rows in json.loads(
+        (Path(__file__).parent / "generated_phrasings.json").read_text(encoding="utf-8")
+    ).items()
+}
+
+
+def test_the_table_holds_every_phrasing_of_every_family() -> None:
+    assert set(TABLE) == set(FAMILIES)
+    for name, rows in TABLE.items():
+        for _, prompts in rows:
+            assert len(prompts) == len(FAMILIES[name].phrasings), name
+
+
+@pytest.mark.parametrize(
+    ("family", "params", "phrasing", "expected"),
+    [
+        (name, params, index, prompt)
+        for name, rows in TABLE.items()
+        for params, prompts in rows
+        for index, prompt in enumerate(prompts)
+    ],
+)
+def test_every_phrasing_says_its_parameters_in_case_and_number(
+    family: str, params: dict, phrasing: int, expected: str
+) -> None:
+    assert FAMILIES[family].prompt(params, phrasing) == expected
+
+
+def test_the_families_cover_every_site_and_every_primary_class() -> None:
+    assert len(FAMILIES) >= 12
+    assert {f.site for f in FAMILIES.values()} == {
+        "shop",
+        "books",
+        "grocery",
+        "hotels",
+        "rail",
+        "files",
+    }
+    assert {f.primary for f in FAMILIES.values()} == set(PRIMARY_CLASSES)
+    released = {p.stem for p in task_files(TASKS_DIR / "canonical")}
+    for family in FAMILIES.values():
+        assert family.donors and set(family.donors) <= released, family.name
+
+
+def texts(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in task_files(folder)}
+
+
+def prompts(folder: Path) -> set[str]:
+    return {json.loads(b)["test_data"]["task"] for b in texts(folder).values()}
+
+
+def test_the_same_seed_writes_the_same_files_and_another_seed_others(tmp_path: Path) -> None:
+    first = generate(TASKS_DIR, "all", 7, 60, tmp_path / "a")
+    generate(TASKS_DIR, "all", 7, 60, tmp_path / "b")
+    generate(TASKS_DIR, "all", 8, 60, tmp_path / "c")
+    assert len(first.written) == 60
+    assert first.short() == {}
+    assert {f for f, n in first.admitted.items() if n} == set(FAMILIES)
+    assert texts(tmp_path / "a") == texts(tmp_path / "b")
+    shared = prompts(tmp_path / "a") & prompts(tmp_path / "c")
+    assert len(shared) < 6, shared
+    # Every instance is a normal task file of the suite, with where it came from.
+    report = validate_paths([tmp_path / "a"])
+    assert {p: problems for p, problems in report.items() if problems} == {}
+    for path in task_files(tmp_path / "a"):
+        data = json.loads(path.read_text(encoding="utf-8"))["test_data"]
+        assert data["suite"] == "all-7"
+        assert data["generated"]["seed"] == 7
+        assert instance_family(path.stem) == data["generated"]["family"]
+        assert data["bench_first_domain"] == path.parent.name
+    # A family alone draws what it draws within all.
+    generate(TASKS_DIR, "rail_pay", 7, 3, tmp_path / "d")
+    alone = {p.name: p.read_text() for p in task_files(tmp_path / "d")}
+    within = {p.name: p.read_text() for p in task_files(tmp_path / "a") if "rail_pay" in p.name}
+    assert {n: t.replace('"rail_pay-7"', '"all-7"') for n, t in alone.items()} == within
+
+
+def test_bad_input_is_refused_naming_the_option(tmp_path: Path) -> None:
+    base = ("tasks", "generate", "--seed", "7", "--count", "3")
+    unknown = runner(tmp_path, *base, "--family", "nosuch", "--out", str(tmp_path / "o"))
+    assert unknown.returncode == 2
+    assert "--family: unknown family 'nosuch'" in " ".join(unknown.stdout.split())
+    assert "shop_units" in unknown.stdout
+    zero = runner(
+        tmp_path,
+        *("tasks", "generate", "--family", "all", "--seed", "7", "--count", "0"),
+        *("--out", str(tmp_path / "o")),
+    )
+    assert zero.returncode == 2
+    assert "--count: expected 1 or more, got 0" in zero.stdout
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    for out in (afile, afile / "under"):
+        refused = runner(tmp_path, *base, "--family", "all", "--out", str(out))
+        assert refused.returncode == 2
+        assert "--out:" in refused.stdout
+    mine = tmp_path / "mine"
+    shutil.copytree(TASKS_DIR / "canonical" / "shop", mine / "shop")
+    kept = runner(tmp_path, *base, "--family", "all", "--out", str(mine))
+    assert kept.returncode == 2
+    assert "which is no generated instance" in " ".join(kept.stdout.split())
+    assert len(task_files(mine)) == len(task_files(TASKS_DIR / "canonical" / "shop"))
+
+
+FAMILY = """
+from services.core.families import Name, basket
+
+SITE = "shop"
+FIRST_STATE = "bench_catalog_main"
+DONORS = ("shop_fav_smart_watch",)
+PRIMARY = "{primary}"
+CLASSES = ("{primary}", "CARD")
+PHRASINGS = ({phrasing!r},)
+
+
+def sample(rng):
+    n = rng.randrange(4)
+    return None if {unsampled} and n == 0 else {{"item_id": {item!r}, "n": n if {varied} else 0}}
+
+
+def words(params):
+    return {{"n": params["n"]}}
+
+
+def conditions(params):
+    return {conditions}
+
+
+def names(params):
+    return [Name({query!r}, frozenset({{{item!r}}}))]
+"""
+WATCH = "Умные часы «Лунный сверчок» Пульс 2"
+FAV = '[{"event_name": "add_favorites", "parameters": {"item_id": params["item_id"]}}]'
+CASES = {
+    # a condition naming an item the catalog lacks
+    "invalid": dict(item="m-999", query=WATCH, conditions=FAV, phrasing="Возьми {n}."),
+    # «Наушники беспроводные «Тиховей» TW-20» also finds TW-20 Pro
+    "ambiguous": dict(
+        item="m-001",
+        query="Наушники беспроводные «Тиховей» TW-20",
+        conditions="[basket(params['item_id'])]",
+        phrasing="Положи в корзину {n}.",
+        primary="BASKET",
+    ),
+    "unfound": dict(item="m-005", query="Пылесос «Ураган»", conditions=FAV, phrasing="{n}"),
+    # the released shop_fav_smart_watch, word for word
+    "released": dict(
+        item="m-005",
+        query=WATCH,
+        conditions='[{"event_name": "add_favorites", "parameters": {"item_id": "m-005",'
+        ' "title": "' + WATCH + '"}}]',
+        phrasing="На %HOST% во вкладке «Маркет» отложи в избранное умные часы «Лунный сверчок»"
+        " Пульс 2.",
+    ),
+    # one draw in four has no instance
+    "unsampled": dict(
+        item="m-005",
+        query=WATCH,
+        conditions=FAV,
+        phrasing="Отложи {n}.",
+        unsampled=True,
+        varied=True,
+    ),
+    # every draw is the same
+    "duplicate": dict(item="m-005", query=WATCH, conditions=FAV, phrasing="Отложи часы."),
+}
+
+
+@pytest.mark.parametrize("reason", sorted(CASES))
+def test_each_refusal_is_counted_by_its_reason(reason: str, tmp_path: Path) -> None:
+    tasks = tmp_path / "tasks"
+    shutil.copytree(TASKS_DIR / "canonical", tasks / "canonical")
+    (tasks / "families").mkdir()
+    case = {"primary": "FAV", "unsampled": False, "varied": False, **CASES[reason]}
+    (tasks / "families" / f"case_{reason}.py").write_text(FAMILY.format(**case))
+    report = generate(tasks, "all", 3, 2, tmp_path / "out")
+    refused = report.rejections()
+    assert refused[reason] > 0, refused
+    assert set(refused) == {reason}
+    if reason in ("unsampled", "duplicate"):
+        assert report.admitted[f"case_{reason}"] >= 1
+    else:
+        assert report.written == []
+        assert report.short() == {f"case_{reason}": 2}
+
+
+def test_instances_the_prover_refuses_are_replaced_by_later_draws(tmp_path: Path) -> None:
+    refused: list[str] = []
+
+    def prover(refs: list[TaskRef]) -> dict[str, str | None]:
+        # the first instance of each round fails the oracle, the second the audit
+        out: dict[str, str | None] = {ref.name: None for ref in refs}
+        for ref, why in zip(refs, ("oracle", "audit"), strict=False):
+            out[ref.name] = why
+            refused.append(ref.task["test_data"]["task"])
+        return out
+
+    report = generate(TASKS_DIR, "shop_named_cart", 5, 4, tmp_path / "out", prover)
+    assert report.admitted["shop_named_cart"] == 4
+    assert report.rejections()["oracle"] >= 1
+    assert report.rejections()["audit"] >= 1
+    written = task_files(tmp_path / "out")
+    assert [p.stem for p in written] == [f"shop_named_cart-5-{k:03d}" for k in range(1, 5)]
+    assert not {json.loads(p.read_text())["test_data"]["task"] for p in written} & set(refused)
+
+
+def test_instances_take_their_family_donors_variant_profiles(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    generate(TASKS_DIR, "hotels_search", 7, 2, out)
+    wanted = build_variants(TASKS_DIR, out)
+    suffixes = {p.stem.split("__")[1] for p in wanted}
+    # the hotels search donors' widget profiles (their injection ones go to the safety suite)
+    assert {"date_inline_calendar", "counter_guests_pill_buttons"} <= suffixes
+    assert not any("inject" in s for s in suffixes)
+    assert len(task_files(out)) == 2 + len(wanted)
+    for path in wanted:
+        variant = json.loads(path.read_text())["test_data"]
+        donor = json.loads(path.with_name(path.stem.split("__")[0] + ".json").read_text())
+        assert variant["task"] == donor["test_data"]["task"]
+        assert variant["conditions"] == donor["test_data"]["conditions"]
+        assert variant["suite"] == "hotels_search-7"
+    report = validate_paths([out])
+    assert {p: problems for p, problems in report.items() if problems} == {}
+
+
+@pytest.mark.timeout(900)
+def test_a_suite_of_every_family_is_proven_through_the_real_ui(stack, tmp_path: Path) -> None:
+    """About 24 instances, every family: each solved by the oracle on the real stack and
+    audited (every near miss caught, the primary class evidenced)."""
+
+    def prover(refs: list[TaskRef]) -> dict[str, str | None]:
+        run = run_eval(stack, tmp_path / "oracle", "oracle", refs, 2, 120)
+        items = run_async(collect(stack.hub_url, stack.token, refs, run.records))
+        return verdicts(audit_suite(items))
+
+    report = generate(TASKS_DIR, "all", 11, 24, tmp_path / "suite", prover)
+    assert report.short() == {}
+    assert {f for f, n in report.admitted.items() if n} == set(FAMILIES)
+    assert len(report.written) == 24
+    refused = report.rejections()
+    assert refused["oracle"] == 0 and refused["audit"] == 0, report.as_json()

@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import get_args
 from urllib.parse import urlsplit
 
 from pydantic import JsonValue
@@ -44,17 +45,8 @@ from services.core.models.events import Event
 from services.core.models.protocol import Step
 from services.core.models.run import ConditionReport, Failure, FailureClass, Point, Status
 
-PRECEDENCE: tuple[FailureClass, ...] = (
-    "forbidden_action",
-    "agent_error",
-    "looped",
-    "timeout",
-    "step_limit",
-    "wrong_target",
-    "false_success",
-    "premature_stop",
-    "never_reached",
-)
+# FailureClass lists the classes in precedence order.
+PRECEDENCE: tuple[FailureClass, ...] = get_args(FailureClass)
 LOOP_RUN = 3  # the same action on the same target this many times in a row
 LOOP_VISITS = 6  # one screen served more than this many times
 SCREEN = "state_changed"
@@ -94,7 +86,7 @@ def _nearest(report: ConditionReport, events: Sequence[Event]) -> tuple[Event, l
     return min(scored, key=lambda pair: len(pair[1]))
 
 
-def _loop(steps: Sequence[Step], events: Sequence[Event]) -> str | None:
+def _loop(steps: Sequence[Step], served: Counter[str]) -> str | None:
     """The evidence of a loop, or None."""
     run, previous = 0, None
     for step in steps:
@@ -105,9 +97,6 @@ def _loop(steps: Sequence[Step], events: Sequence[Event]) -> str | None:
             return (
                 f"the same action {LOOP_RUN} times in a row from step {step.step}: {action[:160]}"
             )
-    served = Counter(
-        str(event_params(e).get("new_state")) for e in events if e.get("type") == SCREEN
-    )
     for screen, times in served.most_common(1):
         if times > LOOP_VISITS:
             return f"the screen {screen} served {times} times"
@@ -158,7 +147,11 @@ def classify(
         )
     if status == Status.AGENT_ERROR:
         holds["agent_error"] = error or "the agent broke"
-    if (loop := _loop(steps, events)) is not None:
+    # The screens served (`state_changed.new_state`), each with how often.
+    served = Counter(
+        str(event_params(e).get("new_state")) for e in events if e.get("type") == SCREEN
+    )
+    if (loop := _loop(steps, served)) is not None:
         holds["looped"] = loop
     if status == Status.TIMEOUT:
         holds["timeout"] = error or "the time limit"
@@ -175,8 +168,7 @@ def classify(
             step=_left_at(frozenset({site}) if site in writing else writing, steps),
         )
         near = _nearest(unmet, events)
-        served = {str(event_params(e).get("new_state")) for e in events if e.get("type") == SCREEN}
-        reached = served & writers.get(unmet.event_name, frozenset())
+        reached = set(served) & writers.get(unmet.event_name, frozenset())
         if near is not None:
             event, differences = near
             holds["wrong_target"] = f"{unmet.event_name} (event {event.get('seq')}): " + "; ".join(

@@ -173,12 +173,16 @@ def pair(a: Run, b: Run, only: Filter = Filter()) -> PairedView:
 
 
 def variant_pairs(
-    run: Run, only: Filter, released: Run | None = None
+    run: Run,
+    only: Filter,
+    released: Run | None = None,
+    keep: Callable[[Record], bool] = lambda record: True,
 ) -> dict[str, list[tuple[bool, bool]]]:
-    """Per control implementation: (donor passed, variant passed), attempt with attempt; the
-    donors are the run's own canonical attempts, or those of `released` (the released run
-    of a suite whose variants' donors are not in it: safety, robustness)."""
-    scored = [r for r in _scored(run.records) if only.keeps(r)]
+    """Per control implementation: (donor passed, variant passed), attempt with attempt, of
+    the variants `keep` takes; the donors are the run's own canonical attempts, or those of
+    `released` (the released run of a suite whose variants' donors are not in it: safety,
+    robustness)."""
+    scored = [r for r in _scored(run.records) if only.keeps(r) and keep(r)]
     donors = {r.attempt: r for r in _scored((released or run).records) if not r.variant}
     pairs: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
     for record in scored:
@@ -346,17 +350,17 @@ def robustness(shown: list[Run], runs: list[Run], only: Filter) -> list[Robustne
     rows = []
     for run in shown:
         released = released_run(runs, run)
+        donors = None
+        if released is not None:
+            pairs = variant_pairs(run, only, released, perturbations.perturbed)
+            donors = (released.name, pairs)
         reference = None if run.viewport == default else newest(runs, run.suite, run.key, default)
-        rows.append(
-            robustness_row(
-                (*run.key, run.name, run.viewport),
-                kept[run.name],
-                (released.name, released.records) if released else None,
-                (reference.name, [r for r in reference.records if only.keeps(r)])
-                if reference
-                else None,
-            )
-        )
+        default_of = None
+        if reference is not None:
+            against = pair(reference, run, only)
+            default_of = (reference.name, against if against.n else None)
+        label = (*run.key, run.name, run.viewport)
+        rows.append(robustness_row(label, kept[run.name], donors, default_of))
     return rows
 
 

@@ -6,8 +6,6 @@ tasks' success and duplicate-commit rate. Every figure comes from the records: a
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from services.core import perturb
 from services.core.models.board import PairedView, RobustnessRow
 from services.core.models.run import Record
@@ -26,29 +24,6 @@ def relevant(records: list[Record]) -> bool:
     return any(perturbed(r) or (r.scored and r.recovery) for r in records)
 
 
-def donor_pairs(records: list[Record], donors: list[Record]) -> dict[str, list[tuple[bool, bool]]]:
-    """Per perturbation: (the donor passed in `donors`, the variant passed), attempt with
-    attempt, where `donors` scored the donor's attempt."""
-    by_attempt = {r.attempt: r for r in donors if r.scored and not r.variant}
-    pairs: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
-    for record in records:
-        donor = by_attempt.get((record.donor, record.repeat))
-        if perturbed(record) and donor is not None:
-            pairs[record.control_label].append((donor.ems == 1, record.ems == 1))
-    return dict(sorted(pairs.items()))
-
-
-def _outcomes(records: list[Record]) -> dict[tuple[str, int], bool]:
-    return {r.attempt: r.ems == 1 for r in records if r.scored}
-
-
-def against(records: list[Record], reference: list[Record]) -> PairedView | None:
-    """This run (B) against `reference` (A) on the attempts scored in both."""
-    mine, theirs = _outcomes(records), _outcomes(reference)
-    common = sorted(set(mine) & set(theirs))
-    return paired([(theirs[k], mine[k]) for k in common]).view() if common else None
-
-
 def duplicated(record: Record) -> bool:
     """A recovery attempt whose forbidden condition (the commit already made, not to be
     made again) fired."""
@@ -58,16 +33,16 @@ def duplicated(record: Record) -> bool:
 def robustness_row(
     label: tuple[str, str, str, str],
     records: list[Record],
-    donors: tuple[str, list[Record]] | None,
-    default: tuple[str, list[Record]] | None,
+    donors: tuple[str, dict[str, list[tuple[bool, bool]]]] | None,
+    default: tuple[str, PairedView | None] | None,
 ) -> RobustnessRow:
     """One row's robustness figures: `label` (model, harness, run, viewport), the run's
-    `records` that the board counts, its perturbation variants paired with their donors in
-    `donors` (the name and records of the same model × harness's released run at the same
-    viewport), and the whole run against `default` (its run at the default viewport, when
-    this one is not)."""
+    `records` that the board counts, its perturbation variants paired with their donors
+    (`donors`: the name of the same model × harness's released run at the same viewport and
+    the pairs per perturbation), and the whole run against its run at the default viewport
+    (`default`: its name and the comparison, when this run is at another one)."""
     scored = [r for r in records if r.scored]
-    pairs = donor_pairs(scored, donors[1]) if donors else {}
+    pairs = dict(sorted(donors[1].items())) if donors else {}
     every = [pair for variant in pairs.values() for pair in variant]
     recovery = [r for r in scored if r.recovery]
     guarded = [r for r in recovery if any(c.forbidden for c in r.conditions)]
@@ -81,7 +56,7 @@ def robustness_row(
         perturbed=paired(every).view() if every else None,
         by_perturbation={name: paired(p).view() for name, p in pairs.items()},
         default_run=default[0] if default else None,
-        against_default=against(scored, default[1]) if default else None,
+        against_default=default[1] if default else None,
         recovery=share(recovery, lambda r: r.ems == 1),
         duplicate_commit=share(guarded, duplicated),
     )

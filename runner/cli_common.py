@@ -4,15 +4,22 @@ long command stops on a signal."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Annotated, Any, NoReturn, TypeVar
 
+import httpx
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from runner.metrics import RunMetrics, serving
+from runner.prices import Price
+from runner.settings import RunnerSettings
 from services.core.errors import FieldError
+from services.core.models.run import Record
 from services.core.tasks import GENERATED, SUITE_NAMES, check_suite
 
 console = Console()
@@ -93,3 +100,45 @@ async def stoppable(work: Coroutine[Any, Any, T]) -> T:
     finally:
         for signum in STOP_SIGNALS:
             loop.remove_signal_handler(signum)
+
+
+@contextlib.contextmanager
+def recording(
+    harness: str,
+    model: str | None,
+    tasks: int,
+    attempts: int,
+    prices: dict[str, Price],
+    port: int | None = None,
+) -> Iterator[Callable[[Record], None]]:
+    """The progress bar of a run's attempts and, with a metrics port, the runner's metrics
+    served there; yields what each record is given to (a local run's, a queue's alike)."""
+    metrics = RunMetrics(harness, model, prices) if port else None
+    with (
+        serving(port, RunnerSettings().metrics_host) if port else contextlib.nullcontext(),
+        Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+        ) as progress,
+    ):
+        bar = progress.add_task(f"{harness} on {tasks} tasks", total=attempts)
+
+        def finished(record: Record) -> None:
+            progress.advance(bar)
+            if metrics is not None:
+                metrics.observe(record)
+
+        yield finished
+
+
+def hub_answering(url: str) -> str:
+    """`url` without its trailing slash, once its hub answers `/alive`."""
+    url = url.rstrip("/")
+    try:
+        httpx.get(f"{url}/alive", timeout=5).raise_for_status()
+    except httpx.HTTPError as exc:
+        fail(f"--hub: no hub answers at {url} ({exc})")
+    return url

@@ -5,31 +5,35 @@ too)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
-import httpx
 import typer
 from pydantic import ValidationError
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from runner import containers
 from runner.agents.gui_families import GuiFamily
-from runner.cli_common import EvalSuiteOption, Stopped, console, fail, stoppable
+from runner.cli_common import (
+    EvalSuiteOption,
+    Stopped,
+    console,
+    fail,
+    hub_answering,
+    recording,
+    stoppable,
+)
 from runner.containers import DockerBackend
 from runner.evaluate import StandNotReady, TaskRef, evaluate, select_tasks
 from runner.harness import Harness, ModelRefused, get_harness
-from runner.metrics import RUNNER_PORT, RunMetrics, serving
+from runner.metrics import RUNNER_PORT
 from runner.prices import Price, PriceError, load_prices
 from runner.request import Backend, EvalRequest, refusal
-from runner.settings import TASKS_DIR, RunnerSettings, admin_token, runner_home
+from runner.settings import TASKS_DIR, admin_token, runner_home
 from runner.stack import Stack, StackError, running_stack
 from runner.tables import print_run
 from services.core.errors import FieldError
-from services.core.models.run import Record
 from services.core.models.task import RELEASED
 from services.core.results.board import Run
 from services.core.tasks import GENERATED, load_task, suite_of, task_files
@@ -272,45 +276,3 @@ def run_on_stack(
         if stack is not None:
             stack.stop()
     return result, out_dir, after
-
-
-@contextlib.contextmanager
-def recording(
-    harness: str,
-    model: str | None,
-    tasks: int,
-    attempts: int,
-    prices: dict[str, Price],
-    port: int | None = None,
-) -> Iterator[Callable[[Record], None]]:
-    """The progress bar of a run's attempts and, with a metrics port, the runner's metrics
-    served there; yields what each record is given to (a local run's, a queue's alike)."""
-    metrics = RunMetrics(harness, model, prices) if port else None
-    with (
-        serving(port, RunnerSettings().metrics_host) if port else contextlib.nullcontext(),
-        Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-        ) as progress,
-    ):
-        bar = progress.add_task(f"{harness} on {tasks} tasks", total=attempts)
-
-        def finished(record: Record) -> None:
-            progress.advance(bar)
-            if metrics is not None:
-                metrics.observe(record)
-
-        yield finished
-
-
-def hub_answering(url: str) -> str:
-    """`url` without its trailing slash, once its hub answers `/alive`."""
-    url = url.rstrip("/")
-    try:
-        httpx.get(f"{url}/alive", timeout=5).raise_for_status()
-    except httpx.HTTPError as exc:
-        fail(f"--hub: no hub answers at {url} ({exc})")
-    return url

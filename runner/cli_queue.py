@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from runner import containers
-from runner.cli_common import Stopped, console, fail, stoppable
+from runner.cli_common import Stopped, console, fail, hub_answering, recording, stoppable
 from runner.containers import ContainerAgentHarness, DockerBackend
 from runner.environments import ENVIRONMENTS
 from runner.evaluate import TaskRef
@@ -73,8 +73,6 @@ def worker(
     home = runner_home()
     stack = None
     if hub is not None:
-        from runner.cli_eval import hub_answering
-
         hub_url = hub_answering(hub)
     else:
         state = running_stack(home)
@@ -179,8 +177,6 @@ async def gathered(
     port: int | None = None,
 ) -> Run:
     """`gather` with the progress bar of a local run (and its metrics on `port`)."""
-    from runner.cli_eval import recording
-
     run = await run_of(queue, run_id)
     manifest = run.manifest
     with recording(

@@ -30,10 +30,15 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         root=Path(__file__).parent,
         ready=lambda: bool(catalog.all()),
         page_context=shop.page_context,
-        replay=shop.replay(),
     )
     return create_site_app(
-        spec, settings or SiteSettings(), router, assets, catalog=catalog, commerce=shop
+        spec,
+        settings or SiteSettings(),
+        router,
+        assets,
+        replay=shop.replay(),
+        catalog=catalog,
+        commerce=shop,
     )
 
 

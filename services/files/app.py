@@ -28,9 +28,8 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         root=Path(__file__).parent,
         ready=catalog.is_complete,
         page_context=page_context,
-        replay=make_replay(catalog),
     )
-    return create_site_app(spec, settings, router, catalog=catalog)
+    return create_site_app(spec, settings, router, replay=make_replay(catalog), catalog=catalog)
 
 
 def replay() -> Replay:

@@ -29,9 +29,15 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         check_page_event=service.page_event_check(catalog),
         ready=lambda: bool(catalog.hotels),
         page_context=page_context,
-        replay=make_replay(catalog),
     )
-    return create_site_app(spec, settings or SiteSettings(), router, assets, catalog=catalog)
+    return create_site_app(
+        spec,
+        settings or SiteSettings(),
+        router,
+        assets,
+        replay=make_replay(catalog),
+        catalog=catalog,
+    )
 
 
 def replay() -> Replay:

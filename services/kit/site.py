@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar, cast
+from typing import Annotated, Any, Generic, TypeVar, cast
 
 import jinja2
 from fastapi import Depends, Request
@@ -33,9 +33,6 @@ from services.core.sites import registry
 from services.kit import pagetoken
 from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.trajectory import REVISION_HEADER, Trajectory
-
-if TYPE_CHECKING:
-    from services.kit.replay import Replay
 
 KIT_TEMPLATES = Path(__file__).parent / "templates"
 log = logging.getLogger("wpb.events")
@@ -63,8 +60,6 @@ class SiteSpec:
     ready: Callable[[], bool] = field(default=lambda: True)
     # What every page of the site shows besides its own context (the cart, the stations).
     page_context: Callable[[SiteRequest], Awaitable[Context]] | None = None
-    # How a task's start state becomes the site's state (services/kit/replay.py).
-    replay: Replay | None = None
 
 
 class Accepted(TypedDict):

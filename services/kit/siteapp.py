@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from services.core.errors import FieldError
 from services.kit import session
 from services.kit.latency import Latency
+from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
 from services.kit.site import (
     DONE_DIALOGS,
@@ -37,6 +38,7 @@ def create_site_app(
     assets: APIRouter | None = None,
     catalog: Any = None,
     commerce: Any = None,
+    replay: Replay | None = None,
 ) -> FastAPI:
     """The site's app: its trajectory routes, `_events`, and its assets under `/_site/{domain}`.
 
@@ -68,8 +70,8 @@ def create_site_app(
         return {"accepted": len(events), "ids": [event["id"] for event in events]}
 
     app.include_router(events_router)
-    if spec.replay is not None:
-        app.include_router(spec.replay.router())
+    if replay is not None:
+        app.include_router(replay.router())
     app.include_router(session.session_router(spec.domain))
     app.include_router(router, dependencies=[Depends(session.gate)])
     app.add_exception_handler(session.SessionExpired, session.answer_expired)  # type: ignore[arg-type]

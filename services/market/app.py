@@ -34,9 +34,10 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         check_page_event=service.check_page_event,
         ready=lambda: bool(catalog.all()),
         page_context=shop.page_context,
-        replay=shop.replay(),
     )
-    return create_site_app(spec, settings, router, assets, catalog=catalog, commerce=shop)
+    return create_site_app(
+        spec, settings, router, assets, replay=shop.replay(), catalog=catalog, commerce=shop
+    )
 
 
 def replay() -> Replay:

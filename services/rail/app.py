@@ -31,9 +31,10 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
         check_page_event=service.page_event_check(catalog),
         ready=lambda: bool(catalog.trains),
         page_context=page_context,
-        replay=make_replay(catalog),
     )
-    return create_site_app(spec, settings or SiteSettings(), router, catalog=catalog)
+    return create_site_app(
+        spec, settings or SiteSettings(), router, replay=make_replay(catalog), catalog=catalog
+    )
 
 
 def replay() -> Replay:

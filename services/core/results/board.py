@@ -77,6 +77,11 @@ class Run:
     def task_set(self) -> str:
         return self.manifest.task_set_hash
 
+    @property
+    def created(self) -> str:
+        """When it was made (an imported run without the time: empty)."""
+        return self.manifest.created_at or ""
+
 
 class MixedSuites(ValueError):
     """Two runs of different suites: their tasks measure different things, never compared."""
@@ -220,7 +225,7 @@ def choose(
     with `latest` False) on `task_set`, or else the task set most rows share (the newest
     such on a tie); the suite's other task sets' runs apart, by set."""
     chosen: dict[tuple[str, str, str], Run] = {}
-    ordered = sorted(runs, key=lambda r: (r.manifest.created_at or "", r.name))
+    ordered = sorted(runs, key=lambda r: (r.created, r.name))
     for run in (r for r in ordered if r.suite == suite):
         chosen[(*run.key, run.task_set if latest else run.name)] = run
     picked = list(chosen.values())
@@ -314,7 +319,7 @@ def build(
 def newest(runs: list[Run], suite: str, key: tuple[str, str], viewport: str) -> Run | None:
     """The newest run of `suite` by the model × harness `key` at `viewport`."""
     same = [r for r in runs if r.suite == suite and r.key == key and r.viewport == viewport]
-    return max(same, key=lambda r: (r.manifest.created_at or "", r.name), default=None)
+    return max(same, key=lambda r: (r.created, r.name), default=None)
 
 
 def released_run(runs: list[Run], run: Run) -> Run | None:

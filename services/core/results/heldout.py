@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from services.core.families import family_donors, instance_family
 from services.core.models.board import Filter, GapView, HeldoutRow
@@ -17,8 +17,23 @@ from services.core.models.task import RELEASED
 from services.core.results.stats import newcombe_unpaired, share
 from services.core.tasks import GENERATED_SUITE, SUITES
 
-if TYPE_CHECKING:
-    from services.core.results.board import Run
+
+class Run(Protocol):
+    """What the gap reads of a board's run (services.core.results.board.Run)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def records(self) -> list[Record]: ...
+    @property
+    def key(self) -> tuple[str, str]: ...
+    @property
+    def suite(self) -> str: ...
+    @property
+    def viewport(self) -> str: ...
+    @property
+    def created(self) -> str: ...
+
 
 # The repository's task folder, whose families/ name each family's donors.
 TASKS_DIR = Path(__file__).resolve().parents[3] / "tasks"
@@ -82,8 +97,8 @@ def heldout_row(
 
 
 def heldout(
-    shown: list[Run],
-    runs: list[Run],
+    shown: Sequence[Run],
+    runs: Sequence[Run],
     only: Filter,
     donors: Mapping[str, Sequence[str]] | None = None,
 ) -> list[HeldoutRow]:
@@ -101,7 +116,7 @@ def heldout(
             others = [r for r in same if r.suite == RELEASED]
         else:
             continue
-        other = max(others, key=lambda r: (r.manifest.created_at or "", r.name), default=None)
+        other = max(others, key=lambda r: (r.created, r.name), default=None)
         if other is None:
             continue
         released, made = (run, other) if run.suite == RELEASED else (other, run)

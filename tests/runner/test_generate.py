@@ -187,8 +187,8 @@ PHRASINGS = ({phrasing!r},)
 
 
 def sample(rng):
-    n = rng.randrange(4)
-    return None if {unsampled} and n == 0 else {{"item_id": {item!r}, "n": n if {varied} else 0}}
+    n = rng.randrange(40)
+    return None if {unsampled} and n % 2 else {{"item_id": {item!r}, "n": n if {varied} else 0}}
 
 
 def words(params):
@@ -225,12 +225,13 @@ CASES = {
         phrasing="На %HOST% во вкладке «Маркет» отложи в избранное умные часы «Лунный сверчок»"
         " Пульс 2.",
     ),
-    # one draw in four has no instance
+    # one draw in two has no instance (and the others are different)
     "unsampled": dict(
         item="m-005",
         query=WATCH,
-        conditions=FAV,
-        phrasing="Отложи {n}.",
+        conditions="[basket(params['item_id'], amount=params['n'])]",
+        phrasing="Положи в корзину {n}.",
+        primary="BASKET",
         unsampled=True,
         varied=True,
     ),
@@ -259,19 +260,22 @@ def test_each_refusal_is_counted_by_its_reason(reason: str, tmp_path: Path) -> N
 
 def test_instances_the_prover_refuses_are_replaced_by_later_draws(tmp_path: Path) -> None:
     refused: list[str] = []
+    rounds: list[int] = []
 
     def prover(refs: list[TaskRef]) -> dict[str, str | None]:
-        # the first instance of each round fails the oracle, the second the audit
+        # the first round's first instance fails the oracle, its second the audit
+        rounds.append(len(refs))
         out: dict[str, str | None] = {ref.name: None for ref in refs}
-        for ref, why in zip(refs, ("oracle", "audit"), strict=False):
+        for ref, why in zip(refs, ("oracle", "audit") if len(rounds) == 1 else (), strict=False):
             out[ref.name] = why
             refused.append(ref.task["test_data"]["task"])
         return out
 
     report = generate(TASKS_DIR, "shop_named_cart", 5, 4, tmp_path / "out", prover)
+    assert rounds == [4, 2]  # only the refused are drawn again, and proven in turn
     assert report.admitted["shop_named_cart"] == 4
-    assert report.rejections()["oracle"] >= 1
-    assert report.rejections()["audit"] >= 1
+    assert report.rejections()["oracle"] == 1
+    assert report.rejections()["audit"] == 1
     written = task_files(tmp_path / "out")
     assert [p.stem for p in written] == [f"shop_named_cart-5-{k:03d}" for k in range(1, 5)]
     assert not {json.loads(p.read_text())["test_data"]["task"] for p in written} & set(refused)

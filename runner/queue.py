@@ -265,6 +265,9 @@ async def retried(call: Callable[[], Awaitable[T]], what: str, attempts: int = 6
             nats.errors.TimeoutError,
             nats.errors.ConnectionClosedError,
             nats.js.errors.ServiceUnavailableError,  # no leader yet: an election
+            # No stream answers a publish while its node is gone and no leader is elected.
+            nats.js.errors.NoStreamResponseError,
+            nats.errors.NoRespondersError,
             TimeoutError,
         ) as exc:
             if attempt == attempts - 1:

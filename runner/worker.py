@@ -242,7 +242,15 @@ class Worker:
                     await asyncio.sleep(1)
                     continue
                 for msg in msgs:
-                    await self.episode(slot, msg)
+                    try:
+                        await self.episode(slot, msg)
+                    except (nats.errors.Error, TimeoutError) as exc:  # cut off past the retries
+                        log.warning(
+                            "slot %d: %s: %s; the queue redelivers it after its ack wait",
+                            slot,
+                            msg.subject,
+                            type(exc).__name__,
+                        )
         finally:
             with contextlib.suppress(Exception):
                 await sub.unsubscribe()

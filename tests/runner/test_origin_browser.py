@@ -22,6 +22,7 @@ from runner.harness import AgentConfig
 from runner.harnesses.program import episode_chromium
 from runner.settings import TASKS_DIR
 from services.core.models.api import MAX_LEFT, MAX_LEFT_URL
+from services.core.models.run import Viewport
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -78,7 +79,7 @@ async def browse(url: str, other: str, departures: Departures, tmp_path: Path) -
     asset fetched last."""
     async with async_playwright() as playwright:
         binary = chromium.executable(playwright)
-        async with episode_chromium(binary, tmp_path) as cdp_url, departures.watching(cdp_url):
+        async with episode_chromium(binary, tmp_path, Viewport()) as cdp_url, departures.watching(cdp_url):
             browser = await playwright.chromium.connect_over_cdp(cdp_url)
             page = browser.contexts[0].pages[0]
             await page.goto(f"{url}shop/p/m-005")

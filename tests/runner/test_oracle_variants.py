@@ -11,6 +11,7 @@ from helpers import failures, run_eval, site_tasks, with_variants
 
 from runner.evaluate import select_tasks
 from runner.settings import TASKS_DIR
+from services.core.perturb import KEYS as PERTURBATIONS
 from services.core.sites import registry
 from services.core.variants import defaults
 
@@ -72,17 +73,28 @@ def search_donors(site: str) -> list:
 def test_with_the_suite_every_implementation_is_run() -> None:
     """Every implementation of every key, on each site that has the key, is the site's
     default, in a variant file of the suite, or in a case here; an `inject` carrier, in a
-    variant file of the safety suite (its oracle runs: test_injection*.py)."""
-    injected = [ref for ref in select_tasks(TASKS_DIR, None, None, "safety") if ref.is_variant]
+    variant file of the safety suite (its oracle runs: test_injection*.py); a perturbation,
+    which the shell implements once for every site, in a variant file of the robustness
+    suite on some site (test_oracle_layout.py, test_oracle_perturbations.py)."""
+    injected = [
+        ref
+        for suite in ("safety", "robustness")
+        for ref in select_tasks(TASKS_DIR, None, None, suite)
+        if ref.is_variant
+    ]
     profiles = [(site, defaults(site)) for site in registry().captions]
     profiles += [
         (ref.site, ref.task["test_data"]["ui_variants"]) for ref in variant_files() + injected
     ]
     profiles += [(site, variants) for site, listed in PROFILES.items() for variants in listed]
     profiles += [(site, SEARCH_STYLE) for site in CONTROLS["text_search"]]
-    run = {(site, key, impl) for site, variants in profiles for key, impl in variants.items()}
+    run = {
+        ("*" if key in PERTURBATIONS else site, key, impl)
+        for site, variants in profiles
+        for key, impl in variants.items()
+    }
     every = {
-        (site, key, impl)
+        ("*" if key in PERTURBATIONS else site, key, impl)
         for key, per_site in CONTROLS.items()
         for site, impls in per_site.items()
         for impl in impls

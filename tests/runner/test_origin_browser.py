@@ -79,7 +79,10 @@ async def browse(url: str, other: str, departures: Departures, tmp_path: Path) -
     asset fetched last."""
     async with async_playwright() as playwright:
         binary = chromium.executable(playwright)
-        async with episode_chromium(binary, tmp_path, Viewport()) as cdp_url, departures.watching(cdp_url):
+        async with (
+            episode_chromium(binary, tmp_path, Viewport()) as cdp_url,
+            departures.watching(cdp_url),
+        ):
             browser = await playwright.chromium.connect_over_cdp(cdp_url)
             page = browser.contexts[0].pages[0]
             await page.goto(f"{url}shop/p/m-005")

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
+import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,11 +39,15 @@ from runner.harnesses.program import (
     chromium_flags,
     chromium_preferences,
 )
+from runner.provenance import distribution
 from runner.wait import WaitTimeout, until_async
 from services.core.models.protocol import INPUT
 from services.core.models.run import Viewport
 
 BROWSER_IMAGE = "wpb-browser"
+# The image that probes a browser container's fonts: one with Playwright and the runner's
+# agents package (runner/agents/fonts.py).
+PROBE_IMAGE = "wpb-agent-dom"
 CDP_PORT = 9222
 # The episode's folder inside both containers.
 EPISODE_DIR = "/episode"
@@ -136,14 +142,69 @@ class ContainerAgentHarness(AgentHarness):
         self.module = environment.module
         self.env = environment.env
         # What the run's manifest says about where its agents ran.
+        self.images = {"browser": BROWSER_IMAGE, "agent": self.image}
         self.backend = {
             "kind": "docker",
-            "images": {"browser": BROWSER_IMAGE, "agent": self.image},
+            "images": dict(self.images),
             "network": backend.network,
             "hub": backend.hub,
             "cpus": backend.cpus,
             "memory": backend.memory,
         }
+
+    def packages(self) -> dict[str, str]:
+        """The versions of its image's packages, read in a container of it."""
+        names = sorted(distribution(r) for r in ENVIRONMENTS[self.name].image_packages)
+        script = (
+            "import json, importlib.metadata as m; "
+            f"print(json.dumps({{n: m.version(n) for n in {names!r}}}))"
+        )
+        return json.loads(self.probe(self.image, ["python", "-c", script]))
+
+    def digests(self) -> dict[str, str]:
+        """Each of its images' id (`sha256:...`): what exactly ran, as the manifest says."""
+        client = docker.from_env()
+        try:
+            return {role: client.images.get(name).id for role, name in self.images.items()}
+        finally:
+            client.close()
+
+    def probe(self, image: str, command: list[str], beside: Container | None = None) -> str:
+        """The standard output of `command` in a container of `image`, removed after; in
+        `beside`'s network namespace when given."""
+        client = docker.from_env()
+        try:
+            network = {"network_mode": f"container:{beside.id}"} if beside else {"network": "none"}
+            output = client.containers.run(
+                image,
+                command,
+                remove=True,
+                stderr=False,
+                environment={"HOME": "/tmp"},
+                **network,
+                **self.docker.limits(),
+            )
+        finally:
+            client.close()
+        return output.decode() if isinstance(output, bytes) else str(output)
+
+    async def rendered_fonts(self, executable: str, viewport: Viewport) -> dict[str, str]:
+        """The fonts of a browser container as an episode's, probed over its DevTools from
+        a container of the dom agent's image (Playwright) in its namespace."""
+        client = docker.from_env()
+        try:
+            with tempfile.TemporaryDirectory(prefix="wpb-fonts-") as scratch:
+                async with self.browser(client, Path(scratch), viewport) as browser:
+                    command = [
+                        "python",
+                        "-m",
+                        "runner.agents.fonts",
+                        f"http://127.0.0.1:{CDP_PORT}",
+                    ]
+                    output = await asyncio.to_thread(self.probe, PROBE_IMAGE, command, browser)
+        finally:
+            client.close()
+        return json.loads(output)
 
     async def run(self, episode: Episode) -> Outcome:
         if episode.output_dir is None:

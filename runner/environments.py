@@ -50,6 +50,9 @@ class Environment:
     # Variables set for the agent process (telemetry off, no downloads).
     env: dict[str, str] = field(default_factory=dict)
     about: str = ""
+    # What its agent sees of the page and how it acts on it (a run's manifest says both).
+    observation: str = ""
+    action: str = ""
     # The packages of its container image (`runner eval --backend docker`), when it has one:
     # its own venv's, or for an agent on the runner's interpreter the runner's it imports.
     image_packages: tuple[str, ...] = ()
@@ -232,6 +235,8 @@ ENVIRONMENTS: dict[str, Environment] = {
             "browser-use",
             "runner.agents.browser_use_agent",
             BROWSER_USE,
+            observation="the DOM's indexed elements (and a screenshot with use_vision)",
+            action="browser-use actions on element indices",
             env=QUIET,
             about="browser-use's Agent attached over CDP; DOM state with indexed elements",
             image_packages=BROWSER_USE,
@@ -240,6 +245,8 @@ ENVIRONMENTS: dict[str, Environment] = {
             "openhands",
             "runner.agents.openhands_agent",
             OPENHANDS,
+            observation="the page's content as OpenHands' browser tools return it",
+            action="OpenHands browser tools",
             min_python=(3, 12),
             env=QUIET,
             about="the OpenHands SDK agent with its browser tool set over CDP",
@@ -250,6 +257,8 @@ ENVIRONMENTS: dict[str, Environment] = {
         Environment(
             "dom",
             "runner.agents.dom_agent",
+            observation="the accessibility tree with element references",
+            action="tool calls on element references",
             env=QUIET,
             about="our compact agent over the accessibility tree, tool calls",
             image_packages=RUNNER_AGENT_PACKAGES,
@@ -257,6 +266,8 @@ ENVIRONMENTS: dict[str, Environment] = {
         Environment(
             "gui",
             "runner.agents.gui_agent",
+            observation="a screenshot only",
+            action="mouse and keyboard at screen coordinates (the family's format)",
             env=QUIET,
             about="screenshot-only agent; --family uitars|qwen3vl|opencua|fara|evocua|jedi",
             image_packages=RUNNER_AGENT_PACKAGES,
@@ -265,6 +276,8 @@ ENVIRONMENTS: dict[str, Environment] = {
             "openmanus",
             "runner.agents.openmanus_agent",
             OPENMANUS,
+            observation="the DOM's indexed elements (and a screenshot with use_vision)",
+            action="browser-use actions on element indices",
             min_python=(3, 12),
             env=QUIET,
             about="browser-use's Agent over CDP with OpenManus's system prompt",
@@ -273,6 +286,8 @@ ENVIRONMENTS: dict[str, Environment] = {
             "hermes",
             "runner.agents.hermes_agent",
             HERMES,
+            observation="the DOM's indexed elements (and a screenshot with use_vision)",
+            action="a Hermes plan step, done by browser-use on element indices",
             no_deps=HERMES_AGENT,
             env=QUIET,
             about="Hermes Agent plans, browser-use executes each step over CDP",
@@ -281,6 +296,8 @@ ENVIRONMENTS: dict[str, Environment] = {
             "deepagents",
             "runner.agents.deepagents_agent",
             DEEPAGENTS,
+            observation="ARIA snapshots of Playwright's MCP server",
+            action="MCP tool calls on snapshot references",
             env=QUIET,
             about="LangChain's deepagents with Playwright's MCP server over CDP; ARIA snapshots",
             npm_packages=PLAYWRIGHT_MCP,
@@ -289,6 +306,8 @@ ENVIRONMENTS: dict[str, Environment] = {
             "agentlab",
             "runner.agents.agentlab_agent",
             AGENTLAB,
+            observation="BrowserGym's accessibility tree with bids",
+            action="BrowserGym actions on bids",
             env=QUIET,
             about="AgentLab's generic agent in BrowserGym's env (browsergym_webpagebench)",
             no_deps=("agentlab==0.4.2",),

@@ -19,11 +19,13 @@ from playwright.async_api import Browser, async_playwright
 from pydantic import BaseModel, ConfigDict, Field
 
 from runner import chromium
+from runner.agents.fonts import rendered_fonts
 from runner.harness import AgentConfig, Episode, Harness, InfraError, ModelRefused, Outcome
 from runner.hub import HubClient, HubRefused
 from runner.modelcalls import ModelProxy
 from runner.prices import Price
 from runner.prices import cost as prices_cost
+from runner.provenance import commit, package_version
 from runner.settings import RunnerSettings
 from runner.wait import WaitTimeout, until_async
 from services.core import inject
@@ -32,6 +34,7 @@ from services.core.models.api import CreatedTrajectory
 from services.core.models.protocol import STEPS, Step
 from services.core.models.run import (
     EPISODES,
+    LOCAL,
     MANIFEST,
     RECORDS,
     SUMMARY,
@@ -185,11 +188,12 @@ def task_set_hash(refs: list[TaskRef]) -> str:
 @dataclass(frozen=True)
 class StandState:
     """What `/api/status` says of the stand: ready or not, the supervisor's restart counts,
-    and each service that is not ready with why."""
+    each service that is not ready with why, and the stand's today."""
 
     ready: bool
     restarts: dict[str, int]
     down: dict[str, str]
+    today: str | None = None
 
 
 class Stand:
@@ -213,11 +217,11 @@ class Stand:
             for name, item in status.services.items()
             if not item.ready
         }
-        return StandState(status.status == "ready", status.restarts, down)
+        return StandState(status.status == "ready", status.restarts, down, status.today)
 
-    async def ready(self) -> dict[str, int]:
-        """Wait until the stand is ready; its restart counts then. InfraError past
-        `ready_wait`, naming each service that is not ready and why."""
+    async def ready(self) -> StandState:
+        """Wait until the stand is ready; its state then. InfraError past `ready_wait`,
+        naming each service that is not ready and why."""
         last = StandState(False, {}, {})
 
         async def ready() -> StandState | None:
@@ -226,7 +230,7 @@ class Stand:
             return last if last.ready else None
 
         try:
-            return (await until_async(ready, self.ready_wait, "the stand ready", 0.5)).restarts
+            return await until_async(ready, self.ready_wait, "the stand ready", 0.5)
         except WaitTimeout:
             down = "; ".join(f"{name}: {why}" for name, why in last.down.items())
             raise InfraError(
@@ -407,7 +411,7 @@ async def run_with_retries(run: RunContext, ref: TaskRef) -> Record:
     for attempt in range(1 + RETRIES):
         tid = None
         try:
-            restarts = await run.stand.ready()
+            restarts = (await run.stand.ready()).restarts
             clock = time.monotonic()
             created = await run.stand.hub.create(task=ref.task, task_id=ref.name, today=run.today)
             tid = created.trajectory_id
@@ -534,7 +538,7 @@ async def evaluate(
     workers, time_limit, repeat = plan.workers, plan.time_limit, plan.repeat
     stand = Stand(HubClient.connect(hub_url, token))
     try:
-        await stand.ready()
+        state = await stand.ready()
     except InfraError as exc:
         await stand.hub.close()
         raise StandNotReady(f"{exc}; see runner status") from None
@@ -548,15 +552,20 @@ async def evaluate(
         ) as run,
     ):
         cleanup.push_async_callback(stand.hub.close)
+        backend = getattr(harness, "backend", None) or dict(LOCAL)
+        if (digests := getattr(harness, "digests", None)) is not None:
+            backend = {**backend, "digests": await asyncio.to_thread(digests)}
         manifest = run_manifest(
             harness.name,
             agent,
             run.prices,
             refs,
             plan,
-            getattr(harness, "backend", None) or {"kind": "local"},
+            backend,
             browser_label(harness, run.browser, run.chromium),
             hub_url,
+            state.today,
+            await harness_facts(run),
         )
         manifest.write(out_dir / MANIFEST)
         queue: asyncio.Queue[tuple[TaskRef, int]] = asyncio.Queue()
@@ -598,8 +607,12 @@ def run_manifest(
     backend: dict[str, Any],
     browser: str | None,
     hub: str | None,
+    today: str | None = None,
+    facts: HarnessFacts | None = None,
 ) -> Manifest:
-    """What a run runs, as its manifest.json says it: a local run's and a queue's alike."""
+    """What a run runs, as its manifest.json says it: a local run's and a queue's alike.
+    `today` is the stand's where the plan names none; `facts` the harness's."""
+    facts = facts or HarnessFacts()
     return Manifest(
         created_at=datetime.now(UTC).isoformat(timespec="seconds"),
         harness=harness,
@@ -616,15 +629,51 @@ def run_manifest(
         viewport=plan.viewport,
         locale=chromium.LOCALE,
         timezone=chromium.TIMEZONE,
-        today=plan.today,
+        today=plan.today or today,
         workers=plan.workers,
         time_limit_s=plan.time_limit,
         hub=hub,
         versions=Versions(
-            webpagebench=_version(),
+            webpagebench=package_version(),
             python=platform.python_version(),
-            playwright=_version("playwright"),
+            playwright=package_version("playwright"),
         ),
+        commit=commit(),
+        harness_packages=facts.packages,
+        observation=facts.observation,
+        action=facts.action,
+        fonts=facts.fonts,
+    )
+
+
+@dataclass(frozen=True)
+class HarnessFacts:
+    """What a run's harness tells of itself for the manifest (runner/provenance.py)."""
+
+    packages: dict[str, str] = field(default_factory=dict)
+    observation: str | None = None
+    action: str | None = None
+    fonts: dict[str, str] = field(default_factory=dict)
+
+
+async def harness_facts(run: RunContext) -> HarnessFacts:
+    """Its packages, what its agent sees and does, and the fonts its browser renders with:
+    the runner's own Chromium's for a harness that uses it, else as the harness probes an
+    episode's (none for one without a browser, noop)."""
+    harness = run.harness
+    packages = getattr(harness, "packages", None)
+    probe = getattr(harness, "rendered_fonts", None)
+    if run.browser is not None:
+        fonts = await rendered_fonts(run.browser)
+    elif probe is not None and run.chromium is not None:
+        fonts = await probe(run.chromium, run.viewport)
+    else:
+        fonts = {}
+    return HarnessFacts(
+        packages=await asyncio.to_thread(packages) if packages else {},
+        observation=getattr(harness, "observation", None),
+        action=getattr(harness, "action", None),
+        fonts=fonts,
     )
 
 
@@ -637,12 +686,3 @@ def browser_label(harness: Harness, browser: Browser | None, executable: str | N
     if backend.get("kind") == "docker":
         return f"chromium in {backend['images']['browser']}"
     return executable
-
-
-def _version(package: str = "webpagebench") -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(package)
-    except PackageNotFoundError:
-        return "unknown"

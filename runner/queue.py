@@ -13,7 +13,6 @@ import contextlib
 import hashlib
 import logging
 import re
-import subprocess
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -48,7 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from runner.harness import AgentConfig
-from runner.settings import REPO
+from runner.provenance import commit, package_version
 from services.core.models.run import LostAttempt, Record
 from services.kit.bus import MAX_PINGS_OUT, PING_EVERY_S, RECONNECT_WAIT_S
 
@@ -107,24 +106,13 @@ class QueueSettings(BaseSettings):
 
 
 def build_id(settings: QueueSettings | None = None) -> str:
-    """The first 8 hex of sha256(version + git commit): workers of another code version bind
-    to another consumer and never take this build's episodes (WPB_QUEUE_BUILD overrides)."""
+    """The first 8 hex of sha256(version + the checkout's commit): workers of another code
+    version bind to another consumer and never take this build's episodes (WPB_QUEUE_BUILD
+    overrides)."""
     settings = settings or QueueSettings()
     if settings.build:
         return settings.build
-    from runner.evaluate import _version
-
-    try:
-        commit = subprocess.run(
-            ["git", "-C", str(REPO), "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        commit = "unknown"
-    return hashlib.sha256(f"{_version()}+{commit}".encode()).hexdigest()[:8]
+    return hashlib.sha256(f"{package_version()}+{commit()}".encode()).hexdigest()[:8]
 
 
 def servers(text: str) -> list[str]:

@@ -21,8 +21,16 @@ from typing import Any
 import nats.errors
 from nats.js.errors import NotFoundError, ObjectNotFoundError
 
-from runner.evaluate import RunPlan, TaskRef, episodes, run_manifest, summarize, task_set_hash
-from runner.harness import AgentConfig
+from runner.evaluate import (
+    HarnessFacts,
+    RunPlan,
+    TaskRef,
+    episodes,
+    run_manifest,
+    summarize,
+    task_set_hash,
+)
+from runner.harness import AgentConfig, harness_factory
 from runner.prices import Price
 from runner.prices import cost as prices_cost
 from runner.queue import (
@@ -89,7 +97,12 @@ async def submit(
         "queue": {"servers": queue.urls, "stream": STREAM, "pool": pool, "build": queue.build},
     }
     plan = plan.model_copy(update={"workers": info.config.max_ack_pending or 1})
-    manifest = run_manifest(harness, agent, prices, refs, plan, backend, None, None)
+    # What the harness's agent sees and does; its packages and fonts are each worker's.
+    made = harness_factory(harness)()
+    modes = HarnessFacts(
+        observation=getattr(made, "observation", None), action=getattr(made, "action", None)
+    )
+    manifest = run_manifest(harness, agent, prices, refs, plan, backend, None, None, facts=modes)
     common = {
         "run_id": run_id,
         "today": plan.today,

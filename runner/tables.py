@@ -326,6 +326,12 @@ def print_compare(console: Console, result: Comparison) -> None:
     )
     if not result.same_task_set:
         console.print(f"[yellow]different task sets[/yellow] ({a.task_set}, {b.task_set})")
+    if result.differences:
+        console.print(
+            "[yellow]warning:[/yellow] the manifests differ in "
+            + ", ".join(result.differences)
+            + ": besides the agent, these may explain a difference"
+        )
     table = Table(title="B − A: EMS delta with Newcombe's 95% interval, exact McNemar")
     for column in ("Facet", "Group", "Attempts", "Only A", "Only B", "B − A", "p"):
         table.add_column(column)

@@ -8,6 +8,8 @@ from runner.harness import Episode, Outcome
 class NoopHarness:
     name = "noop"
     needs_browser = False
+    observation = "none"
+    action = "none: it says done at once"
 
     async def run(self, episode: Episode) -> Outcome:
         return Outcome(completion=True, final_message="Готово.", report="done", steps=0)

@@ -28,11 +28,13 @@ from pathlib import Path
 
 import httpx
 
+from runner.agents.fonts import fonts_over_cdp
 from runner.chromium import ARGS, LOCALE, TIMEZONE
 from runner.departures import Departures
 from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError
 from runner.harness import Episode, InfraError, ModelRefused, Outcome
 from runner.modelcalls import refusal, usage_of
+from runner.provenance import runner_packages
 from runner.settings import REPO, runner_home
 from runner.wait import WaitTimeout, until_async
 from services.core.models.base import FileFormatError
@@ -165,6 +167,27 @@ class AgentHarness:
 
     def __init__(self, name: str) -> None:
         self.name = name
+        environment = ENVIRONMENTS.get(name)  # none: the external program's, unknown
+        self.observation = environment.observation if environment else None
+        self.action = environment.action if environment else None
+
+    def packages(self) -> dict[str, str]:
+        """The framework and package versions its agent runs with: its venv's, as installed
+        (`ready.json`), or the runner's for an agent on the runner's interpreter."""
+        environment = ENVIRONMENTS.get(self.name)
+        if environment is None:
+            return {}
+        if not environment.own_venv:
+            return runner_packages()
+        state = environment.state(runner_home())
+        return dict(sorted(state.packages.items())) if state else {}
+
+    async def rendered_fonts(self, executable: str, viewport: Viewport) -> dict[str, str]:
+        """The fonts its agents' browser renders with: a Chromium started as an episode's
+        is, probed over its DevTools."""
+        with tempfile.TemporaryDirectory(prefix="wpb-fonts-") as scratch:
+            async with episode_chromium(executable, Path(scratch), viewport) as cdp_url:
+                return await fonts_over_cdp(cdp_url)
 
     def command(self, episode: Episode) -> tuple[list[str], dict[str, str]]:
         if self.name == "external":

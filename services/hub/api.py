@@ -120,6 +120,7 @@ async def status(request: Request, hub: SettingsDep, client: HttpDep) -> Respons
             services=report,
             sites=list(hub.sites),
             restarts=restarts(hub.home),
+            today=hub.stand_today().isoformat(),
         )
     body = answer.model_dump_json(exclude_unset=True)  # what the caller may not see is unset
     return Response(body, status_code=200 if ready else 503, media_type="application/json")

@@ -9,7 +9,17 @@ from pathlib import Path
 
 from services.core.models.base import FileFormatError
 from services.core.models.protocol import OUTPUT, STEPS, AgentOutput, Step
-from services.core.models.run import EPISODES, MANIFEST, SUMMARY, Block, Manifest, Summary
+from services.core.models.run import (
+    EPISODES,
+    MANIFEST,
+    RECORDS,
+    SUMMARY,
+    Block,
+    Manifest,
+    Record,
+    Summary,
+    read_records,
+)
 from services.core.results.board import Run, read_run
 
 log = logging.getLogger("wpb.hub")
@@ -78,3 +88,23 @@ def load_episode(folder: Path | None) -> RecordedEpisode | None:
     except (OSError, FileFormatError):
         output = None  # the agent was killed before its answer, or wrote a broken one
     return RecordedEpisode(folder.parent.parent.name, Step.read_lines(folder / STEPS), output)
+
+
+def find_record(root: Path, tid: str, run: str | None = None) -> Record | None:
+    """The record of the attempt on trajectory `tid`: in run `run` (the one whose episode it
+    is) when given, else in the newest run that has it; None when no run does (an attempt
+    still running, or a trajectory no run made)."""
+    if not root.is_dir():
+        return None
+    names = [run] if run is not None else sorted((p.name for p in root.iterdir()), reverse=True)
+    for name in names:
+        lines = root / name / RECORDS
+        try:
+            records = read_records(lines) if lines.is_file() else []
+        except FileFormatError as exc:
+            log.warning("records left out: %s", exc)
+            continue
+        found = next((r for r in records if r.trajectory_id == tid), None)
+        if found is not None:
+            return found
+    return None

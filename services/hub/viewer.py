@@ -31,7 +31,14 @@ from services.hub.deps import (
     same_secret,
     view_session,
 )
-from services.hub.runs import STEP_SHOT, find_episode, list_runs, load_episode, load_run
+from services.hub.runs import (
+    STEP_SHOT,
+    find_episode,
+    find_record,
+    list_runs,
+    load_episode,
+    load_run,
+)
 from services.kit.site import TrajectoryDep
 from services.kit.trajectory import Trajectory
 
@@ -192,12 +199,20 @@ async def run_page(
 async def trajectory_page(
     trajectory: TrajectoryDep, hub: SettingsDep, language: LanguageDep
 ) -> HTMLResponse:
-    episode = load_episode(find_episode(hub.home / "runs", trajectory.id))
+    root = hub.home / "runs"
+    episode = load_episode(find_episode(root, trajectory.id))
+    record = find_record(root, trajectory.id, episode.run if episode else None)
+    failure = record.failure if record is not None else None
+    shots: dict[int | None, str | None] = (
+        {s.step: s.screenshot for s in episode.steps} if episode else {}
+    )
     return language.render(
         "trajectory.html",
         meta=trajectory.meta,
         episode=episode,
         goals=attack_goals(trajectory),
+        failure=failure,
+        point_shot=shots.get(failure.point.step) if failure and failure.point else None,
     )
 
 

@@ -14,6 +14,10 @@ from typing import Any
 import pytest
 from helpers import Stand, docker, runner
 
+from runner.agents.fonts import FAMILIES
+from runner.environments import ENVIRONMENTS
+from runner.provenance import distribution
+
 pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(900)]
 
 COMPOSE_PROFILES = ("testmodel",)
@@ -79,6 +83,14 @@ def test_a_framework_solves_its_scripted_task_in_containers(stand: Stand, harnes
         "browser": "wpb-browser",
         "agent": f"wpb-agent-{harness}",
     }
+    # What exactly ran: each image's id, the framework's version inside its image, and the
+    # fonts of a browser container as the episode's.
+    for role, image in manifest["backend"]["images"].items():
+        identity = docker("image", "inspect", "--format", "{{.Id}}", image).strip()
+        assert manifest["backend"]["digests"][role] == identity
+    framework = distribution(ENVIRONMENTS[harness].image_packages[0])
+    assert manifest["harness_packages"][framework].count(".") >= 1, manifest["harness_packages"]
+    assert set(manifest["fonts"]) == set(FAMILIES) and all(manifest["fonts"].values())
     assert episode_containers(records) == ""
 
 

@@ -16,12 +16,14 @@ import pytest
 from helpers import run_eval
 from playwright.sync_api import Page, expect
 
-from runner.environments import ENVIRONMENTS
+from runner.agents.fonts import FAMILIES
+from runner.environments import ENVIRONMENTS, RUNNER_AGENT_PACKAGES
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig, ModelRefused
 from runner.modelcalls import usage_of
+from runner.provenance import distribution
 from runner.settings import REPO, TASKS_DIR, runner_home
-from services.core.models.run import CALLS, SUMMARY, ModelCall, Summary, Usage
+from services.core.models.run import CALLS, SUMMARY, Manifest, ModelCall, Summary, Usage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -90,6 +92,14 @@ def test_each_harness_solves_its_scripted_task(stack, tmp_path, testmodel, harne
     assert any("/grocery" in s["url"] for s in steps)
     output = json.loads((folder / "output.json").read_text())
     assert output["completion"] is True and output["error"] is None
+    # The manifest: the harness's packages as installed, its modes, its browser's fonts.
+    manifest = Manifest.read(tmp_path / "manifest.json")
+    environment = ENVIRONMENTS[harness]
+    listed = environment.packages or RUNNER_AGENT_PACKAGES
+    wanted = [distribution(r) for r in listed if not r.startswith("-")]  # not `--editable`
+    assert set(wanted) <= set(manifest.harness_packages), manifest.harness_packages
+    assert manifest.observation == environment.observation and manifest.action
+    assert set(manifest.fonts) == set(FAMILIES) and all(manifest.fonts.values())
 
 
 def test_openmanus_reads_its_prompt_from_the_installed_package() -> None:
@@ -286,6 +296,27 @@ def test_a_failed_run_has_its_class(stack, tmp_path, testmodel, script, limit, n
     assert tags <= set(failure.tags)
     assert failure.point is not None and failure.point.event_name == "basket_add"
     assert failure.point.parameters["item_id"] == "g-0053"
+
+
+def test_the_trajectory_page_heads_a_failed_attempt_with_its_class(stack, testmodel, page: Page):
+    out = stack.home / "runs" / "20990102T000001Z-dom"
+    (record,) = agent_eval(stack, out, "dom", testmodel, model="wrong-item")
+    failure = record.failure
+    assert failure is not None and failure.point is not None and failure.point.step
+    page.goto(f"{stack.hub_url}/view/login?token={stack.token}")
+    page.goto(f"{stack.hub_url}/view/trajectories/{record.trajectory_id}?lang=en")
+    heading = page.locator("#failure")
+    expect(heading.get_by_role("heading")).to_have_text("Failed: wrong target wrong_target")
+    expect(heading).to_contain_text("condition 1, basket_add")
+    step = failure.point.step
+    heading.get_by_role("link", name=f"step {step}").click()
+    assert page.url.endswith(f"#step-{step}")
+    expect(page.locator(f"#step-{step}")).to_have_class("point")
+    shot = heading.get_by_role("link", name="its screenshot").get_attribute("href")
+    assert shot == f"/view/trajectories/{record.trajectory_id}/step-{step:03d}.png"
+    assert page.request.get(f"{stack.hub_url}{shot}").ok
+    page.goto(f"{stack.hub_url}/view/trajectories/{record.trajectory_id}?lang=ru")
+    expect(page.locator("#failure h2")).to_contain_text("Неудача: не та цель")
 
 
 def test_a_followed_attack_is_a_forbidden_action(stack, tmp_path, testmodel):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from runner.harness import AgentConfig
 from runner.settings import TASKS_DIR
 from runner.static_board import export
 from services.core.models.board import Board, Filter, Row
-from services.core.results.board import build, compare, finished_runs
+from services.core.results.board import Run, build, compare, finished_runs
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -95,6 +96,30 @@ def test_pairwise_and_variants_by_hand(runs):
     assert cells["theme=dark"]["— · noop"].neither == 1
 
 
+def test_failure_breakdown_by_hand(runs):
+    board = build(mine(runs))
+    breakdown = {f"{f.model}/{f.harness}": f for f in board.failures}
+    assert [f"{f.model}/{f.harness}" for f in board.failures] == [
+        r.label.replace(" · ", "/") for r in board.rows
+    ]
+    oracle = breakdown["—/oracle"]
+    assert (oracle.failed, oracle.scored, oracle.by_class) == (0, 6, {})
+    # noop and the done-at-once model say done having done nothing, on every task.
+    for name in ("—/noop", "done-at-once/dom"):
+        row = breakdown[name]
+        assert (row.failed, row.scored) == (3, 3)
+        assert row.by_class["false_success"].k == 3
+        assert row.by_class["false_success"].low == pytest.approx(3 / (3 + Z2), abs=1e-4)
+        assert row.by_site["false_success"] == {"grocery": 1, "hotels": 2}
+        assert sum(row.by_ui["false_success"].values()) == 3
+    # The solver, by hand from its own records.
+    solver = breakdown["test/dom"]
+    records = next(r for r in mine(runs) if r.name.endswith("2Z-dom")).records
+    classes = [r.failure.class_ for r in records if r.failure is not None]
+    assert solver.failed == len(classes) == sum(not r.ems for r in records)
+    assert {c: v.k for c, v in solver.by_class.items()} == {c: classes.count(c) for c in classes}
+
+
 def test_filters_count_only_their_tasks(runs):
     hotels = rows_by_model(build(mine(runs), Filter(site="hotels")))
     assert hotels["—/oracle"].ems.n == 4 and hotels["—/noop"].ems.n == 2
@@ -110,6 +135,29 @@ def test_compare_lists_flips_and_facets(runs):
     assert sorted(result.pass_to_fail) == sorted(TASKS.split(","))
     assert result.fail_to_pass == [] and result.only_a == 3  # the oracle's second attempts
     assert result.by_site["hotels"].a_only == 2 and result.overall.delta == -1.0
+
+
+def test_compare_names_the_manifest_fields_that_differ(runs, tmp_path):
+    solver, quitter = (
+        next(r for r in mine(runs) if r.name.endswith(e)) for e in ("2Z-dom", "3Z-dom")
+    )
+    assert compare(solver, quitter).differences == []  # one harness, one stand, one browser
+    changed = {"time_limit_s": 30.0, "fonts": {"sans-serif": "Другой"}}
+    other = Run("other", solver.manifest.model_copy(update=changed), solver.records)
+    assert compare(solver, other).differences == ["fonts", "time_limit_s"]
+    # Another harness: its setup is not compared, only where it ran (twice a task).
+    oracle = next(r for r in mine(runs) if r.name.endswith("oracle"))
+    cross = compare(solver, oracle).differences
+    assert "repeat" in cross and not {"agent", "harness_packages", "fonts"} & set(cross)
+    home = tmp_path / "home"
+    (home / "runs").mkdir(parents=True)
+    for run in (solver, other):
+        folder = home / "runs" / run.name
+        shutil.copytree(runs / solver.name, folder)
+        run.manifest.write(folder / "manifest.json")
+    shown = runner(home, "compare", solver.name, "other")
+    assert shown.returncode == 0, shown.stderr
+    assert "the manifests differ in fonts, time_limit_s" in " ".join(shown.stdout.split())
 
 
 def test_runner_board_and_compare_in_the_terminal(runs, tmp_path):
@@ -145,6 +193,8 @@ def check_page(browser: Browser, url: str, theme: str, login: str | None = None)
     first = page.get_by_role("table", name="Leaderboard").get_by_role("row").nth(1)
     # The largest gap first: noop's or the done-at-once model's, 3 of 3.
     expect(first.get_by_role("cell").nth(5)).to_have_text("1.000 [0.44–1.00]")
+    classes = page.get_by_role("table", name="Failure classes", exact=True)
+    expect(classes.get_by_role("row", name="false success")).to_contain_text("3 · 1.000")
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     context.close()
     assert not errors, errors

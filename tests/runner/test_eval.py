@@ -9,8 +9,10 @@ import json
 import pytest
 from helpers import run_async, run_eval
 
+from runner.agents.fonts import FAMILIES
 from runner.evaluate import RunPlan, TaskRef, evaluate, select_tasks
 from runner.harness import get_harness
+from runner.provenance import commit
 from runner.settings import TASKS_DIR
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -31,7 +33,7 @@ def run(stack, tmp_path, harness: str, pattern: str, workers: int = 2) -> dict:
     )
 
 
-def test_oracle_solves_every_grocery_task(stack, tmp_path) -> None:
+def test_oracle_solves_every_grocery_task(stack, hub, tmp_path) -> None:
     result = run(stack, tmp_path, "oracle", "grocery")
     records = result.records
     assert len(records) == len(select_tasks(TASKS_DIR, "grocery", None)) >= 8
@@ -45,6 +47,15 @@ def test_oracle_solves_every_grocery_task(stack, tmp_path) -> None:
     assert manifest["harness"] == "oracle" and manifest["browser"].startswith("chromium")
     assert len(manifest["task_set_hash"]) == 16 and manifest["locale"] == "ru-RU"
     assert manifest["suite"] == "released"
+    # Where it ran: this checkout's commit, the date the stand shifted the tasks to, the
+    # fonts the runner's Chromium draws, what the oracle sees and does.
+    assert manifest["commit"] == commit() and len(manifest["commit"].split("-")[0]) == 40
+    assert manifest["today"] == hub.get("/api/status").json()["today"]
+    assert set(manifest["fonts"]) == set(FAMILIES) and all(manifest["fonts"].values())
+    assert manifest["observation"].startswith("none") and manifest["action"].startswith(
+        "Playwright"
+    )
+    assert manifest["harness_packages"] == {}  # the runner's own harness
     lines = (out / "records.jsonl").read_text().splitlines()
     assert len(lines) == len(records) and all(json.loads(line)["ems"] == 1 for line in lines)
     summary = json.loads((out / "summary.json").read_text())

@@ -66,6 +66,8 @@ class OracleFailed(RuntimeError):
 class OracleHarness:
     name = "oracle"
     needs_browser = True
+    observation = "none: it knows the task's conditions"
+    action = "Playwright through the sites' pages, as a person clicks and types"
 
     async def run(self, episode: Episode) -> Outcome:
         if episode.browser is None or not episode.browser.is_connected():

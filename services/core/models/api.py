@@ -151,9 +151,12 @@ class ServiceState(Boundary):
 
 class StandStatus(Boundary):
     """`GET /api/status`: ready or degraded; with the admin token each service (why one is
-    not ready), the sites and the restarts the embedded supervisor counted."""
+    not ready), the sites, the restarts the embedded supervisor counted and the stand's
+    today."""
 
     status: Literal["ready", "degraded"]
     services: dict[str, ServiceState] = Field(default_factory=dict)
     sites: list[str] = Field(default_factory=list)
     restarts: dict[str, int] = Field(default_factory=dict)
+    # The date the stand shifts tasks to when a trajectory names none (ISO).
+    today: str | None = None

@@ -169,6 +169,24 @@ class RobustnessRow(Boundary):
     duplicate_commit: RateView
 
 
+class FailureRow(Boundary):
+    """One model × harness's failed attempts by class, on the records the board's filter
+    keeps (docs/results.md, "Failure classes")."""
+
+    model: str
+    harness: str
+    run: str
+    scored: int
+    failed: int
+    # Of the failed attempts: those of each class, and those tagged with it (another class
+    # came first); only the classes that occur, in precedence order.
+    by_class: dict[str, RateView] = Field(default_factory=dict)
+    by_tag: dict[str, RateView] = Field(default_factory=dict)
+    # class -> site (UI class) -> failed attempts of that class there.
+    by_site: dict[str, dict[str, int]] = Field(default_factory=dict)
+    by_ui: dict[str, dict[str, int]] = Field(default_factory=dict)
+
+
 class GapView(Boundary):
     """A generated suite's EMS against that of the released tasks its families model: both
     rates and generated − released with Newcombe's interval for two independent rates
@@ -214,6 +232,10 @@ class Board(Boundary):
     # A row's safety figures, in the rows' order; none where no row has an injection
     # attempt or a stopping task.
     safety: list[SafetyRow] = Field(default_factory=list)
+    # A row's failed attempts by class, in the rows' order; none where no row has one. The
+    # classes any of them has (as its class or a tag), in precedence order.
+    failures: list[FailureRow] = Field(default_factory=list)
+    failure_classes: list[str] = Field(default_factory=list)
     # A row's robustness figures, in the rows' order; none where no row has a perturbation
     # variant or a recovery task.
     robustness: list[RobustnessRow] = Field(default_factory=list)
@@ -254,3 +276,6 @@ class Comparison(Boundary):
     by_kind: dict[str, PairedView] = Field(default_factory=dict)
     pass_to_fail: list[str] = Field(default_factory=list)
     fail_to_pass: list[str] = Field(default_factory=list)
+    # The manifest fields of the environment (and, for one harness, of its setup) whose
+    # values differ: what besides the agent may explain a difference.
+    differences: list[str] = Field(default_factory=list)

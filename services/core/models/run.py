@@ -321,11 +321,24 @@ class Manifest(Boundary):
     viewport: Viewport | None = None
     locale: str | None = None
     timezone: str | None = None
+    # The date the stand shifted the tasks' dates to: `--today`, or the stand's own.
     today: str | None = None
     workers: int = 1
     time_limit_s: float | None = None
     hub: str | None = None
     versions: Versions = Field(default_factory=Versions)
+    # The benchmark's commit (`-dirty`: tracked files changed), or `webpagebench VERSION`
+    # outside a checkout (runner/provenance.py).
+    commit: str | None = None
+    # The harness's framework and package versions, from its venv (or, on the docker
+    # backend, its image); the runner's for an agent on the runner's interpreter.
+    harness_packages: dict[str, str] = Field(default_factory=dict)
+    # What the harness's agent sees and how it acts (runner/environments.py).
+    observation: str | None = None
+    action: str | None = None
+    # Generic family -> the fonts the agents' browser draws it with (`viewport.zoom` is its
+    # device scale factor).
+    fonts: dict[str, str] = Field(default_factory=dict)
     # Set on a run read in from another tool's file (`runner import`).
     imported_from: str | None = None
 

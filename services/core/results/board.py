@@ -18,6 +18,7 @@ from services.core.models.board import (
     Board,
     Comparison,
     Facets,
+    FailureRow,
     Filter,
     PairedView,
     Pairwise,
@@ -41,6 +42,7 @@ from services.core.models.run import (
 )
 from services.core.models.task import RELEASED
 from services.core.results import robustness as perturbations
+from services.core.results.failures import failed, failure_row, occurring
 from services.core.results.heldout import heldout
 from services.core.results.robustness import robustness_row
 from services.core.results.safety import over_action, relevant, safety_row
@@ -307,6 +309,8 @@ def build(
         ],
         variants=sensitivity(ordered, runs, only),
         safety=safety(ordered, runs, only),
+        failures=(breakdown := failures(ordered, only)),
+        failure_classes=occurring(breakdown),
         robustness=robustness(ordered, runs, only),
         heldout=heldout(ordered, runs, only),
         apart={
@@ -343,6 +347,15 @@ def safety(shown: list[Run], runs: list[Run], only: Filter) -> list[SafetyRow]:
     return rows
 
 
+def failures(shown: list[Run], only: Filter) -> list[FailureRow]:
+    """The failure breakdown: a row per shown run; none where no shown run has a failed
+    attempt with a class (every one passed, or the records predate the classes)."""
+    kept = {run.name: [r for r in run.records if only.keeps(r)] for run in shown}
+    if not any(failed(records) for records in kept.values()):
+        return []
+    return [failure_row((*run.key, run.name), kept[run.name]) for run in shown]
+
+
 def robustness(shown: list[Run], runs: list[Run], only: Filter) -> list[RobustnessRow]:
     """The robustness section: a row per shown run, its perturbation variants paired with
     their donors in the same model × harness's released run at the same viewport, and a run
@@ -374,9 +387,44 @@ def side(run: Run) -> Side:
     return Side(run=run.name, model=model, harness=harness, suite=run.suite, task_set=run.task_set)
 
 
+# The manifest fields that say where a run ran; for runs of the same harness, also those
+# that say how the harness was set up. A comparison names those that differ.
+ENVIRONMENT = (
+    "commit",
+    "versions",
+    "browser",
+    "viewport",
+    "fonts",
+    "locale",
+    "timezone",
+    "today",
+    "time_limit_s",
+    "backend",
+    "repeat",
+)
+HARNESS = ("harness_packages", "observation", "action", "agent")
+
+
+def manifest_differences(a: Manifest, b: Manifest) -> list[str]:
+    """The fields of ENVIRONMENT (and HARNESS, for one harness) in which `a` and `b` differ;
+    a run's backend compares by its kind and images (the queue's servers do not matter)."""
+
+    def value(manifest: Manifest, name: str) -> object:
+        field = getattr(manifest, name)
+        if name == "backend":
+            return (field.get("kind"), field.get("images"), field.get("digests"))
+        if name == "viewport":
+            return field or Viewport()
+        return field
+
+    fields = ENVIRONMENT + (HARNESS if a.harness == b.harness else ())
+    return [name for name in fields if value(a, name) != value(b, name)]
+
+
 def compare(a: Run, b: Run) -> Comparison:
     """B against A on their common attempts: overall and by site, UI class and kind, with
-    the tasks that flipped. Runs of different suites are refused (MixedSuites)."""
+    the tasks that flipped and the manifest fields that differ. Runs of different suites
+    are refused (MixedSuites)."""
     if a.suite != b.suite:
         raise MixedSuites(
             f"run {a.name} is of the {a.suite} suite and run {b.name} of the {b.suite}"
@@ -409,6 +457,7 @@ def compare(a: Run, b: Run) -> Comparison:
         by_kind=facet(lambda r: r.kind),
         pass_to_fail=[name(i) for i in common if left[i] and not right[i]],
         fail_to_pass=[name(i) for i in common if right[i] and not left[i]],
+        differences=manifest_differences(a.manifest, b.manifest),
     )
 
 

@@ -27,7 +27,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from runner.evaluate import select_tasks
 from runner.settings import REPO, TASKS_DIR
 from runner.static_board import export
+from runner.testmodel.server import SCRIPTS_DIR
 from services.core import i18n, inject
+from services.core.contract import EVENT_TYPES
 from services.core.inject import FORBIDDEN_PATH
 from services.core.models.run import ReportStatus
 from services.core.results.board import KINDS, finished_runs
@@ -122,11 +124,12 @@ def test_an_unknown_language_is_refused(hub: httpx.Client) -> None:
 @pytest.fixture(scope="module")
 def pages(stack, hub: httpx.Client) -> list[str]:
     """Every kind of page for people over real runs: two runs of noop on a donor and its
-    variant (a board, a comparison, a run's failures), a trajectory an agent followed an
-    attack on, with its report in its own words."""
+    variant (a board with its failure classes, a comparison, a run's failures, a failed
+    attempt's trajectory headed by its class), a trajectory an agent followed an attack on,
+    with its report in its own words."""
     refs = select_tasks(TASKS_DIR, TASKS, None)
-    for name in RUNS:
-        run_eval(stack, stack.home / "runs" / name, "noop", refs)
+    failed, _ = (run_eval(stack, stack.home / "runs" / name, "noop", refs) for name in RUNS)
+    assert failed.records[0].failure is not None
     attacked = create(hub, load("shop_fav_smart_watch__inject_visible"))
     tid = attacked.trajectory_id
     httpx.get(f"{stack.hub_url}{FORBIDDEN_PATH}", headers={"referer": f"{attacked.url}shop/"})
@@ -141,6 +144,7 @@ def pages(stack, hub: httpx.Client) -> list[str]:
         "/view/board?every=1",
         f"/view/compare?a={RUNS[0]}&b={RUNS[1]}",
         f"/view/trajectories/{tid}",
+        f"/view/trajectories/{failed.records[0].trajectory_id}",
     ]
 
 
@@ -152,14 +156,17 @@ def context(browser: Browser, stack) -> Iterator[BrowserContext]:
     opened.close()
 
 
-# The contract's identifiers a page shows as data, in either language: the sites' keys, the
-# agent's report statuses, the attack goals, the task kinds.
+# The identifiers a page shows as data, in either language: the sites' keys, the event
+# types' words, the agent's report statuses, the attack goals, the task kinds, and the words
+# of the models' names (the test model's scripts: other tests' runs share the runs folder).
 IDENTIFIERS = {
     *registry().captions,
+    *(w for name in EVENT_TYPES for w in name.split("_")),
     "hub",
     *get_args(ReportStatus),
     *inject.GOALS,
     *KINDS,
+    *(w for script in SCRIPTS_DIR.glob("*.json") for w in re.findall(r"[A-Za-z]{2,}", script.stem)),
 }
 
 
@@ -176,7 +183,8 @@ def check_page(page: Page, lang: str) -> None:
     else:
         shown = {w for text in texts for w in words(text)} - IDENTIFIERS
         untranslated = shown & english_only_words()
-        assert not untranslated, (page.url, untranslated)
+        where = [text for text in texts if words(text) & untranslated]
+        assert not untranslated, (page.url, untranslated, where)
 
 
 @pytest.mark.browser

@@ -1,0 +1,64 @@
+"""The board's failure breakdown (docs/results.md, "Failure classes"): per model × harness,
+how its failed attempts divide among the classes (a share of the failed attempts, with its
+interval), each class's share as a tag too, and the counts of each class by site and by UI
+class. Every figure comes from the records' `failure`."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from services.core.failure import PRECEDENCE
+from services.core.models.board import FailureRow
+from services.core.models.run import Record
+from services.core.results.stats import share
+
+
+def failed(records: list[Record]) -> list[Record]:
+    """The scored attempts that have a failure class."""
+    return [r for r in records if r.scored and r.failure is not None]
+
+
+def _counts(records: list[Record], key: Callable[[Record], str]) -> dict[str, dict[str, int]]:
+    """class -> facet value -> failed attempts of that class there (the classes that occur,
+    in precedence order)."""
+    counts = Counter((r.failure.class_, key(r)) for r in records if r.failure is not None)
+    return {
+        name: {value: n for (cls, value), n in sorted(counts.items()) if cls == name}
+        for name in PRECEDENCE
+        if any(cls == name for cls, _ in counts)
+    }
+
+
+def _of_class(name: str) -> Callable[[Record], bool]:
+    return lambda r: r.failure is not None and r.failure.class_ == name
+
+
+def _tagged(name: str) -> Callable[[Record], bool]:
+    return lambda r: r.failure is not None and name in r.failure.tags
+
+
+def failure_row(label: tuple[str, str, str], records: list[Record]) -> FailureRow:
+    """One row's breakdown: `label` (model, harness, run) and the run's `records` that the
+    board counts."""
+    scored = [r for r in records if r.scored]
+    failures = failed(scored)
+    classes = Counter(r.failure.class_ for r in failures if r.failure is not None)
+    tags = Counter(t for r in failures if r.failure is not None for t in r.failure.tags)
+    model, harness, run = label
+    return FailureRow(
+        model=model,
+        harness=harness,
+        run=run,
+        scored=len(scored),
+        failed=len(failures),
+        by_class={c: share(failures, _of_class(c)) for c in PRECEDENCE if classes[c]},
+        by_tag={c: share(failures, _tagged(c)) for c in PRECEDENCE if tags[c]},
+        by_site=_counts(failures, lambda r: r.site),
+        by_ui=_counts(failures, lambda r: r.ui_primary),
+    )
+
+
+def occurring(rows: list[FailureRow]) -> list[str]:
+    """The classes any of `rows` has, as a class or a tag, in precedence order."""
+    return [c for c in PRECEDENCE if any(c in r.by_class or c in r.by_tag for r in rows)]

@@ -79,6 +79,8 @@ class UI:
         self.resumed = False
         # The navigations the browser is loading (what its tab's spinner shows).
         self.loading: set[Request] = set()
+        # The test account the hub page shows where a site's session may expire.
+        self.account: tuple[str, str] | None = None
         page.on("request", self._requested)
         page.on("requestfinished", self._loaded)
         page.on("requestfailed", self._loaded)
@@ -89,8 +91,6 @@ class UI:
     def _requested(self, request: Request) -> None:
         if request.is_navigation_request() and request.frame == self.page.main_frame:
             self.loading.add(request)
-        # The test account the hub page shows where a site's session may expire.
-        self.account: tuple[str, str] | None = None
 
     async def open(self, url: str) -> None:
         """Open the hub page, then the task's tab, as an agent given the URL would; a URL

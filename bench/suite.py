@@ -1,8 +1,9 @@
 """The oracle on the suite at 1, 2 and 4 workers: wall time, tasks per minute, memory peak,
 and where a task's time goes (browser, pages, events, check); then the robustness
-measurements (a start state's cost at creation).
+measurements: a start state's cost at creation, and the oracle's time per task with and
+without each perturbation, its injected delays (in the site pages' server time) apart.
 
-    .venv/bin/python -m bench.suite [--tasks FILTER] [--workers 1,2,4]
+    .venv/bin/python -m bench.suite [--tasks FILTER] [--workers 1,2,4] [--robustness-only]
 """
 
 from __future__ import annotations
@@ -14,15 +15,19 @@ import statistics
 import tempfile
 import threading
 import time
+from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 
 from bench.common import fresh_stack, hub_session, summary_ms, table
-from runner.evaluate import RunPlan, evaluate, select_tasks
+from runner.evaluate import RunPlan, TaskRef, evaluate, select_tasks
 from runner.harness import get_harness
 from runner.settings import TASKS_DIR
 from runner.stack import Stack
+from services.core import perturb
+from services.core.models.run import Record
 from services.core.models.task import Task, TestData
 from services.kit.web import service_headers
 
@@ -110,65 +115,146 @@ def robustness() -> None:
     """The robustness measurements, on a stack of their own."""
     with fresh_stack() as stack:
         creation = asyncio.run(start_state_creation(stack))
+        costs = perturbation_costs(stack)
     table(
         f"Trajectory creation, start state ({CREATIONS} each, ms)",
         ["start state", "p50", "p99", "mean"],
         creation,
     )
+    table(
+        "The oracle per perturbation: its variants against their donors (mean s per task)",
+        [
+            "perturbation",
+            "EMS 1",
+            "donor agent",
+            "variant agent",
+            "site pages Δ (injected)",
+            "donor rest",
+            "variant rest",
+            "rest ratio",
+        ],
+        costs,
+    )
+
+
+@dataclass
+class Measured:
+    """One oracle run on a fresh or shared stack: its wall time, memory peak, the records
+    that ran, and per task the agent's mean seconds split into the site pages' server time
+    (which holds a perturbation's injected delays) and the rest (browser, proxy, oracle)."""
+
+    wall: float
+    memory: float
+    records: list[Record]
+    spent: dict[str, float]
+
+    @property
+    def agent(self) -> float:
+        return statistics.fmean(r.phases["agent"] for r in self.records) if self.records else 0
+
+    @property
+    def pages(self) -> float:
+        return sum(v for k, v in self.spent.items() if k.startswith("site-"))
+
+    @property
+    def rest(self) -> float:
+        return max(0.0, self.agent - self.pages)
+
+    def phase(self, name: str) -> float:
+        return statistics.fmean(r.phases[name] for r in self.records) if self.records else 0
+
+
+def measure(stack: Stack, refs: list[TaskRef], workers: int) -> Measured:
+    """The oracle on `refs` with `workers` at once, on `stack`."""
+    with tempfile.TemporaryDirectory() as out:
+        before = server_seconds(stack)
+        with PeakMemory() as memory:
+            started = time.monotonic()
+            result = asyncio.run(
+                evaluate(
+                    stack.hub_url,
+                    stack.token,
+                    get_harness("oracle"),
+                    refs,
+                    Path(out),
+                    RunPlan(workers=workers, time_limit=180, today="2026-11-29"),
+                    lambda _: None,
+                )
+            )
+            wall = time.monotonic() - started
+        after = server_seconds(stack)
+    records = [r for r in result.records if r.status == "ok"]
+    n = max(1, len(records))
+    spent = {name: (after[name] - before.get(name, 0)) / n for name in after}
+    return Measured(wall, memory.peak, records, spent)
+
+
+def perturbation_costs(stack: Stack) -> list[list[str]]:
+    """Per perturbation implementation: the oracle on the robustness suite's variants that
+    render it against their released donors, one task at a time, each split into the site
+    pages' server time (a perturbation's injected delays are there) and the rest; the
+    rest's ratio is what the perturbation costs besides what it injects."""
+    released = {ref.name: ref for ref in select_tasks(TASKS_DIR, None, None)}
+    groups: dict[str, list[TaskRef]] = defaultdict(list)
+    for ref in select_tasks(TASKS_DIR, None, None, "robustness"):
+        for key in perturb.KEYS:
+            impl = ref.controls.get(key, perturb.NONE)
+            if impl != perturb.NONE and ref.donor in released:
+                groups[f"{key}={impl}"].append(ref)
+    rows = []
+    for label, variants in sorted(groups.items()):
+        donors = [released[name] for name in dict.fromkeys(v.donor for v in variants)]
+        donor, variant = measure(stack, donors, 1), measure(stack, variants, 1)
+        passed = sum(r.ems == 1 for r in variant.records)
+        rows.append(
+            [
+                label,
+                f"{passed}/{len(variants)}",
+                f"{donor.agent:.2f}",
+                f"{variant.agent:.2f}",
+                f"{variant.pages - donor.pages:+.2f}",
+                f"{donor.rest:.2f}",
+                f"{variant.rest:.2f}",
+                f"{variant.rest / donor.rest:.2f}×" if donor.rest else "—",
+            ]
+        )
+    return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tasks", default=None)
     parser.add_argument("--workers", default="1,2,4")
+    parser.add_argument("--robustness-only", action="store_true")
     args = parser.parse_args()
+    if args.robustness_only:
+        robustness()
+        return
     refs = select_tasks(TASKS_DIR, args.tasks, None)
     rows, phases_rows = [], []
     for workers in [int(w) for w in args.workers.split(",")]:
-        with fresh_stack() as stack, tempfile.TemporaryDirectory() as out:
-            before = server_seconds(stack)
-            with PeakMemory() as memory:
-                started = time.monotonic()
-                result = asyncio.run(
-                    evaluate(
-                        stack.hub_url,
-                        stack.token,
-                        get_harness("oracle"),
-                        refs,
-                        Path(out),
-                        RunPlan(workers=workers, time_limit=180, today="2026-11-29"),
-                        lambda _: None,
-                    )
-                )
-                wall = time.monotonic() - started
-            after = server_seconds(stack)
-        records = [r for r in result.records if r.status == "ok"]
-        passed = sum(r.ems == 1 for r in records)
+        with fresh_stack() as stack:
+            run = measure(stack, refs, workers)
+        passed = sum(r.ems == 1 for r in run.records)
         rows.append(
             [
                 str(workers),
                 str(len(refs)),
                 f"{passed}/{len(refs)}",
-                f"{wall:.1f}",
-                f"{len(refs) / wall * 60:.1f}",
-                f"{memory.peak:.0f}",
+                f"{run.wall:.1f}",
+                f"{len(refs) / run.wall * 60:.1f}",
+                f"{run.memory:.0f}",
             ]
         )
-        n = max(1, len(records))
-        spent = {name: (after[name] - before.get(name, 0)) / n for name in after}
-        pages = sum(v for k, v in spent.items() if k.startswith("site-"))
-        agent = statistics.fmean(r.phases["agent"] for r in records) if records else 0
-        check = statistics.fmean(r.phases["check"] for r in records) if records else 0
-        create = statistics.fmean(r.phases["create"] for r in records) if records else 0
         phases_rows.append(
             [
                 str(workers),
-                f"{agent:.2f}",
-                f"{pages:.3f}",
-                f"{max(0.0, agent - pages):.2f}",
-                f"{spent.get('events', 0):.3f}",
-                f"{check:.3f}",
-                f"{create:.3f}",
+                f"{run.agent:.2f}",
+                f"{run.pages:.3f}",
+                f"{run.rest:.2f}",
+                f"{run.spent.get('events', 0):.3f}",
+                f"{run.phase('check'):.3f}",
+                f"{run.phase('create'):.3f}",
             ]
         )
     table(

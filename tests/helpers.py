@@ -220,11 +220,14 @@ def run_eval(
     agent: Any = None,
     prices: Any = None,
     repeat: int = 1,
+    viewport: Any = None,
 ) -> Run:
     """`runner eval` of these tasks against the test stack (two workers, 90 s a task unless
-    told), with an agent harness's settings and price table when given, `repeat` times."""
+    told), with an agent harness's settings and price table when given, `repeat` times, at
+    `viewport` (the default's when none)."""
     from runner.evaluate import RunPlan, evaluate
     from runner.harness import get_harness
+    from services.core.models.run import Viewport
 
     run = evaluate(
         stack.hub_url,
@@ -232,7 +235,9 @@ def run_eval(
         get_harness(harness),
         refs,
         out,
-        RunPlan(workers=workers, time_limit=time_limit, repeat=repeat),
+        RunPlan(
+            workers=workers, time_limit=time_limit, repeat=repeat, viewport=viewport or Viewport()
+        ),
         _skip,
         agent,
         prices,

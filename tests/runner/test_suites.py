@@ -26,6 +26,8 @@ from services.core.tasks import check_suite
 
 # The released suite as version 4 of tasks/CHANGES.md left it: new suites never change it.
 RELEASED_TASKS, RELEASED_HASH = 152, "6dc86e2f3b0916ed"
+# The robustness suite as version 1 of its heading in tasks/CHANGES.md.
+ROBUSTNESS_TASKS, ROBUSTNESS_HASH = 66, "bd06dad0274f0d6b"
 DONOR = "grocery_category_kefir"
 STOP = "grocery_stop_kefir"  # a safety fixture: the donor's copy in the safety suite
 
@@ -55,6 +57,13 @@ def test_the_released_suite_keeps_its_task_set_and_hash() -> None:
     assert len(refs) == RELEASED_TASKS and {ref.suite for ref in refs} == {"released"}
     assert task_set_hash(refs) == RELEASED_HASH, "the released suite changed: tasks/CHANGES.md"
     assert run_suite(refs) == "released"
+
+
+def test_the_robustness_suite_is_the_version_its_changes_name() -> None:
+    refs = select_tasks(TASKS_DIR, None, None, "robustness")
+    assert len(refs) == ROBUSTNESS_TASKS and run_suite(refs) == "robustness"
+    assert task_set_hash(refs) == ROBUSTNESS_HASH, "the robustness suite changed: tasks/CHANGES.md"
+    assert ROBUSTNESS_HASH in (TASKS_DIR / "CHANGES.md").read_text()
 
 
 @pytest.fixture

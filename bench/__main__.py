@@ -2,7 +2,17 @@
 
 import asyncio
 
-from bench import agents, concurrency, page_weight, platform, real_model, recovery, suite
+from bench import (
+    agents,
+    concurrency,
+    generate,
+    page_weight,
+    platform,
+    queue,
+    real_model,
+    recovery,
+    suite,
+)
 
 asyncio.run(platform.main())
 page_weight.main()
@@ -11,3 +21,5 @@ agents.main()
 real_model.main()
 concurrency.main([])
 recovery.main()
+generate.main()
+queue.main([])

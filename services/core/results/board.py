@@ -186,11 +186,14 @@ def variant_pairs(
     keep: Callable[[Record], bool] = lambda record: True,
 ) -> dict[str, list[tuple[bool, bool]]]:
     """Per control implementation: (donor passed, variant passed), attempt with attempt, of
-    the variants `keep` takes; the donors are the run's own canonical attempts, or those of
-    `released` (the released run of a suite whose variants' donors are not in it: safety,
+    the variants `keep` takes; the donors are the run's own canonical attempts, and those of
+    `released` (the released run, for a suite whose variants' donors are not in it: safety,
     robustness)."""
     scored = [r for r in _scored(run.records) if only.keeps(r) and keep(r)]
-    donors = {r.attempt: r for r in _scored((released or run).records) if not r.variant}
+    # The run's own canonical attempts first (a generated suite's instances), then those of
+    # the released run for variants of released tasks.
+    donors = {r.attempt: r for r in _scored(released.records) if not r.variant} if released else {}
+    donors |= {r.attempt: r for r in _scored(run.records) if not r.variant}
     pairs: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
     for record in scored:
         donor = donors.get((record.donor, record.repeat))

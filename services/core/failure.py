@@ -49,6 +49,8 @@ from services.core.models.run import ConditionReport, Failure, FailureClass, Poi
 PRECEDENCE: tuple[FailureClass, ...] = get_args(FailureClass)
 LOOP_RUN = 3  # the same action on the same target this many times in a row
 LOOP_VISITS = 6  # one screen served more than this many times
+# An action's keys that name an element in one snapshot only (the dom agent's `ref`).
+SNAPSHOT_KEYS = frozenset({"ref"})
 SCREEN = "state_changed"
 TRAJECTORY_PATH = "/t/"
 
@@ -86,11 +88,19 @@ def _nearest(report: ConditionReport, events: Sequence[Event]) -> tuple[Event, l
     return min(scored, key=lambda pair: len(pair[1]))
 
 
+def same_action(action: JsonValue) -> str:
+    """What makes two recorded actions the same: the action without the references a
+    harness gives an element in one snapshot only (`ref`: `f2e5` is `f3e5` a page later)."""
+    if isinstance(action, dict):
+        action = {k: v for k, v in action.items() if k not in SNAPSHOT_KEYS}
+    return json.dumps(action, sort_keys=True, ensure_ascii=False)
+
+
 def _loop(steps: Sequence[Step], served: Counter[str]) -> str | None:
     """The evidence of a loop, or None."""
     run, previous = 0, None
     for step in steps:
-        action = json.dumps(step.action, sort_keys=True, ensure_ascii=False)
+        action = same_action(step.action)
         run = run + 1 if action == previous and step.action is not None else 1
         previous = action
         if run >= LOOP_RUN:

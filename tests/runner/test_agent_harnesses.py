@@ -275,6 +275,7 @@ FAILING = [
     ("wrong-item", 150, "wrong_target", {"false_success", "premature_stop"}),
     ("never-ends", 150, "step_limit", set()),
     ("never-ends", 4, "timeout", set()),
+    ("same-click", 150, "looped", {"false_success"}),
 ]
 
 
@@ -317,6 +318,15 @@ def test_the_trajectory_page_heads_a_failed_attempt_with_its_class(stack, testmo
     assert page.request.get(f"{stack.hub_url}{shot}").ok
     page.goto(f"{stack.hub_url}/view/trajectories/{record.trajectory_id}?lang=ru")
     expect(page.locator("#failure h2")).to_contain_text("Неудача: не та цель")
+
+
+def test_an_agent_that_crashes_is_an_agent_error(stack, tmp_path, testmodel):
+    command = f"{sys.executable} -c 'raise SystemExit(\"the agent broke\")'"
+    (record,) = agent_eval(stack, tmp_path, "external", testmodel, command=command)
+    failure = record.failure
+    assert failure is not None and failure.class_ == "agent_error", (record.status, failure)
+    assert "without output.json" in failure.evidence["agent_error"]
+    assert "never_reached" in failure.tags
 
 
 def test_a_followed_attack_is_a_forbidden_action(stack, tmp_path, testmodel):

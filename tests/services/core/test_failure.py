@@ -214,6 +214,19 @@ def test_the_failure_point_is_the_first_unmet_condition_and_the_step_that_left_i
     assert attempt.classify() is None
 
 
+def test_the_same_target_under_new_snapshot_references_is_a_loop() -> None:
+    attempt = attempt_of("never_reached")
+    for snapshot in (1, 2, 3):  # the dom agent's references name an element in one snapshot
+        attempt.step(
+            shop(""), {"ref": f"f{snapshot}e5", "name": "click", "target": "link «Маркет»"}
+        )
+    assert attempt.classify().class_ == "looped"
+    other = attempt_of("never_reached")
+    for target in ("link «Маркет»", "link «Маркет»", "link «Книги»"):
+        other.step(shop(""), {"ref": "e5", "name": "click", "target": target})
+    assert other.classify().class_ == "never_reached"
+
+
 def test_a_screen_served_again_and_again_is_a_loop() -> None:
     attempt = attempt_of("never_reached")
     for _ in range(7):

@@ -190,6 +190,8 @@ def print_board(console: Console, board: Board) -> None:
                 ),
             )
         console.print(sensitivity)
+    if board.failures:
+        print_failures(console, board)
     if board.safety:
         print_safety(console, board)
     if board.robustness:
@@ -250,6 +252,30 @@ def print_safety(console: Console, board: Board) -> None:
         for variant, item in row.by_variant.items():
             pairs.add_row(variant, *_paired_cells(item))
         console.print(pairs)
+
+
+def print_failures(console: Console, board: Board) -> None:
+    """Why attempts failed: per row, each failure class's count and share of the row's
+    failed attempts, and how many more carry it as a tag (docs/results.md, "Failure
+    classes")."""
+    table = Table(title="Why attempts failed · a share of each row's failed attempts, 95% Wilson")
+    table.add_column("Class")
+    for row in board.failures:
+        table.add_column(f"{row.model} · {row.harness}", overflow="fold")
+    table.add_row("failed attempts", *(f"{r.failed} / {r.scored}" for r in board.failures))
+    for name in board.failure_classes:
+        cells = []
+        for row in board.failures:
+            shown = (
+                f"{row.by_class[name].k} · {_rate(row.by_class[name])}"
+                if name in row.by_class
+                else "—"
+            )
+            if name in row.by_tag:
+                shown += f" (+{row.by_tag[name].k} as a tag)"
+            cells.append(shown)
+        table.add_row(name, *cells)
+    console.print(table)
 
 
 def print_robustness(console: Console, board: Board) -> None:

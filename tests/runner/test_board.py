@@ -168,6 +168,7 @@ def test_runner_board_and_compare_in_the_terminal(runs, tmp_path):
     shown = runner(home, "board", "--site", "hotels")
     assert shown.returncode == 0, shown.stderr
     assert "oracle" in shown.stdout and "theme=dark" in shown.stdout
+    assert "Why attempts failed" in shown.stdout and "false_success" in shown.stdout
     compared = runner(home, "compare", "20990301T000000Z-oracle", "20990301T000001Z-noop")
     assert compared.returncode == 0 and "hotels_pick_city" in compared.stdout
     missing = runner(home, "compare", "20990301T000000Z-oracle", "nothing")

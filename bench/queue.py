@@ -50,6 +50,7 @@ def sleep_harness(folder: Path) -> Iterator[None]:
     sys.path.insert(0, str(TESTS))
     from helpers import plugins
 
+    folder.mkdir(parents=True, exist_ok=True)
     with plugins(folder, ENTRY_POINT_GROUP, HARNESSES, "wpbbenchharnesses"):
         yield
 

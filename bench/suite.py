@@ -60,9 +60,14 @@ class PeakMemory:
         self._thread.join()
 
 
+# The latency perturbation's held seconds, per site (services/kit/latency.py).
+INJECTED = "injected"
+
+
 def server_seconds(stack: Stack) -> dict[str, float]:
-    """Seconds each service spent answering requests so far (Prometheus histogram sums)."""
-    spent = {}
+    """Seconds each service spent answering requests so far (Prometheus histogram sums),
+    and under INJECTED the seconds the sites held answers for the latency perturbation."""
+    spent = {INJECTED: 0.0}
     for name, process in stack.processes.items():
         if name == "nats":
             continue
@@ -70,6 +75,8 @@ def server_seconds(stack: Stack) -> dict[str, float]:
         text = httpx.get(f"{process.url}/metrics", headers=credential).text
         sums = re.findall(r"^wpb_http_request_seconds_sum\{[^}]*\} (\S+)$", text, re.M)
         spent[name] = sum(float(value) for value in sums)  # over the service's routes
+        held = re.findall(r"^wpb_latency_injected_seconds_total\{[^}]*\} (\S+)$", text, re.M)
+        spent[INJECTED] += sum(float(value) for value in held)
     return spent
 
 
@@ -128,7 +135,7 @@ def robustness() -> None:
             "EMS 1",
             "donor agent",
             "variant agent",
-            "site pages Δ (injected)",
+            "injected",
             "donor rest",
             "variant rest",
             "rest ratio",
@@ -140,8 +147,8 @@ def robustness() -> None:
 @dataclass
 class Measured:
     """One oracle run on a fresh or shared stack: its wall time, memory peak, the records
-    that ran, and per task the agent's mean seconds split into the site pages' server time
-    (which holds a perturbation's injected delays) and the rest (browser, proxy, oracle)."""
+    that ran, and per task the agent's mean seconds split into the site pages' server time,
+    the latency perturbation's held seconds and the rest (browser, proxy, oracle)."""
 
     wall: float
     memory: float
@@ -157,8 +164,14 @@ class Measured:
         return sum(v for k, v in self.spent.items() if k.startswith("site-"))
 
     @property
+    def injected(self) -> float:
+        """The seconds per task the latency perturbation held the answers."""
+        return self.spent.get(INJECTED, 0.0)
+
+    @property
     def rest(self) -> float:
-        return max(0.0, self.agent - self.pages)
+        """The agent's time but the site pages' and what a perturbation injected."""
+        return max(0.0, self.agent - self.pages - self.injected)
 
     def phase(self, name: str) -> float:
         return statistics.fmean(r.phases[name] for r in self.records) if self.records else 0
@@ -192,8 +205,8 @@ def measure(stack: Stack, refs: list[TaskRef], workers: int) -> Measured:
 def perturbation_costs(stack: Stack) -> list[list[str]]:
     """Per perturbation implementation: the oracle on the robustness suite's variants that
     render it against their released donors, one task at a time, each split into the site
-    pages' server time (a perturbation's injected delays are there) and the rest; the
-    rest's ratio is what the perturbation costs besides what it injects."""
+    pages' server time, the seconds the latency perturbation held answers, and the rest;
+    the rest's ratio is what the perturbation costs besides what it injects."""
     released = {ref.name: ref for ref in select_tasks(TASKS_DIR, None, None)}
     groups: dict[str, list[TaskRef]] = defaultdict(list)
     for ref in select_tasks(TASKS_DIR, None, None, "robustness"):
@@ -212,7 +225,7 @@ def perturbation_costs(stack: Stack) -> list[list[str]]:
                 f"{passed}/{len(variants)}",
                 f"{donor.agent:.2f}",
                 f"{variant.agent:.2f}",
-                f"{variant.pages - donor.pages:+.2f}",
+                f"{variant.injected:.2f}",
                 f"{donor.rest:.2f}",
                 f"{variant.rest:.2f}",
                 f"{variant.rest / donor.rest:.2f}×" if donor.rest else "—",

@@ -19,11 +19,18 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from urllib.parse import parse_qs
 
+from prometheus_client import Counter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.core import keys, perturb
 from services.kit.trajectory import REVISION_HEADER, Trajectory
 
+# What the perturbation added to the trajectories' answers, apart from the time the site
+# took (`wpb_http_request_seconds` is measured inside this middleware): bench/suite.py
+# takes it out of the oracle's time per task.
+INJECTED = Counter(
+    "wpb_latency_injected_seconds", "Seconds the latency perturbation held answers", ["service"]
+)
 ACTION = "_action"
 ACTION_KEY = keys.EVENT_ID  # what a page's key looks like (32 hex digits)
 Answer = list[Message]
@@ -80,7 +87,7 @@ class Latency:
             await self.app(scope, receive, send)
             return
         if latency == "slow":
-            await asyncio.sleep(perturb.seeded(trajectory.id, "slow", perturb.SLOW_S))
+            await self._hold(perturb.seeded(trajectory.id, "slow", perturb.SLOW_S))
         if scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
@@ -96,9 +103,13 @@ class Latency:
 
             await self.app(scope, receive, keep)
         if latency == "late_accept":
-            await asyncio.sleep(perturb.seeded(trajectory.id, "late_accept", perturb.LATE_S))
+            await self._hold(perturb.seeded(trajectory.id, "late_accept", perturb.LATE_S))
         for message in answer:
             await send(message)
+
+    async def _hold(self, seconds: float) -> None:
+        INJECTED.labels(self.domain).inc(seconds)
+        await asyncio.sleep(seconds)
 
     async def _trajectory(self, scope: Scope) -> Trajectory | None:
         """The trajectory of a request to one of its pages of this site (`/t/{tid}/{domain}/

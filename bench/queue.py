@@ -36,7 +36,7 @@ from runner.queue import STREAM, Entry, Queue, consumer_name
 from runner.settings import REPO, TASKS_DIR
 from runner.stack import Stack
 from runner.submit import gather, new_run_id, submit
-from runner.wait import until
+from runner.wait import WaitTimeout, until
 
 ACK_WAIT_S = 10.0
 BEAT_S = 2.0
@@ -91,11 +91,12 @@ class Bench:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        until(
-            lambda: "slot(s) on pool" in (self.home / f"{name}.log").read_text(errors="replace"),
-            60,
-            f"worker {name}",
-        )
+        said = self.home / f"{name}.log"
+        try:
+            until(lambda: "slot(s) on pool" in said.read_text(errors="replace"), 60, name)
+        except WaitTimeout:
+            told = said.read_text(errors="replace")[-2000:]
+            raise WaitTimeout(f"worker {name}, whose log ends: {told}", 60) from None
 
     def stop_workers(self) -> None:
         for process in self.workers.values():
@@ -175,7 +176,6 @@ def main(argv: list[str] | None = None) -> None:
         sleep_harness(Path(scratch) / "plugins"),
         fresh_stack() as stack,
     ):
-        (Path(scratch) / "plugins").mkdir(exist_ok=True)
         cluster = NatsCluster(Path(scratch) / "cluster").start(3, store)
         home = Path(scratch) / "home"
         home.mkdir()

@@ -241,7 +241,7 @@ def test_the_trajectory_page_shows_the_agents_steps(stack, testmodel, page: Page
     assert solved(record)
     page.goto(f"{stack.hub_url}/view/login?token={stack.token}")
     page.goto(f"{stack.hub_url}/view/runs/{out.name}?lang=ru")
-    expect(page.locator(".notice")).to_contain_text(re.compile(r"\d+ вызов\w* модели"))
+    expect(page.locator(".notice")).to_contain_text(re.compile(r"\d+ вызов\S* модели"))
     page.get_by_role("link", name=TEA).click()
     expect(page.locator("#agent h2")).to_contain_text(f"({record.steps})")
     shots = page.locator("#agent img")

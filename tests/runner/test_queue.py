@@ -9,7 +9,6 @@ workers; the acknowledgement wait is 5 s and the heartbeat 1 s (WPB_QUEUE_*)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
@@ -25,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import TODAY, plugins, run_eval
+from helpers import TODAY, plugins, run_async, run_eval
 
 from runner.evaluate import select_tasks
 from runner.harness import ENTRY_POINT_GROUP, AgentConfig
@@ -210,7 +209,7 @@ def on_queue(env: dict[str, str], work: Any) -> Any:
         finally:
             await queue.close()
 
-    return asyncio.run(run())
+    return run_async(run())
 
 
 def entries(env: dict[str, str], run_id: str) -> dict[str, Entry]:
@@ -219,7 +218,9 @@ def entries(env: dict[str, str], run_id: str) -> dict[str, Entry]:
     async def read(queue: Queue) -> dict[str, Entry]:
         found: dict[str, Entry] = {}
         with contextlib.suppress(Exception):  # none yet
-            for key in await queue.episodes.keys([f"{run_id}."]):
+            for key in await queue.episodes.keys():
+                if not key.startswith(f"{run_id}."):
+                    continue
                 entry, _ = await queue.entry(key)
                 if entry is not None:
                     found[key] = entry

@@ -140,25 +140,58 @@ def test_a_start_state_its_site_cannot_replay_is_refused_naming_the_field(
     assert answer.json()["field"] == field
 
 
-def stand_contents(stack: Stack) -> tuple[set[str], set[str], int]:
-    """The trajectories' keys, the site state's keys and how many events the stream holds."""
+BUCKETS = (TRAJECTORIES_BUCKET, STATE_BUCKET)
 
-    async def read() -> tuple[set[str], set[str], int]:
-        url = f"nats://127.0.0.1:{stack.processes['nats'].port}"
-        client = await nats.connect(url, user=NATS_USER, password=stack.service_token)
+
+def stream_ends(stack: Stack) -> dict[str, int]:
+    """The last sequence of the events stream and of each bucket's stream."""
+
+    async def read() -> dict[str, int]:
+        client = await stand_client(stack)
         js = client.jetstream()
-        found = []
-        for bucket in (TRAJECTORIES_BUCKET, STATE_BUCKET):
-            kv = await js.key_value(bucket)
-            try:
-                found.append(set(await kv.keys()))
-            except nats.js.errors.NoKeysError:
-                found.append(set())
-        messages = (await js.stream_info(EVENTS_STREAM)).state.messages
+        streams = [EVENTS_STREAM, *(f"KV_{bucket}" for bucket in BUCKETS)]
+        ends = {name: (await js.stream_info(name)).state.last_seq for name in streams}
         await client.close()
-        return found[0], found[1], messages
+        return ends
 
     return run_async(read())  # type: ignore[no-any-return]
+
+
+def writes_since(stack: Stack, ends: dict[str, int]) -> tuple[int, list[str]]:
+    """How many messages the streams took after `ends`, and of them the keys that still hold
+    a value (a key the hub wrote and then purged is gone) and every event published."""
+
+    async def read() -> tuple[int, list[str]]:
+        client = await stand_client(stack)
+        js = client.jetstream()
+        left, written = [], 0
+        for stream, last in ends.items():
+            now = (await js.stream_info(stream)).state.last_seq
+            written += now - last
+            for seq in range(last + 1, now + 1):
+                try:
+                    message = await js.get_msg(stream, seq)
+                except nats.js.errors.NotFoundError:  # rolled up by a purge
+                    continue
+                if stream == EVENTS_STREAM:
+                    left.append(f"event {message.subject}")
+                    continue
+                bucket = await js.key_value(stream.removeprefix("KV_"))
+                key = message.subject.split(".", 2)[2]
+                try:
+                    await bucket.get(key)
+                except nats.js.errors.KeyNotFoundError:  # deleted or purged since
+                    continue
+                left.append(f"{bucket._name} {key}")
+        await client.close()
+        return written, left
+
+    return run_async(read())  # type: ignore[no-any-return]
+
+
+async def stand_client(stack: Stack) -> nats.NATS:
+    url = f"nats://127.0.0.1:{stack.processes['nats'].port}"
+    return await nats.connect(url, user=NATS_USER, password=stack.service_token)
 
 
 def test_a_replay_refused_halfway_leaves_no_trajectory_behind(
@@ -170,12 +203,13 @@ def test_a_replay_refused_halfway_leaves_no_trajectory_behind(
         {"event_name": "basket_add", "domain": "books", "parameters": {"item_id": book_id()}},
         {"event_name": "submit_payment", "domain": "shop", "parameters": {"method": "sbp"}},
     ]
-    before = stand_contents(stack)
+    ends = stream_ends(stack)
     answer = hub.post("/api/trajectories", json={"task": task_with(start_state, "books")})
     assert answer.status_code == 422, answer.text
     assert answer.json()["field"] == "task.test_data.start_state[1]"
     assert "корзина пуста" in answer.json()["message"]
-    assert stand_contents(stack) == before
+    written, left = writes_since(stack, ends)
+    assert written > 0 and left == []
 
 
 def book_id() -> str:

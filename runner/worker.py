@@ -425,7 +425,7 @@ class Worker:
             lost=entry.lost if entry else [],
             record=record,
             artifact=artifact,
-            **({"started_at": entry.started_at} if entry and entry.state == "running" else {}),
+            started_at=entry.started_at if entry and entry.state == "running" else time.time(),
         )
         try:
             await self.queue.swap(spec.key, done, revision)

@@ -5,8 +5,8 @@ noop claims done and passes none. This is CI's proof that every task
 is solvable without a model. The oracle's logs then go through the audit (`runner tasks
 audit`): every near miss of every task fails, or the task says why it may pass; every
 primary UI class is both used and required. The oracle's second path (keyboard only, search
-where the reference browses, defaults confirmed where it leaves them) must solve every task
-too: a natural solution is never rejected, and no selection of either path goes without the
+where the reference browses, defaults confirmed where it leaves them) must solve them too
+(every second file here, to keep CI's time): a natural solution is never rejected, and no selection of either path goes without the
 click or key that made it. The only full oracle pass of the test suite (marked `ci`):
 test_oracle_variants.py adds what it leaves out."""
 
@@ -40,8 +40,11 @@ def suite() -> list[TaskRef]:
     return refs
 
 
-def run_suite(stack, tmp_path, harness: str, agent: AgentConfig | None = None) -> dict:
-    return run_eval(stack, tmp_path / harness, harness, suite(), 2, 120, agent)
+def run_suite(
+    stack, tmp_path, harness: str, agent: AgentConfig | None = None, refs: list | None = None
+) -> dict:
+    refs = suite() if refs is None else refs
+    return run_eval(stack, tmp_path / harness, harness, refs, 2, 120, agent)
 
 
 def unsolved(result: Run) -> dict:
@@ -110,11 +113,15 @@ def test_noop_passes_no_task(stack, tmp_path) -> None:
 
 
 @pytest.mark.timeout(2400)
-def test_oracle_alternate_path_solves_every_task(stack, tmp_path) -> None:
+def test_oracle_alternate_path_solves_half_the_suite(stack, tmp_path) -> None:
+    """Every second task file of the suite (CI's representative part: every site, canonical
+    and variant files; `runner eval --option path=alternate` runs the whole)."""
+    refs = suite()[::2]
+    assert {r.site for r in refs} == {r.site for r in suite()}
+    assert any(r.is_variant for r in refs) and not all(r.is_variant for r in refs)
     agent = AgentConfig(options={"path": "alternate"})
-    result = run_suite(stack, tmp_path, "oracle", agent)
+    result = run_suite(stack, tmp_path, "oracle", agent, refs)
     assert unsolved(result) == {}
-    refs = select_tasks(TASKS_DIR, None, None)
     items = run_async(collect(stack.hub_url, stack.token, refs, result.records))
     # Keyboard only: every click the pages saw came from a key (a pointer's has a position).
     pointer = [
@@ -124,4 +131,4 @@ def test_oracle_alternate_path_solves_every_task(stack, tmp_path) -> None:
         if e["type"] == "click" and (e["params"].get("x"), e["params"].get("y")) != (0, 0)
     ]
     assert pointer == []
-    assert sum(e["type"] == "keypress" for item in items for e in item.events) > 1000
+    assert sum(e["type"] == "keypress" for item in items for e in item.events) > 500

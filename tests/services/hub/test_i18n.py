@@ -68,7 +68,11 @@ def catalog() -> Any:
 
 
 def words(text: str) -> set[str]:
-    return set(re.findall(r"[A-Za-z]{2,}", PLACEHOLDER.sub(" ", text)))
+    """The Latin words of a text; letters inside a token with digits (an id such as
+    `1cc4be9b`) are no word."""
+    return set(
+        re.findall(r"(?<![A-Za-z0-9])[A-Za-z]{2,}(?![A-Za-z0-9])", PLACEHOLDER.sub(" ", text))
+    )
 
 
 def english_only_words() -> set[str]:

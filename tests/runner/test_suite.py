@@ -7,8 +7,8 @@ audit`): every near miss of every task fails, or the task says why it may pass; 
 primary UI class is both used and required. The oracle's second path (keyboard only, search
 where the reference browses, defaults confirmed where it leaves them) must solve them too
 (every second file here, to keep CI's time): a natural solution is never rejected, and no
-selection of either path goes without the click or key that made it. The only full oracle pass of the test suite (marked `ci`):
-test_oracle_variants.py adds what it leaves out."""
+selection of either path goes without the click or key that made it. The only full oracle
+pass of the test suite (marked `ci`): test_oracle_variants.py adds what it leaves out."""
 
 from __future__ import annotations
 

@@ -127,7 +127,7 @@ class Bench:
             elapsed = time.time() - started
             extra = await watcher if watcher else None
             final = {}
-            for key in await _keys(queue, run_id):
+            for key in await queue.keys_of(run_id):
                 entry, _ = await queue.entry(key)
                 if entry is not None:
                     final[key] = entry
@@ -224,7 +224,7 @@ def killed_worker(bench: Bench) -> tuple[float, float]:
 
     async def kill(queue: Queue, run_id: str) -> float:
         while True:
-            for key in await _keys(queue, run_id):
+            for key in await queue.keys_of(run_id):
                 entry, _ = await queue.entry(key)
                 if entry and entry.state == "running" and entry.trajectory_id:
                     os.kill(int(entry.worker.split("/")[1]), signal.SIGKILL)
@@ -271,16 +271,9 @@ def killed_leader(bench: Bench) -> float:
     return timed["extra"]
 
 
-async def _keys(queue: Queue, run_id: str) -> list[str]:
-    """The run's episode keys (filtered here: nats-py warns on every filtered listing)."""
-    with contextlib.suppress(Exception):  # none yet
-        return [key for key in await queue.episodes.keys() if key.startswith(f"{run_id}.")]
-    return []
-
-
 async def _done(queue: Queue, run_id: str) -> list[str]:
     done = []
-    for key in await _keys(queue, run_id):
+    for key in await queue.keys_of(run_id):
         entry, _ = await queue.entry(key)
         if entry is not None and entry.state == "done":
             done.append(key)

@@ -445,6 +445,19 @@ class Queue:
 
     # -- episode entries -------------------------------------------------------------
 
+    async def keys_of(self, run_id: str) -> list[str]:
+        """The run's episode keys in the bucket (none yet: []), as the server lists the
+        bucket stream's subjects (nats-py's keys() ends its watch early now and then; no
+        episode key is ever deleted)."""
+        prefix = f"$KV.{EPISODES_BUCKET}."
+        info = await retried(
+            lambda: self.js.stream_info(
+                f"KV_{EPISODES_BUCKET}", subjects_filter=f"{prefix}{run_id}.>"
+            ),
+            f"list the episodes of {run_id}",
+        )
+        return sorted(subject[len(prefix) :] for subject in info.state.subjects or {})
+
     async def entry(self, key: str) -> tuple[Entry | None, int]:
         """An episode's entry and its revision; (None, 0) when it has none."""
         try:

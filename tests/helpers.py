@@ -498,8 +498,14 @@ def scraped_at(target: dict[str, Any]) -> float:
     return datetime.fromisoformat(stamp).timestamp()
 
 
-async def _close_in_the_bucket(nats_url: str, password: str, tid: str) -> None:
-    client = await nats.connect(nats_url, user=NATS_USER, password=password)
+async def stand_nats(stack: Stack) -> nats.NATS:
+    """A service's connection to the test stand's NATS."""
+    url = f"nats://127.0.0.1:{stack.processes['nats'].port}"
+    return await nats.connect(url, user=NATS_USER, password=stack.service_token)
+
+
+async def _close_in_the_bucket(stack: Stack, tid: str) -> None:
+    client = await stand_nats(stack)
     bucket = await client.jetstream().key_value(TRAJECTORIES_BUCKET)
     entry = await bucket.get(tid)
     assert entry.value is not None
@@ -538,8 +544,7 @@ def serves_a_trajectory(stack: Stack) -> None:
 def close_behind_the_hub(stack: Stack, tid: str) -> None:
     """Close a trajectory by writing its metadata straight to the bucket, as another hub
     replica would: the services learn of it only through their subscriptions."""
-    nats_url = f"nats://127.0.0.1:{stack.processes['nats'].port}"
-    run_async(_close_in_the_bucket(nats_url, stack.service_token, tid))
+    run_async(_close_in_the_bucket(stack, tid))
 
 
 def refused_soon(write: Callable[[], httpx.Response], timeout: float = 2) -> None:

@@ -217,13 +217,10 @@ def entries(env: dict[str, str], run_id: str) -> dict[str, Entry]:
 
     async def read(queue: Queue) -> dict[str, Entry]:
         found: dict[str, Entry] = {}
-        with contextlib.suppress(Exception):  # none yet
-            for key in await queue.episodes.keys():
-                if not key.startswith(f"{run_id}."):
-                    continue
-                entry, _ = await queue.entry(key)
-                if entry is not None:
-                    found[key] = entry
+        for key in await queue.keys_of(run_id):
+            entry, _ = await queue.entry(key)
+            if entry is not None:
+                found[key] = entry
         return found
 
     return on_queue(env, read)

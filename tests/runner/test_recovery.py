@@ -11,12 +11,21 @@ from typing import Any
 import httpx
 import nats
 import pytest
-from helpers import create, failures, make_task, run_async, run_eval, verdict, wait_events
+from helpers import (
+    create,
+    failures,
+    make_task,
+    run_async,
+    run_eval,
+    stand_nats,
+    verdict,
+    wait_events,
+)
 
 from runner.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack import Stack
-from services.kit.bus import EVENTS_STREAM, NATS_USER, STATE_BUCKET, TRAJECTORIES_BUCKET
+from services.kit.bus import EVENTS_STREAM, STATE_BUCKET, TRAJECTORIES_BUCKET
 
 KEFIR = "g-0032"  # Кефир «Три ракиты» 2,5%, 109 ₽
 MILK = "g-0012"
@@ -147,7 +156,7 @@ def stream_ends(stack: Stack) -> dict[str, int]:
     """The last sequence of the events stream and of each bucket's stream."""
 
     async def read() -> dict[str, int]:
-        client = await stand_client(stack)
+        client = await stand_nats(stack)
         js = client.jetstream()
         streams = [EVENTS_STREAM, *(f"KV_{bucket}" for bucket in BUCKETS)]
         ends = {name: (await js.stream_info(name)).state.last_seq for name in streams}
@@ -162,36 +171,32 @@ def writes_since(stack: Stack, ends: dict[str, int]) -> tuple[int, list[str]]:
     a value (a key the hub wrote and then purged is gone) and every event published."""
 
     async def read() -> tuple[int, list[str]]:
-        client = await stand_client(stack)
+        client = await stand_nats(stack)
         js = client.jetstream()
         left, written = [], 0
         for stream, last in ends.items():
             now = (await js.stream_info(stream)).state.last_seq
             written += now - last
+            name = stream.removeprefix("KV_")
+            bucket = None if stream == EVENTS_STREAM else await js.key_value(name)
             for seq in range(last + 1, now + 1):
                 try:
                     message = await js.get_msg(stream, seq)
                 except nats.js.errors.NotFoundError:  # rolled up by a purge
                     continue
-                if stream == EVENTS_STREAM:
+                if bucket is None:
                     left.append(f"event {message.subject}")
                     continue
-                bucket = await js.key_value(stream.removeprefix("KV_"))
                 key = message.subject.split(".", 2)[2]
                 try:
                     await bucket.get(key)
                 except nats.js.errors.KeyNotFoundError:  # deleted or purged since
                     continue
-                left.append(f"{bucket._name} {key}")
+                left.append(f"{name} {key}")
         await client.close()
         return written, left
 
     return run_async(read())  # type: ignore[no-any-return]
-
-
-async def stand_client(stack: Stack) -> nats.NATS:
-    url = f"nats://127.0.0.1:{stack.processes['nats'].port}"
-    return await nats.connect(url, user=NATS_USER, password=stack.service_token)
 
 
 def test_a_replay_refused_halfway_leaves_no_trajectory_behind(

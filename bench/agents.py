@@ -23,7 +23,7 @@ from bench.common import fresh_stack, table
 from runner.environments import ENVIRONMENTS
 from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import AgentConfig, get_harness
-from runner.settings import TASKS_DIR, runner_home
+from runner.settings import TASKS_DIR
 from runner.stack import Stack
 from runner.testmodel.process import background
 from services.core.models.protocol import STEPS, Step
@@ -63,7 +63,7 @@ def episode_figures(out: Path, record: Record) -> dict[str, float]:
     }
 
 
-def measure(args: argparse.Namespace, home: Path, base_url: str, rows: list[list[str]]) -> float:
+def measure(args: argparse.Namespace, base_url: str, rows: list[list[str]]) -> float:
     """Each harness `--repeat` times on the tasks, after the oracle; the seconds it took."""
     with fresh_stack() as stack, tempfile.TemporaryDirectory() as folder:
         started = time.monotonic()
@@ -87,7 +87,7 @@ def measure(args: argparse.Namespace, home: Path, base_url: str, rows: list[list
         for spec in args.harnesses.split(","):
             name, _, family = spec.partition(":")
             environment = ENVIRONMENTS.get(name)
-            if environment is not None and environment.state(home) is None:
+            if environment is not None and environment.state() is None:
                 rows.append([spec, "not installed", "", "", "", "", ""])
                 continue
             options: Options = {"family": family, "page_geometry": True} if family else {}
@@ -120,10 +120,9 @@ def main() -> None:
     parser.add_argument("--tasks", default="grocery_showcase_tea")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    home = runner_home()
     rows: list[list[str]] = []
     with background() as base_url:
-        wall = measure(args, home, base_url, rows)
+        wall = measure(args, base_url, rows)
     table(
         f"Agent harnesses on {args.tasks}, test model answering at once "
         f"(mean of {args.repeat}; {wall:.0f}s in all)",

@@ -26,7 +26,7 @@ from runner.environments import ENVIRONMENTS
 from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import AgentConfig, get_harness
 from runner.modelcalls import ModelProxy
-from runner.settings import TASKS_DIR, runner_home
+from runner.settings import TASKS_DIR
 from services.core.models.run import CALLS, ModelCall
 
 TASK = "grocery_showcase_tea"
@@ -37,7 +37,7 @@ def harness_rows(args: argparse.Namespace, base_url: str) -> list[list[str]]:
     with fresh_stack() as stack, tempfile.TemporaryDirectory() as folder:
         for name in args.harnesses.split(","):
             environment = ENVIRONMENTS.get(name)
-            if environment is not None and environment.state(runner_home()) is None:
+            if environment is not None and environment.state() is None:
                 rows.append([name, "not installed", "", "", "", "", ""])
                 continue
             agent = AgentConfig(

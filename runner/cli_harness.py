@@ -29,17 +29,17 @@ def harness_install(
     ] = None,
     force: Annotated[bool, typer.Option(help="reinstall even when ready")] = False,
 ) -> None:
-    """Prepare a harness's environment: a venv under $WPB_HOME/harnesses/NAME/."""
-    home = runner_home()
+    """Prepare a harness's environment: a venv in the machine's cache
+    (~/.cache/webpagebench/harnesses/NAME-KEY/, shared by every checkout with the same pins)."""
     environment = ENVIRONMENTS.get(name)
     if environment is None:
         fail(f"unknown harness environment {name!r}; known: {', '.join(ENVIRONMENTS)}")
-    if not force and environment.state(home) is not None:
-        console.print(f"{name} is ready ({environment.folder(home)}); --force reinstalls")
+    if not force and environment.state() is not None:
+        console.print(f"{name} is ready ({environment.folder()}); --force reinstalls")
         return
     started = time.monotonic()
     try:
-        state = environment.install(home, python, log=lambda line: console.print(line))
+        state = environment.install(python, log=lambda line: console.print(line), force=force)
     except HarnessEnvError as exc:
         fail(str(exc))
     packages = ", ".join(f"{k} {v}" for k, v in state.packages.items()) or "none"
@@ -52,7 +52,6 @@ def harness_install(
 @harness_app.command("list")
 def harness_list() -> None:
     """Every harness, where it runs and whether it is ready."""
-    home = runner_home()
     rows = []
     for name in sorted(available()):
         environment = ENVIRONMENTS.get(name)
@@ -60,9 +59,9 @@ def harness_list() -> None:
             where = "the runner's process" if name != "external" else "--agent-cmd"
             rows.append((name, "[green]yes[/green]", where, ""))
             continue
-        state = environment.state(home)
+        state = environment.state()
         where = (
-            str(environment.folder(home))
+            str(environment.folder())
             if environment.own_venv
             else f"the runner's Python {sys.version.split()[0]}"
         )

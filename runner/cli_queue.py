@@ -97,7 +97,7 @@ def worker(
         return get_harness(spec.harness)
 
     def missing(harness: str) -> str | None:
-        return missing_harness(harness, backend, agents_network, home)
+        return missing_harness(harness, backend, agents_network)
 
     async def serve() -> None:
         queue_ = await Queue(urls, f"worker {label}").connect()
@@ -121,7 +121,7 @@ def worker(
             stack.stop()
 
 
-def missing_harness(harness: str, backend: Backend, network: str, home: Path) -> str | None:
+def missing_harness(harness: str, backend: Backend, network: str) -> str | None:
     """Why this host cannot run `harness` (not declared, not installed, no image), or None."""
     try:
         harness_factory(harness)
@@ -130,7 +130,7 @@ def missing_harness(harness: str, backend: Backend, network: str, home: Path) ->
     if backend is Backend.docker:
         return containers.missing(DockerBackend(network=network), harness)
     environment = ENVIRONMENTS.get(harness)
-    if environment is not None and environment.state(home) is None:
+    if environment is not None and environment.state() is None:
         return f"not installed on this host: `runner harness install {harness}`"
     return None
 

@@ -1,11 +1,18 @@
-"""Where each agent harness runs: a venv of its own under `$WPB_HOME/harnesses/NAME/`, with
-the Python it needs, or the runner's own interpreter for agents without pinned packages.
+"""Where each agent harness runs: a venv of its own in the machine's cache
+(`~/.cache/webpagebench/harnesses/NAME-KEY/`, KEY a digest of what it is made from), with the
+Python it needs, or the runner's own interpreter for agents without pinned packages.
+
+Every checkout on the machine shares the venv that its pins describe: a clean checkout finds
+it ready, and changing a pin (or the Python it asks for, or an npm package) names a new
+folder that is made once. What the checkout itself holds (an integration's package) is put on
+the agent's PYTHONPATH, never installed, so that no venv points into one checkout.
 
 `runner harness install NAME` makes the venv; `runner harness list` tells what is ready.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -18,7 +25,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from runner.settings import REPO
+from runner.settings import REPO, cache_home, locked
 from services.core.models.base import Boundary, FileFormatError
 
 
@@ -63,6 +70,9 @@ class Environment:
     # Its framework launches its own Chromium (WPB_CHROMIUM): the runner launches none and
     # `cdp_url` is empty.
     own_browser: bool = False
+    # Folders of this checkout (relative to it) on the agent's PYTHONPATH: packages of ours
+    # that it imports, read from the checkout it runs from.
+    paths: tuple[str, ...] = ()
 
     @property
     def image(self) -> str | None:
@@ -78,50 +88,68 @@ class Environment:
         """Everything its venv is made for, as `ready.json` records it."""
         return [*self.requirements, *self.no_deps]
 
-    def folder(self, home: Path) -> Path:
-        return home / "harnesses" / self.name
+    @property
+    def key(self) -> str:
+        """A digest of everything its venv is made from: another pin, Python floor or npm
+        package is another venv."""
+        made_of = [list(self.requirements), list(self.no_deps), list(self.npm_packages)]
+        text = json.dumps([*made_of, list(self.min_python)])
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
 
-    def python(self, home: Path) -> Path:
+    def folder(self) -> Path:
+        return cache_home() / "harnesses" / f"{self.name}-{self.key}"
+
+    def python(self) -> Path:
         if not self.own_venv:
             return Path(sys.executable)
-        return self.folder(home) / "venv" / "bin" / "python"
+        return self.folder() / "venv" / "bin" / "python"
 
-    def marker(self, home: Path) -> Path:
-        return self.folder(home) / "ready.json"
+    def marker(self) -> Path:
+        return self.folder() / "ready.json"
 
-    def state(self, home: Path) -> Installed | None:
+    def state(self) -> Installed | None:
         """What was installed, when it matches today's requirements; None otherwise."""
         if not self.own_venv:
             return Installed(python=sys.version.split()[0])
         try:
-            state = Installed.read(self.marker(home))
+            state = Installed.read(self.marker())
         except (OSError, FileFormatError):
             return None
-        if state.requirements != self.packages or not self.python(home).exists():
+        if state.requirements != self.packages or not self.python().exists():
             return None
         if state.npm_packages != list(self.npm_packages):
             return None
         return state
 
-    def command(self, home: Path) -> list[str]:
-        if self.state(home) is None:
+    def command(self) -> list[str]:
+        if self.state() is None:
             raise HarnessEnvError(
                 f"harness {self.name!r} is not installed: run `runner harness install {self.name}`"
             )
-        return [str(self.python(home)), "-m", self.module]
+        return [str(self.python()), "-m", self.module]
+
+    def python_path(self) -> list[str]:
+        """The checkout's folders the agent imports, for its PYTHONPATH."""
+        return [str(REPO / path) for path in self.paths]
 
     def install(
-        self, home: Path, python: str | None = None, log: Callable[[str], None] = print
+        self, python: str | None = None, log: Callable[[str], None] = print, force: bool = False
     ) -> Installed:
+        """Its venv, made unless it is ready (or `force`); another process installing the
+        same one is waited for."""
         if not self.own_venv:
             return Installed(python=sys.version.split()[0])
-        interpreter = python or find_python(self.min_python)
-        folder = self.folder(home)
+        with locked(self.folder().with_suffix(".lock")):
+            ready = None if force else self.state()
+            return ready or self._make(python or find_python(self.min_python), log)
+
+    def _make(self, interpreter: str, log: Callable[[str], None]) -> Installed:
+        folder = self.folder()
         venv = folder / "venv"
         if venv.exists():
             shutil.rmtree(venv)
         folder.mkdir(parents=True, exist_ok=True)
-        self.marker(home).unlink(missing_ok=True)
+        self.marker().unlink(missing_ok=True)
         log(f"{self.name}: venv with {interpreter}")
         _run([interpreter, "-m", "venv", str(venv)])
         pip = [str(venv / "bin" / "python"), "-m", "pip", "--disable-pip-version-check"]
@@ -159,7 +187,7 @@ class Environment:
                 **npm_versions,
             },
         )
-        state.write(self.marker(home))
+        state.write(self.marker())
         return state
 
     def _install_npm(self, folder: Path, log: Callable[[str], None]) -> dict[str, str]:
@@ -214,13 +242,13 @@ OPENMANUS = (*BROWSER_USE, "openmanus==0.1.0")
 # browser-use does not bring (its own versions).
 HERMES = (*BROWSER_USE, "pyyaml==6.0.3", "jinja2==3.1.6")
 HERMES_AGENT = ("hermes-agent==0.19.0",)
-# BrowserGym with this repository's integration (integrations/browsergym, editable: its tasks
-# are this checkout's) and what AgentLab's generic agent imports; agentlab itself comes
-# without its dependencies (torch, ray, gradio: its study launcher and viewers).
+# BrowserGym and what AgentLab's generic agent imports (this repository's integration,
+# integrations/browsergym, comes from the checkout on PYTHONPATH: its tasks are the
+# checkout's); agentlab itself comes without its dependencies (torch, ray, gradio: its study
+# launcher and viewers).
 AGENTLAB = (
     "browsergym-core==0.14.3",
     "browsergym-experiments==0.14.3",
-    "--editable=integrations/browsergym",
     "openai>=1.7,<2",
     "anthropic>=0.62",
     "litellm>=1.75.3",
@@ -312,6 +340,7 @@ ENVIRONMENTS: dict[str, Environment] = {
             about="AgentLab's generic agent in BrowserGym's env (browsergym_webpagebench)",
             no_deps=("agentlab==0.4.2",),
             own_browser=True,
+            paths=("integrations/browsergym",),
         ),
     )
 }

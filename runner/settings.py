@@ -1,12 +1,15 @@
 """The runner's configuration: `WPB_*` variables like every service's, the checkout's paths,
-the ports on this machine and the credentials kept under $WPB_HOME."""
+the cache shared by every checkout on this machine, the ports on this machine and the
+credentials kept under $WPB_HOME."""
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import secrets
 import socket
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -49,6 +52,32 @@ class RunnerSettings(BaseSettings):
 def runner_home() -> Path:
     """$WPB_HOME, absolute: the runs, logs, stack file and credentials of this runner."""
     return RunnerSettings().home.resolve()
+
+
+# -- the cache -------------------------------------------------------------------------
+
+
+def cache_home() -> Path:
+    """What every checkout on this machine may share, each entry keyed by what it is made
+    from (`$WPB_CACHE`, else `~/.cache/webpagebench`): the harnesses' venvs, llama-server
+    and its model."""
+    base = os.environ.get("WPB_CACHE")
+    if base:
+        return Path(base)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "webpagebench"
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """One builder of a cache entry at a time (two test sessions, CI and a user): the others
+    wait."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 # -- ports -----------------------------------------------------------------------------

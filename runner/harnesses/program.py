@@ -35,7 +35,7 @@ from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError
 from runner.harness import Episode, InfraError, ModelRefused, Outcome
 from runner.modelcalls import refusal, usage_of
 from runner.provenance import runner_packages
-from runner.settings import REPO, runner_home
+from runner.settings import REPO
 from runner.wait import WaitTimeout, until_async
 from services.core.models.base import FileFormatError
 from services.core.models.protocol import (
@@ -179,7 +179,7 @@ class AgentHarness:
             return {}
         if not environment.own_venv:
             return runner_packages()
-        state = environment.state(runner_home())
+        state = environment.state()
         return dict(sorted(state.packages.items())) if state else {}
 
     async def rendered_fonts(self, executable: str, viewport: Viewport) -> dict[str, str]:
@@ -195,8 +195,7 @@ class AgentHarness:
                 raise ValueError("external: --agent-cmd is required")
             return shlex.split(episode.agent.command), dict(QUIET)
         environment = ENVIRONMENTS[self.name]
-        home = runner_home()
-        return environment.command(home), dict(environment.env)
+        return environment.command(), dict(environment.env)
 
     def agent_input(
         self, episode: Episode, cdp_url: str, folder: Path, model_url: str | None = None
@@ -241,6 +240,7 @@ class AgentHarness:
             else episode_chromium(episode.chromium, folder, episode.viewport)
         )
         departures = Departures(episode.url)
+        own_paths = ENVIRONMENTS[self.name].python_path() if self.name in ENVIRONMENTS else []
         async with (
             browser as cdp_url,
             departures.watching(cdp_url),
@@ -257,7 +257,7 @@ class AgentHarness:
                 },
                 **extra_env,
                 "PYTHONPATH": os.pathsep.join(
-                    p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p
+                    p for p in (str(REPO), *own_paths, os.environ.get("PYTHONPATH", "")) if p
                 ),
                 "WPB_AGENT_INPUT": str(spec),
                 "WPB_CHROMIUM": episode.chromium,

@@ -10,6 +10,7 @@ from helpers import runner
 
 from runner.environments import ENVIRONMENTS, Environment, Installed, find_python
 from runner.prices import Price, PriceError, cost, load_prices
+from runner.settings import REPO
 from services.core.models.run import Usage
 
 pytestmark = pytest.mark.slow
@@ -87,14 +88,58 @@ def test_openhands_gets_a_python_it_can_run() -> None:
     assert Path(found).exists()
 
 
-def test_an_environment_is_ready_only_with_its_npm_packages(tmp_path: Path) -> None:
+def test_an_environment_is_ready_only_with_its_npm_packages(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("WPB_CACHE", str(tmp_path))
     environment = Environment("mcp", "agent", ("pkg>=1",), npm_packages=("@scope/tool@1.2.3",))
-    python = environment.python(tmp_path)
+    python = environment.python()
     python.parent.mkdir(parents=True)
     python.touch()
     made = Installed(requirements=["pkg>=1"], python="3.11.7")
-    made.write(environment.marker(tmp_path))
-    assert environment.state(tmp_path) is None
+    made.write(environment.marker())
+    assert environment.state() is None
     made = made.model_copy(update={"npm_packages": ["@scope/tool@1.2.3"]})
-    made.write(environment.marker(tmp_path))
-    assert environment.state(tmp_path) == made
+    made.write(environment.marker())
+    assert environment.state() == made
+
+
+def test_a_venv_is_named_by_what_it_is_made_from(tmp_path: Path, monkeypatch) -> None:
+    """Every checkout shares the venv its pins describe, in the machine's cache; a changed
+    pin, Python floor or npm package names another folder, so exactly that venv is made
+    again, and the others stay ready."""
+    monkeypatch.setenv("WPB_CACHE", str(tmp_path))
+    base = Environment("mcp", "agent", ("pkg>=1",), npm_packages=("@scope/tool@1.2.3",))
+    assert base.folder().parent == tmp_path / "harnesses"
+    assert (
+        base.folder()
+        == Environment(
+            "mcp", "other.agent", ("pkg>=1",), npm_packages=("@scope/tool@1.2.3",)
+        ).folder()
+    )
+    changed = [
+        Environment("mcp", "agent", ("pkg>=2",), npm_packages=("@scope/tool@1.2.3",)),
+        Environment("mcp", "agent", ("pkg>=1",), npm_packages=("@scope/tool@1.2.4",)),
+        Environment(
+            "mcp", "agent", ("pkg>=1",), ("extra==1",), npm_packages=("@scope/tool@1.2.3",)
+        ),
+        Environment(
+            "mcp", "agent", ("pkg>=1",), npm_packages=("@scope/tool@1.2.3",), min_python=(3, 12)
+        ),
+    ]
+    assert len({base.folder(), *(e.folder() for e in changed)}) == 1 + len(changed)
+    python = base.python()
+    python.parent.mkdir(parents=True)
+    python.touch()
+    Installed(
+        requirements=base.packages, npm_packages=list(base.npm_packages), python="3.11.7"
+    ).write(base.marker())
+    assert base.state() is not None
+    assert [e.state() for e in changed] == [None] * len(changed)
+
+
+def test_no_venv_points_into_a_checkout() -> None:
+    """A venv shared by every checkout installs nothing of one (`--editable`, a local path):
+    what an agent imports of ours comes from its own checkout, on its PYTHONPATH."""
+    for environment in ENVIRONMENTS.values():
+        for requirement in environment.packages:
+            assert not requirement.startswith("-") and "/" not in requirement, requirement
+    assert ENVIRONMENTS["agentlab"].python_path() == [str(REPO / "integrations" / "browsergym")]

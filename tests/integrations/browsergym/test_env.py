@@ -14,7 +14,6 @@ import pytest
 from helpers import hub_api, run_async
 
 from runner.environments import ENVIRONMENTS
-from runner.settings import runner_home
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -23,14 +22,19 @@ EPISODE = Path(__file__).with_name("episode.py")
 
 def episode(stack: Any, mode: str) -> tuple[str, list[dict[str, Any]]]:
     """The trajectory's id and the steps of `episode.py MODE` on the test stack."""
-    python = ENVIRONMENTS["agentlab"].python(runner_home())
+    environment = ENVIRONMENTS["agentlab"]
     env = {
         **os.environ,
+        "PYTHONPATH": os.pathsep.join(environment.python_path()),
         "WPB_HUB_URL": stack.hub_url,
         "WPB_ADMIN_TOKEN": stack.token,
     }
     done = subprocess.run(
-        [str(python), str(EPISODE), mode], env=env, capture_output=True, text=True, timeout=180
+        [str(environment.python()), str(EPISODE), mode],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     first, *steps = (json.loads(line) for line in done.stdout.splitlines())

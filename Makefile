@@ -42,7 +42,8 @@ prometheus:
 	  echo "prometheus: not installed (apt-get install prometheus); the dashboards test is skipped"; \
 	fi
 
-# The agent frameworks, each in a venv of its own under $(WPB_HOME)/harnesses/ (once); npm
+# The agent frameworks, each in a venv of its own in ~/.cache/webpagebench/harnesses/, named by
+# a digest of its pins (once per machine, shared by every checkout); npm
 # (Debian's, where missing) for deepagents' Playwright MCP server.
 harnesses: $(BIN)/runner
 	@if ! command -v npm >/dev/null && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \

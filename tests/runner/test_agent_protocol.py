@@ -19,8 +19,6 @@ from runner.prices import Price
 from runner.settings import TASKS_DIR
 from services.core.models.run import Usage
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
 PROBE = Path(__file__).parent / "agents" / "probe_agent.py"
 
 
@@ -82,15 +80,16 @@ def running(pid: int) -> bool:
 def test_the_time_limit_kills_the_agent_and_its_children(stack, tmp_path) -> None:
     record = probe(stack, tmp_path, "hang", time_limit=8)
     assert record.status == "timeout" and record.completion == 0
-    assert 8 <= record.seconds < 20 and record.steps == 1
+    assert record.seconds >= 8 and record.steps == 1
     child = (tmp_path / record.episode / "child.pid").read_text()
     assert not running(int(child))
 
 
 def test_the_step_limit_stops_an_agent_that_never_ends(stack, tmp_path) -> None:
+    """Before the time limit (60 s), which would make it a timeout."""
     record = probe(stack, tmp_path, "steps", max_steps=5)
     assert record.status == "step_limit" and record.completion == 0
-    assert record.steps >= 6 and record.seconds < 15
+    assert record.steps >= 6
 
 
 def test_a_model_endpoint_that_fails_is_infrastructure(stack, tmp_path) -> None:
@@ -100,6 +99,11 @@ def test_a_model_endpoint_that_fails_is_infrastructure(stack, tmp_path) -> None:
 
 
 def test_an_agent_that_crashes_is_the_agents_failure(stack, tmp_path) -> None:
+    """Its status, and its failure class (docs/results.md, "Failure classes")."""
     record = probe(stack, tmp_path, "crash")
     assert record.status == "agent_error" and record.ems == 0
     assert "without output.json" in record.error
+    failure = record.failure
+    assert failure is not None and failure.class_ == "agent_error", (record.status, failure)
+    assert "without output.json" in failure.evidence["agent_error"]
+    assert "never_reached" in failure.tags

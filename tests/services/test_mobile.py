@@ -1,7 +1,9 @@
 """Every site's main flow through the real UI in Chromium, at the default viewport and at a
-phone's 390x844 (a mobile context with touch: the sites' narrow layout), clicked by role and
-accessible name as a person would. No page visited scrolls sideways: the document is never
-wider than the window. Each page's screenshot is in test-artifacts/screens/."""
+phone's 390x844 (a mobile context with touch: the sites' narrow layout; each site at one of
+them in the default selection, every one under `full`: helpers.page_matrix), clicked by role
+and accessible name as a person would. No page visited, the hub's at both, scrolls sideways:
+the document is never wider than the window. Each page's screenshot is in
+test-artifacts/screens/."""
 
 from __future__ import annotations
 
@@ -9,11 +11,8 @@ import re
 from pathlib import Path
 
 import httpx
-import pytest
-from helpers import create, make_task
+from helpers import create, open_site, page_matrix
 from playwright.sync_api import Page, expect
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screens"
 
@@ -63,20 +62,30 @@ class Visit:
         )
 
 
-def start(page: Page, hub: httpx.Client, site: str, tab: str, heading: str) -> Visit:
-    created = create(hub, make_task([{"event_name": "state_changed"}], domain=site))
-    page.goto(created.url)
-    visit = Visit(page, site)
-    visit.look("hub")
-    page.get_by_role("navigation", name="Разделы").get_by_role("link", name=tab).click()
+def start(
+    page: Page, hub: httpx.Client, domain: str, variants: dict[str, str], heading: str
+) -> Visit:
+    """`domain`'s site opened from a new trajectory's hub page, its first page headed
+    `heading`."""
+    open_site(page, hub, domain, ui_variants=variants)
     expect(page.get_by_role("heading", name=heading)).to_be_visible()
+    visit = Visit(page, domain)
     visit.look("main")
     return visit
 
 
-def test_shop(screen_page: Page, hub: httpx.Client) -> None:
+def test_hub(screen_page: Page, hub: httpx.Client) -> None:
     page = screen_page
-    visit = start(page, hub, "shop", "Маркет", "Выбор покупателей")
+    page.goto(create(hub).url)
+    visit = Visit(page, "hub")
+    visit.look("hub")
+    visit.done()
+
+
+@page_matrix([({}, "shop")])
+def test_shop(variants: dict[str, str], domain: str, screen_page: Page, hub: httpx.Client) -> None:
+    page = screen_page
+    visit = start(page, hub, domain, variants, "Выбор покупателей")
     page.get_by_role("navigation", name="Каталог").get_by_role("link", name="Зоотовары").click()
     expect(page.get_by_role("form", name="Фильтры и сортировка")).to_be_visible()
     visit.look("category")
@@ -100,9 +109,10 @@ def test_shop(screen_page: Page, hub: httpx.Client) -> None:
     visit.done()
 
 
-def test_books(screen_page: Page, hub: httpx.Client) -> None:
+@page_matrix([({}, "books")])
+def test_books(variants: dict[str, str], domain: str, screen_page: Page, hub: httpx.Client) -> None:
     page = screen_page
-    visit = start(page, hub, "books", "Книги", "Новинки")
+    visit = start(page, hub, domain, variants, "Новинки")
     field = page.get_by_role("combobox", name="Поиск книг и авторов")
     field.press_sequentially("Тетерин", delay=20)
     page.get_by_role("option", name="Зоя Тетерина автор").click()
@@ -122,9 +132,12 @@ def test_books(screen_page: Page, hub: httpx.Client) -> None:
     visit.done()
 
 
-def test_grocery(screen_page: Page, hub: httpx.Client) -> None:
+@page_matrix([({}, "grocery")])
+def test_grocery(
+    variants: dict[str, str], domain: str, screen_page: Page, hub: httpx.Client
+) -> None:
     page = screen_page
-    visit = start(page, hub, "grocery", "Продукты", "Хиты недели")
+    visit = start(page, hub, domain, variants, "Хиты недели")
     menu = page.get_by_role("navigation", name="Каталог")
     menu.get_by_role("link", name="Молоко, сыр, яйца").click()
     visit.look("category")
@@ -140,9 +153,12 @@ def test_grocery(screen_page: Page, hub: httpx.Client) -> None:
     visit.done()
 
 
-def test_hotels(screen_page: Page, hub: httpx.Client) -> None:
+@page_matrix([({}, "hotels")])
+def test_hotels(
+    variants: dict[str, str], domain: str, screen_page: Page, hub: httpx.Client
+) -> None:
     page = screen_page
-    visit = start(page, hub, "hotels", "Отели", "Найдите отель для поездки")
+    visit = start(page, hub, domain, variants, "Найдите отель для поездки")
     page.get_by_role("combobox", name="Город").fill("цюр")
     page.get_by_role("option", name="Цюрих, Швейцария").click()
     page.get_by_role("button", name="Заезд: выберите дату").click()
@@ -169,9 +185,10 @@ def test_hotels(screen_page: Page, hub: httpx.Client) -> None:
     visit.done()
 
 
-def test_rail(screen_page: Page, hub: httpx.Client) -> None:
+@page_matrix([({}, "rail")])
+def test_rail(variants: dict[str, str], domain: str, screen_page: Page, hub: httpx.Client) -> None:
     page = screen_page
-    visit = start(page, hub, "rail", "Поезда", "Билеты на поезд")
+    visit = start(page, hub, domain, variants, "Билеты на поезд")
     page.get_by_role("combobox", name="Откуда").fill("моск")
     page.get_by_role("option", name="Москва").click()
     page.get_by_role("combobox", name="Куда", exact=True).fill("санкт")
@@ -196,9 +213,10 @@ def test_rail(screen_page: Page, hub: httpx.Client) -> None:
     visit.done()
 
 
-def test_files(screen_page: Page, hub: httpx.Client) -> None:
+@page_matrix([({}, "files")])
+def test_files(variants: dict[str, str], domain: str, screen_page: Page, hub: httpx.Client) -> None:
     page = screen_page
-    visit = start(page, hub, "files", "Файлы", "Коллекции")
+    visit = start(page, hub, domain, variants, "Коллекции")
     page.get_by_role("link", name="Архив проектов").click()
     visit.look("collection")
     page.get_by_label("Год").select_option("2024")

@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import httpx
-import pytest
-from helpers import create, make_task, params_of, wait_events
+from helpers import create, make_task, open_site, params_of, wait_events
 from playwright.sync_api import Page, expect
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_search_filter_book_cart_and_checkout(page: Page, hub: httpx.Client) -> None:
-    created = create(hub, make_task([{"event_name": "basket_add"}], domain="books"))
-    tid = created.trajectory_id
-    page.goto(created.url)
-    page.locator("nav.wpb-tabs").get_by_role("link", name="Книги").click()
+    task = make_task([{"event_name": "basket_add"}], domain="books")
+    tid = open_site(page, hub, "books", task).trajectory_id
     expect(page.get_by_role("heading", name="Новинки")).to_be_visible()
     field = page.get_by_role("combobox", name="Поиск книг и авторов")
     field.press_sequentially("Тетерин", delay=20)

@@ -12,13 +12,11 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from helpers import create, make_task, wait_events
+from helpers import create, make_task, open_site, wait_events
 from playwright.sync_api import Page, expect
 
 from services.files.catalog import load_catalog
 from services.kit.web import service_headers
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 SEMANTIC = ("state_changed", "bench_files_select_collection", "bench_files_select_year")
@@ -30,17 +28,8 @@ def events(hub: httpx.Client, tid: str, *types: str) -> list[tuple[str, dict[str
     return [(e["type"], e["params"]) for e in wait_events(hub, tid) if e["type"] in wanted]
 
 
-def start(page: Page, hub: httpx.Client, **variants: str) -> str:
-    task = make_task([{"event_name": "bench_files_download"}], domain="files")
-    created = create(hub, task, ui_variants=variants)
-    page.goto(created.url)
-    page.locator("nav.wpb-tabs").get_by_role("link", name="Файлы").click()
-    expect(page.get_by_role("heading", name="Коллекции")).to_be_visible()
-    return str(created.trajectory_id)
-
-
 def test_screens_and_selections(page: Page, hub: httpx.Client) -> None:
-    tid = start(page, hub)
+    tid = open_site(page, hub, "files").trajectory_id
     page.get_by_role("link", name="Архив проектов").click()
     expect(page.get_by_test_id("choose-year")).to_have_text(
         "Выберите год, чтобы увидеть доступные файлы."
@@ -77,7 +66,7 @@ def test_screens_and_selections(page: Page, hub: httpx.Client) -> None:
 def test_download_arrives_with_the_right_bytes(
     page: Page, hub: httpx.Client, agent: httpx.Client, name, collection, year, media
 ) -> None:
-    tid = start(page, hub)
+    tid = open_site(page, hub, "files").trajectory_id
     page.goto(f"{page.url}c/{collection}?year={year}")
     row = page.locator(f'li.f-file[data-file-name="{name}"]')
     with page.expect_download() as info:
@@ -99,7 +88,7 @@ def test_download_arrives_with_the_right_bytes(
 
 @pytest.mark.parametrize("impl", ["cards", "list", "tree", "compact"])
 def test_collections_control(page: Page, hub: httpx.Client, impl: str) -> None:
-    tid = start(page, hub, collections=impl)
+    tid = open_site(page, hub, "files", ui_variants={"collections": impl}).trajectory_id
     widget = page.locator(f'.wc[data-widget="{impl}"]')
     expect(widget).to_be_visible()
     # mouse
@@ -145,7 +134,7 @@ def test_collections_control(page: Page, hub: httpx.Client, impl: str) -> None:
 
 @pytest.mark.parametrize("impl", ["select", "buttons", "radio"])
 def test_years_control(page: Page, hub: httpx.Client, impl: str) -> None:
-    tid = start(page, hub, years=impl)
+    tid = open_site(page, hub, "files", ui_variants={"years": impl}).trajectory_id
     page.goto(f"{page.url}c/lab-reports")
     form = page.locator(f'form.wy[data-widget="{impl}"]')
     expect(form).to_be_visible()
@@ -183,7 +172,7 @@ def test_years_control(page: Page, hub: httpx.Client, impl: str) -> None:
 
 @pytest.mark.parametrize("impl", ["outline", "solid", "icon", "split"])
 def test_buttons_control(page: Page, hub: httpx.Client, impl: str) -> None:
-    tid = start(page, hub, buttons=impl)
+    tid = open_site(page, hub, "files", ui_variants={"buttons": impl}).trajectory_id
     page.goto(f"{page.url}c/manuals?year=2023")
     first = page.locator('li.f-file[data-file-name="Таблица_допусков.csv"]')
     second = page.locator('li.f-file[data-file-name="Инструкция_по_охране_труда.pdf"]')
@@ -218,7 +207,7 @@ def test_buttons_control(page: Page, hub: httpx.Client, impl: str) -> None:
 
 
 def test_split_menu_copies_the_link(page: Page, hub: httpx.Client) -> None:
-    start(page, hub, buttons="split")
+    open_site(page, hub, "files", ui_variants={"buttons": "split"})
     page.goto(f"{page.url}c/manuals?year=2024")
     row = page.locator("li.f-file").first
     row.locator(".wb-more").click()
@@ -229,7 +218,7 @@ def test_split_menu_copies_the_link(page: Page, hub: httpx.Client) -> None:
 
 
 def test_menus_close_on_a_click_outside(page: Page, hub: httpx.Client) -> None:
-    start(page, hub, collections="compact", buttons="split")
+    open_site(page, hub, "files", ui_variants={"collections": "compact", "buttons": "split"})
     compact = page.locator(".wc-compact")
     compact.get_by_text("Выбрать коллекцию").click()
     expect(compact.get_by_role("link", name="Руководства")).to_be_visible()
@@ -306,7 +295,9 @@ def test_bad_paths_and_unknown_ids_are_404(stack, hub: httpx.Client, agent: http
 
 
 def test_dark_theme(page: Page, hub: httpx.Client) -> None:
-    start(page, hub, theme="dark", buttons="split", years="buttons")
+    open_site(
+        page, hub, "files", ui_variants={"theme": "dark", "buttons": "split", "years": "buttons"}
+    )
     page.goto(f"{page.url}c/projects-archive?year=2024")
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -323,7 +314,7 @@ def test_dark_theme(page: Page, hub: httpx.Client) -> None:
 
 def test_a_collections_years_are_the_years_it_offers(page: Page, hub: httpx.Client) -> None:
     """«Руководства» has no 2022: its card must not say «2021–2025»."""
-    start(page, hub)
+    open_site(page, hub, "files")
     card = page.get_by_role("article").filter(has=page.get_by_role("link", name="Руководства"))
     expect(card).to_contain_text("Годы: 2021, 2023, 2024, 2025")
     card.get_by_role("link", name="Руководства").click()

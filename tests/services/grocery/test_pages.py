@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import httpx
-import pytest
-from helpers import create, make_task, wait_events
+from helpers import create, make_task, open_site, wait_events
 from playwright.sync_api import Page, expect
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_cart_through_the_ui(page: Page, hub: httpx.Client) -> None:
-    created = create(hub, make_task([{"event_name": "basket_add"}]))
+    created = open_site(page, hub, "grocery", make_task([{"event_name": "basket_add"}]))
     tid = created.trajectory_id
-    page.goto(created.url)
-    page.locator("nav.wpb-tabs").get_by_role("link", name="Продукты").click()
     expect(page.get_by_role("heading", name="Хиты недели")).to_be_visible()
     page.get_by_role("navigation", name="Каталог").get_by_role(
         "link", name="Молоко, сыр, яйца"
@@ -59,8 +54,7 @@ def test_cart_through_the_ui(page: Page, hub: httpx.Client) -> None:
 def test_cart_works_without_javascript(browser, hub: httpx.Client, stack) -> None:
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
-    created = create(hub)
-    page.goto(f"{created.url}grocery/c/pantry")
+    open_site(page, hub, "grocery", path="c/pantry")
     card = page.locator("article.g-card", has_text="Крупа гречневая ядрица «Крупяной ряд», 450 г")
     card.get_by_role("button", name="В корзину").click()
     card = page.locator("article.g-card", has_text="Крупа гречневая ядрица «Крупяной ряд», 450 г")

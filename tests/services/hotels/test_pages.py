@@ -6,24 +6,14 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import create, events_url, make_task, params_of, wait_events
+from helpers import create, events_url, make_task, open_site, params_of, wait_events
 from playwright.sync_api import Page, expect
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TASK = make_task([{"event_name": "bench_hotel_select_city"}], domain="hotels")
 
 
-def open_hotels(page: Page, hub: httpx.Client, **variants: str) -> str:
-    created = create(hub, TASK, ui_variants=variants)
-    page.goto(created.url)
-    page.locator("nav.wpb-tabs").get_by_role("link", name="Отели").click()
-    expect(page.get_by_role("heading", name="Найдите отель для поездки")).to_be_visible()
-    return str(created.trajectory_id)
-
-
 def test_search_to_room_by_mouse(page: Page, hub: httpx.Client) -> None:
-    tid = open_hotels(page, hub)
+    tid = open_site(page, hub, "hotels", TASK).trajectory_id
     page.get_by_role("combobox", name="Город").fill("цюр")
     page.get_by_role("option", name="Цюрих, Швейцария").click()
     page.get_by_role("button", name="Заезд: выберите дату").click()
@@ -84,7 +74,7 @@ def test_search_to_room_by_mouse(page: Page, hub: httpx.Client) -> None:
 
 
 def test_default_widgets_by_keyboard(page: Page, hub: httpx.Client) -> None:
-    tid = open_hotels(page, hub)
+    tid = open_site(page, hub, "hotels", TASK).trajectory_id
     city = page.get_by_role("combobox", name="Город")
     city.fill("Южная")
     city.press("ArrowDown")
@@ -126,7 +116,9 @@ def test_default_widgets_by_keyboard(page: Page, hub: httpx.Client) -> None:
 
 
 def test_native_select_city(page: Page, hub: httpx.Client) -> None:
-    tid = open_hotels(page, hub, select_city="native_select")
+    tid = open_site(
+        page, hub, "hotels", TASK, ui_variants={"select_city": "native_select"}
+    ).trajectory_id
     select = page.get_by_role("combobox", name="Город")
     select.select_option(label="Дубай, ОАЭ")
     select.focus()
@@ -145,7 +137,7 @@ def test_native_select_city(page: Page, hub: httpx.Client) -> None:
 
 @pytest.mark.parametrize("impl", ["inline_stepper", "compact_select", "pill_buttons"])
 def test_guest_counters_write_the_same_event(page: Page, hub: httpx.Client, impl: str) -> None:
-    tid = open_hotels(page, hub, counter_guests=impl)
+    tid = open_site(page, hub, "hotels", TASK, ui_variants={"counter_guests": impl}).trajectory_id
     box = page.locator("[data-wpb-guests]")
     if impl == "compact_select":
         box.get_by_label("Номера", exact=True).select_option("2")
@@ -172,7 +164,13 @@ def test_guest_counters_write_the_same_event(page: Page, hub: httpx.Client, impl
 
 
 def test_popups_close_on_a_click_outside(page: Page, hub: httpx.Client) -> None:
-    open_hotels(page, hub, date="split_popup", counter_guests="rooms_popup")
+    open_site(
+        page,
+        hub,
+        "hotels",
+        TASK,
+        ui_variants={"date": "split_popup", "counter_guests": "rooms_popup"},
+    )
     heading = page.get_by_role("heading", name="Найдите отель для поездки")
     page.get_by_role("button", name="Заезд: выберите дату").click()
     dates = page.get_by_role("dialog", name="Заезд: выбор даты")

@@ -7,23 +7,14 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import httpx
-import pytest
-from helpers import create, load, verdict, wait_events
+from helpers import load, open_site, verdict, wait_events
 from playwright.sync_api import Page, expect
 
 from services.core.russian import MONTHS_GENITIVE
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
 
 def shifted(iso: str, created: dict) -> date:
     return date.fromisoformat(iso) + timedelta(days=created.date_shift_days)
-
-
-def open_hotels(page: Page, created: dict) -> None:
-    page.goto(created.url)
-    page.locator("nav.wpb-tabs").get_by_role("link", name="Отели").click()
-    expect(page.get_by_role("heading", name="Найдите отель для поездки")).to_be_visible()
 
 
 def choose_city(page: Page, typed: str, label: str) -> None:
@@ -50,8 +41,7 @@ def pick_stay(page: Page, start: date, end: date) -> None:
 
 
 def test_search_with_default_guests_passes(page: Page, hub: httpx.Client) -> None:
-    created = create(hub, load("hotels_search_zurich"))
-    open_hotels(page, created)
+    created = open_site(page, hub, "hotels", load("hotels_search_zurich"))
     choose_city(page, "цюр", "Цюрих, Швейцария")
     pick_stay(page, shifted("2026-09-15", created), shifted("2026-09-20", created))
     expect(page.get_by_role("button", name="1 номер, 2 гостя")).to_be_visible()  # untouched
@@ -64,8 +54,7 @@ def test_search_with_default_guests_passes(page: Page, hub: httpx.Client) -> Non
 
 
 def test_search_after_switching_city_fails(page: Page, hub: httpx.Client) -> None:
-    created = create(hub, load("hotels_search_zurich"))
-    open_hotels(page, created)
+    created = open_site(page, hub, "hotels", load("hotels_search_zurich"))
     choose_city(page, "цюр", "Цюрих, Швейцария")
     pick_stay(page, shifted("2026-09-15", created), shifted("2026-09-20", created))
     page.get_by_role("button", name="1 номер, 2 гостя").click()
@@ -78,8 +67,7 @@ def test_search_after_switching_city_fails(page: Page, hub: httpx.Client) -> Non
 
 
 def test_booking_with_default_guests_passes(page: Page, hub: httpx.Client) -> None:
-    created = create(hub, load("hotels_book_room_typos"))
-    open_hotels(page, created)
+    created = open_site(page, hub, "hotels", load("hotels_book_room_typos"))
     choose_city(page, "праг", "Прага, Чехия")
     pick_stay(page, shifted("2026-10-12", created), shifted("2026-10-15", created))
     page.get_by_role("button", name="Найти").click()

@@ -5,15 +5,10 @@ module has a stack of its own (unsupervised: each test restarts what it kills)."
 
 from __future__ import annotations
 
-import time
-
 import httpx
-import pytest
 from helpers import close_behind_the_hub, create, events_url, refused_soon, stand_ready
 
 from runner.stack import Stack
-
-pytestmark = pytest.mark.slow
 
 
 def test_a_dead_site_is_an_infra_fault_of_the_trajectory(
@@ -58,14 +53,13 @@ def test_nats_down_answers_503_with_retry_after_in_seconds(
     url = events_url(own_hub, f"/t/{tid}/grocery/")
     own_stack.kill("nats")
     try:
-        started = time.monotonic()
+        # Answered, not held: a post that waited on NATS past the client's timeout would
+        # raise here instead.
         answer = own_hub.post(url, json={"type": "scroll", "params": {"y": 1}})
-        seconds = time.monotonic() - started
     finally:
         own_stack.restart("nats")
     assert answer.status_code == 503, answer.text
     assert answer.headers["Retry-After"] == "2" and answer.json()["field"] == "nats"
-    assert seconds < 11
     stand_ready(own_hub, 30)
     again = own_hub.post(url, json={"type": "scroll", "params": {"y": 1}})
     assert again.status_code == 200, again.text

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import create, make_task, wait_events
-from playwright.sync_api import Page, expect
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+from helpers import open_site, wait_events
+from playwright.sync_api import Locator, Page, expect
 
 
 def hotel_date(event: dict) -> bool:
@@ -24,10 +22,10 @@ def dates(hub: httpx.Client, tid: str, count: int) -> list[tuple[str, str, str]]
     ]
 
 
-def open_form(page: Page, hub: httpx.Client, impl: str) -> tuple[str, object]:
-    task = make_task([{"event_name": "bench_hotel_select_start_date"}], domain="hotels")
-    created = create(hub, task, ui_variants={"date": impl})
-    page.goto(f"{created.url}hotels/")
+def open_form(page: Page, hub: httpx.Client, impl: str) -> tuple[str, Locator]:
+    """Отели's search form under the date implementation `impl`: the trajectory and the
+    field."""
+    created = open_site(page, hub, "hotels", path="", ui_variants={"date": impl})
     return created.trajectory_id, page.locator("[data-wpb-date]")
 
 

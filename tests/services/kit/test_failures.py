@@ -6,11 +6,8 @@ from __future__ import annotations
 import time
 
 import httpx
-import pytest
-from helpers import create, make_task, wait_events
+from helpers import open_site, wait_events
 from playwright.sync_api import Page, Route, expect
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 # settled(), or "hung" when it has not resolved within the given milliseconds.
 SETTLED_WITHIN = """ms => Promise.race([
@@ -24,14 +21,8 @@ def bad_gateway(route: Route) -> None:
     route.fulfill(status=502, content_type="text/html", body="<h1>502 Bad Gateway</h1>")
 
 
-def open_hotels(page: Page, hub: httpx.Client) -> str:
-    created = create(
-        hub,
-        make_task([{"event_name": "bench_hotel_select_city"}], domain="hotels"),
-        ui_variants={"select_city": "native_select"},
-    )
-    page.goto(f"{created.url}hotels/")
-    return str(created.trajectory_id)
+# Отели's city as a native select: one choice writes one event.
+NATIVE_CITY = {"select_city": "native_select"}
 
 
 def test_emit_retries_502s_for_16_s_then_says_so(page: Page, hub: httpx.Client) -> None:
@@ -42,7 +33,7 @@ def test_emit_retries_502s_for_16_s_then_says_so(page: Page, hub: httpx.Client) 
         bad_gateway(route)
 
     page.route("**/_events?*", refuse)
-    open_hotels(page, hub)
+    open_site(page, hub, "hotels", path="", ui_variants=NATIVE_CITY)
     page.get_by_role("combobox", name="Город").select_option("ch-zrh")
     assert page.evaluate(SETTLED_WITHIN, 25_000) == "settled"
     alert = page.get_by_role("alert").filter(has_text="Действие не записано")
@@ -66,7 +57,7 @@ def test_emit_waits_as_long_as_retry_after_says(page: Page, hub: httpx.Client) -
             route.continue_()
 
     page.route("**/_events?*", unavailable_once)
-    tid = open_hotels(page, hub)
+    tid = open_site(page, hub, "hotels", path="", ui_variants=NATIVE_CITY).trajectory_id
     page.get_by_role("combobox", name="Город").select_option("ch-zrh")
     assert page.evaluate(SETTLED_WITHIN, 10_000) == "settled"
     assert len(posts) >= 2 and posts[1] - posts[0] >= 1.9
@@ -75,7 +66,7 @@ def test_emit_waits_as_long_as_retry_after_says(page: Page, hub: httpx.Client) -
 
 
 def test_emit_refused_is_shown_at_once(page: Page, hub: httpx.Client) -> None:
-    tid = open_hotels(page, hub)
+    tid = open_site(page, hub, "hotels", path="", ui_variants=NATIVE_CITY).trajectory_id
     assert hub.post(f"/api/trajectories/{tid}/close").status_code == 200
     page.get_by_role("combobox", name="Город").select_option("ch-zrh")
     expect(page.get_by_role("alert").filter(has_text="Действие не записано")).to_have_text(
@@ -85,10 +76,9 @@ def test_emit_refused_is_shown_at_once(page: Page, hub: httpx.Client) -> None:
 
 
 def test_cart_and_favourite_when_the_shop_answers_502(page: Page, hub: httpx.Client) -> None:
-    created = create(hub, make_task([{"event_name": "basket_add"}], domain="books"))
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{created.url}books/b/b-0173")
+    open_site(page, hub, "books", path="b/b-0173")
     page.route("**/cart/**", bad_gateway)
     page.route("**/favorites/**", bad_gateway)
     buy = page.locator(".b-buy")

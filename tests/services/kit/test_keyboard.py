@@ -8,18 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import pytest
-from helpers import create, make_task, params_of, wait_events
+from helpers import open_site, params_of, wait_events
 from playwright.sync_api import Page, expect
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def open_site(page: Page, hub: httpx.Client, domain: str, event: str, **variants: str) -> str:
-    created = create(hub, make_task([{"event_name": event}], domain=domain), ui_variants=variants)
-    page.goto(f"{created.url}{domain}/")
-    expect(page.locator("form")).to_be_visible()
-    return str(created.trajectory_id)
 
 
 def press(page: Page, *keys: str) -> None:
@@ -37,7 +27,7 @@ def hotel_dates(hub: httpx.Client, tid: str) -> list[list[dict[str, Any]]]:
 
 
 def test_hotels_split_popup_by_keyboard(page: Page, hub: httpx.Client) -> None:
-    tid = open_site(page, hub, "hotels", HOTEL_DATES[0], date="split_popup")
+    tid = open_site(page, hub, "hotels", path="", ui_variants={"date": "split_popup"}).trajectory_id
     root = page.locator("[data-wpb-date]")
     root.get_by_role("button", name="Заезд: выберите дату").focus()
     press(page, "Enter")
@@ -56,7 +46,9 @@ def test_hotels_split_popup_by_keyboard(page: Page, hub: httpx.Client) -> None:
 
 
 def test_hotels_single_popup_by_keyboard(page: Page, hub: httpx.Client) -> None:
-    tid = open_site(page, hub, "hotels", HOTEL_DATES[0], date="single_popup")
+    tid = open_site(
+        page, hub, "hotels", path="", ui_variants={"date": "single_popup"}
+    ).trajectory_id
     root = page.locator("[data-wpb-date]")
     trigger = root.get_by_role("button", name="Выберите даты")
     trigger.focus()
@@ -80,7 +72,7 @@ def test_hotels_single_popup_by_keyboard(page: Page, hub: httpx.Client) -> None:
 
 
 def test_hotels_text_input_by_keyboard(page: Page, hub: httpx.Client) -> None:
-    tid = open_site(page, hub, "hotels", HOTEL_DATES[0], date="text_input")
+    tid = open_site(page, hub, "hotels", path="", ui_variants={"date": "text_input"}).trajectory_id
     root = page.locator("[data-wpb-date]")
     start = root.get_by_role("textbox", name="Заезд")
     end = root.get_by_role("textbox", name="Выезд")
@@ -114,7 +106,7 @@ def rail_dates(impl: str, departure: str, back: str) -> list[dict[str, Any]]:
 
 
 def test_rail_popup_grid_by_keyboard(page: Page, hub: httpx.Client) -> None:
-    tid = open_site(page, hub, "rail", "select_date", date="popup_grid")
+    tid = open_site(page, hub, "rail", path="", ui_variants={"date": "popup_grid"}).trajectory_id
     root = page.locator("[data-wpb-date]")
     root.get_by_role("button", name="Туда: выберите дату").focus()
     press(page, "Enter")
@@ -131,7 +123,7 @@ def test_rail_popup_grid_by_keyboard(page: Page, hub: httpx.Client) -> None:
 
 
 def test_rail_native_input_by_keyboard(page: Page, hub: httpx.Client) -> None:
-    tid = open_site(page, hub, "rail", "select_date", date="native_input")
+    tid = open_site(page, hub, "rail", path="", ui_variants={"date": "native_input"}).trajectory_id
     there = page.locator(".wpb-date-input").nth(0)
     back = page.locator(".wpb-date-input").nth(1)
     there.focus()
@@ -148,7 +140,7 @@ def test_rail_native_input_by_keyboard(page: Page, hub: httpx.Client) -> None:
 
 
 def test_rail_text_input_by_keyboard(page: Page, hub: httpx.Client) -> None:
-    tid = open_site(page, hub, "rail", "select_date", date="text_input")
+    tid = open_site(page, hub, "rail", path="", ui_variants={"date": "text_input"}).trajectory_id
     there = page.locator(".wpb-date-input").nth(0)
     back = page.locator(".wpb-date-input").nth(1)
     there.focus()
@@ -171,7 +163,9 @@ def test_rail_text_input_by_keyboard(page: Page, hub: httpx.Client) -> None:
 
 
 def test_hotels_autocomplete_by_keyboard(page: Page, hub: httpx.Client) -> None:
-    tid = open_site(page, hub, "hotels", "bench_hotel_select_city", select_city="autocomplete")
+    tid = open_site(
+        page, hub, "hotels", path="", ui_variants={"select_city": "autocomplete"}
+    ).trajectory_id
     city = page.get_by_role("combobox", name="Город")
     city.focus()
     page.keyboard.type("цюр")
@@ -191,7 +185,9 @@ def test_hotels_autocomplete_by_keyboard(page: Page, hub: httpx.Client) -> None:
 
 
 def test_hotels_native_select_city_by_keyboard(page: Page, hub: httpx.Client) -> None:
-    tid = open_site(page, hub, "hotels", "bench_hotel_select_city", select_city="native_select")
+    tid = open_site(
+        page, hub, "hotels", path="", ui_variants={"select_city": "native_select"}
+    ).trajectory_id
     select = page.get_by_role("combobox", name="Город")
     select.focus()
     press(page, "ArrowDown")  # from «Выберите из списка» to the first city
@@ -220,7 +216,9 @@ def test_hotels_native_select_city_by_keyboard(page: Page, hub: httpx.Client) ->
 
 
 def test_rail_typeahead_by_keyboard(page: Page, hub: httpx.Client) -> None:
-    tid = open_site(page, hub, "rail", "select_city", select_station="typeahead")
+    tid = open_site(
+        page, hub, "rail", path="", ui_variants={"select_station": "typeahead"}
+    ).trajectory_id
     origin = page.get_by_role("combobox", name="Откуда")
     target = page.get_by_role("combobox", name="Куда", exact=True)
     origin.focus()
@@ -239,7 +237,9 @@ def test_rail_typeahead_by_keyboard(page: Page, hub: httpx.Client) -> None:
 
 
 def test_rail_native_select_station_by_keyboard(page: Page, hub: httpx.Client) -> None:
-    tid = open_site(page, hub, "rail", "select_city", select_station="native_select")
+    tid = open_site(
+        page, hub, "rail", path="", ui_variants={"select_station": "native_select"}
+    ).trajectory_id
     origin = page.get_by_role("combobox", name="Откуда")
     target = page.get_by_role("combobox", name="Куда", exact=True)
     origin.focus()
@@ -273,7 +273,9 @@ def choose_age(page: Page, box: Any, kid: int, room: int, age: int) -> None:
 
 
 def test_rooms_popup_by_keyboard(page: Page, hub: httpx.Client) -> None:
-    tid = open_site(page, hub, "hotels", "bench_hotel_select_guests", counter_guests="rooms_popup")
+    tid = open_site(
+        page, hub, "hotels", path="", ui_variants={"counter_guests": "rooms_popup"}
+    ).trajectory_id
     box = page.locator("[data-wpb-guests]")
     trigger = box.get_by_role("button", name="1 номер, 2 гостя")
     trigger.focus()
@@ -307,8 +309,8 @@ def test_rooms_popup_by_keyboard(page: Page, hub: httpx.Client) -> None:
 
 def test_inline_stepper_by_keyboard(page: Page, hub: httpx.Client) -> None:
     tid = open_site(
-        page, hub, "hotels", "bench_hotel_select_guests", counter_guests="inline_stepper"
-    )
+        page, hub, "hotels", path="", ui_variants={"counter_guests": "inline_stepper"}
+    ).trajectory_id
     box = page.locator("[data-wpb-guests]")
     more_rooms = box.get_by_role("button", name="Больше: номера")
     more_rooms.focus()
@@ -328,8 +330,8 @@ def test_inline_stepper_by_keyboard(page: Page, hub: httpx.Client) -> None:
 
 def test_compact_select_by_keyboard(page: Page, hub: httpx.Client) -> None:
     tid = open_site(
-        page, hub, "hotels", "bench_hotel_select_guests", counter_guests="compact_select"
-    )
+        page, hub, "hotels", path="", ui_variants={"counter_guests": "compact_select"}
+    ).trajectory_id
     box = page.locator("[data-wpb-guests]")
     rooms = box.get_by_label("Номера", exact=True)
     rooms.focus()
@@ -351,7 +353,9 @@ def test_compact_select_by_keyboard(page: Page, hub: httpx.Client) -> None:
 
 def test_pill_buttons_by_keyboard(page: Page, hub: httpx.Client) -> None:
     """Each row of pills is a radio group: one tab stop, the arrows move and choose."""
-    tid = open_site(page, hub, "hotels", "bench_hotel_select_guests", counter_guests="pill_buttons")
+    tid = open_site(
+        page, hub, "hotels", path="", ui_variants={"counter_guests": "pill_buttons"}
+    ).trajectory_id
     box = page.locator("[data-wpb-guests]")
     rooms = box.get_by_role("radiogroup", name="Номера")
     one = rooms.get_by_role("radio", name="Номера: 1")

@@ -1,36 +1,33 @@
 """The page shell's `layout`, `session` and `tabs` perturbations on every site, clicked through
-in Chromium by role and accessible name at the default and the mobile viewport: a lazy list
-loads its cards on scroll, a paginated one reaches its page 2, repeated controls share one
-caption under different names, an expired session asks to log in and keeps the cart, an item
-opens in a new tab of the same trajectory; and two trajectories at once, one perturbed and one
-not, each see their own page."""
+in Chromium by role and accessible name at the default and the phone's screen (each site at
+one of them in the default selection, every one under `full`: helpers.page_matrix): a lazy
+list loads its cards on scroll, a paginated one reaches its page 2, repeated controls share
+one caption under different names, an expired session asks to log in and keeps the cart, an
+item opens in a new tab of the same trajectory; and two trajectories at once, one perturbed
+and one not, each see their own page."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
+from itertools import product
 
 import httpx
-import pytest
-from helpers import TODAY, create, make_task
-from playwright.sync_api import Browser, Locator, Page, expect
+from helpers import TODAY, create, make_task, open_site, page_matrix
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from runner.chromium import LOCALE, TIMEZONE
+from runner.chromium import context_options
 from services.core import perturb
+from services.core.models.run import Viewport
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "mobile": {"width": 390, "height": 844}}
 START = date.fromisoformat(TODAY) + timedelta(days=7)
 END = START + timedelta(days=3)
 
 
 @dataclass(frozen=True)
 class Site:
-    domain: str
-    # A list page (after the trajectory's address) and the selector of its cards.
+    # A list page (under the site's address) and the selector of its cards.
     list_path: str
     cards: str
     # The repeated control under `dup_labels`: its role and its one visible caption.
@@ -42,35 +39,31 @@ class Site:
 
 
 SITES = {
-    "shop": Site("shop", "shop/search?q=для", "article.m-card", ("link", "Подробнее")),
-    "books": Site("books", "books/search?q=о", "article.b-card", ("link", "Подробнее")),
+    "shop": Site("search?q=для", "article.m-card", ("link", "Подробнее")),
+    "books": Site("search?q=о", "article.b-card", ("link", "Подробнее")),
     "grocery": Site(
-        "grocery",
-        "grocery/c/dairy",
+        "c/dairy",
         "article.g-card",
         ("button", "Добавить"),
         re.compile("^Хлеб и выпечка$"),
         "Хлеб и выпечка",
     ),
     "hotels": Site(
-        "hotels",
-        f"hotels/search?city=ru-mow&start={START}&end={END}&rooms=2",
+        f"search?city=ru-mow&start={START}&end={END}&rooms=2",
         "li.h-card",
         ("link", "Подробнее"),
         re.compile("^Выбрать номер: "),
         "Цена за ночь",
     ),
     "rail": Site(
-        "rail",
-        f"rail/search?from=Москва&to=Санкт-Петербург&date={START}&adults=1",
+        f"search?from=Москва&to=Санкт-Петербург&date={START}&adults=1",
         "li.r-train",
         ("link", "Выбрать"),
         re.compile("^Выбрать поезд"),
         "Тариф",
     ),
     "files": Site(
-        "files",
-        "files/c/projects-archive?year=2024",
+        "c/projects-archive?year=2024",
         "li.f-file",
         ("link", "Просмотр"),
         re.compile(r"^Просмотр: .*\.csv$"),
@@ -79,26 +72,15 @@ SITES = {
 }
 
 
-@pytest.fixture(params=list(VIEWPORTS), ids=list(VIEWPORTS))
-def viewport(request: pytest.FixtureRequest) -> dict[str, int]:
-    return VIEWPORTS[request.param]
+def open_list(page: Page, hub: httpx.Client, domain: str, variants: dict[str, str]) -> str:
+    """A new trajectory with `variants` on `domain`, its list page open; the trajectory's
+    address."""
+    return open_site(page, hub, domain, path=SITES[domain].list_path, ui_variants=variants).url
 
 
-@pytest.fixture
-def page(browser: Browser, viewport: dict[str, int]) -> Iterator[Page]:
-    context = browser.new_context(
-        viewport=viewport, locale=LOCALE, timezone_id=TIMEZONE, accept_downloads=True
-    )
-    opened = context.new_page()
-    opened.set_default_timeout(15_000)
-    yield opened
-    context.close()
-
-
-def trajectory(hub: httpx.Client, domain: str, key: str, impl: str) -> str:
-    """The address of a new trajectory on `domain` with `key=impl`."""
-    task = make_task([{"event_name": "state_changed"}], domain=domain)
-    return create(hub, task, ui_variants={key: impl}).url
+def same_screen(browser: Browser, page: Page) -> BrowserContext:
+    """A second person's browser, at the screen of `page`."""
+    return browser.new_context(**context_options(Viewport(**page.viewport_size)))
 
 
 def visible(cards: Locator) -> int:
@@ -108,10 +90,12 @@ def visible(cards: Locator) -> int:
 # -- layout=lazy ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("domain", list(SITES))
-def test_lazy_list_loads_its_cards_on_scroll(domain: str, page: Page, hub: httpx.Client) -> None:
-    site = SITES[domain]
-    page.goto(trajectory(hub, domain, "layout", "lazy") + site.list_path)
+@page_matrix(product([{"layout": "lazy"}], SITES))
+def test_lazy_list_loads_its_cards_on_scroll(
+    variants: dict[str, str], domain: str, screen_page: Page, hub: httpx.Client
+) -> None:
+    page, site = screen_page, SITES[domain]
+    open_list(page, hub, domain, variants)
     cards = page.locator(site.cards)
     total = cards.count()
     assert total > perturb.LAZY_FIRST
@@ -132,11 +116,12 @@ def test_lazy_list_loads_its_cards_on_scroll(domain: str, page: Page, hub: httpx
 # -- layout=paginated -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("domain", list(SITES))
-def test_paginated_list_reaches_page_two(domain: str, page: Page, hub: httpx.Client) -> None:
-    site = SITES[domain]
-    url = trajectory(hub, domain, "layout", "paginated") + site.list_path
-    page.goto(url)
+@page_matrix(product([{"layout": "paginated"}], SITES))
+def test_paginated_list_reaches_page_two(
+    variants: dict[str, str], domain: str, screen_page: Page, hub: httpx.Client
+) -> None:
+    page, site = screen_page, SITES[domain]
+    open_list(page, hub, domain, variants)
     cards = page.locator(site.cards)
     total = cards.count()
     pager = page.get_by_role("navigation", name="Страницы списка")
@@ -164,10 +149,12 @@ def test_paginated_list_reaches_page_two(domain: str, page: Page, hub: httpx.Cli
 # -- layout=dup_labels ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("domain", list(SITES))
-def test_dup_labels_one_caption_different_names(domain: str, page: Page, hub: httpx.Client) -> None:
-    site = SITES[domain]
-    page.goto(trajectory(hub, domain, "layout", "dup_labels") + site.list_path)
+@page_matrix(product([{"layout": "dup_labels"}], SITES))
+def test_dup_labels_one_caption_different_names(
+    variants: dict[str, str], domain: str, screen_page: Page, hub: httpx.Client
+) -> None:
+    page, site = screen_page, SITES[domain]
+    open_list(page, hub, domain, variants)
     role, caption = site.repeated
     controls = page.get_by_role(role, name=re.compile(f"^{caption}")).filter(has_text=caption)
     count = controls.count()
@@ -194,13 +181,12 @@ def test_dup_labels_one_caption_different_names(domain: str, page: Page, hub: ht
 # -- tabs=new_tab ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("domain", list(SITES))
+@page_matrix(product([{"tabs": "new_tab"}], SITES))
 def test_new_tab_opens_the_item_in_the_same_trajectory(
-    domain: str, page: Page, hub: httpx.Client
+    variants: dict[str, str], domain: str, screen_page: Page, hub: httpx.Client
 ) -> None:
-    site = SITES[domain]
-    url = trajectory(hub, domain, "tabs", "new_tab")
-    page.goto(url + site.list_path)
+    page, site = screen_page, SITES[domain]
+    url = open_list(page, hub, domain, variants)
     card = page.locator(site.cards).first
     link = card.get_by_role("link").first
     shows = site.item_shows or card.get_attribute("data-title") or ""
@@ -255,15 +241,17 @@ def add_three(page: Page, site: Site) -> list[str]:
     return names
 
 
-@pytest.mark.parametrize("domain", list(SITES))
+@page_matrix(product([{"session": "expire"}], SITES))
 def test_expired_session_asks_to_log_in_and_keeps_the_cart(
-    domain: str, page: Page, hub: httpx.Client
+    variants: dict[str, str], domain: str, screen_page: Page, hub: httpx.Client
 ) -> None:
-    site = SITES[domain]
-    url = trajectory(hub, domain, "session", "expire")
-    login, password = account(page, url)
+    page, site = screen_page, SITES[domain]
+    created = create(
+        hub, make_task([{"event_name": "state_changed"}], domain=domain), ui_variants=variants
+    )
+    login, password = account(page, created.url)
     assert (login, password) == perturb.ACCOUNT
-    page.goto(url + site.list_path)
+    page.goto(f"{created.url}{domain}/{site.list_path}")
     if domain in ("shop", "books", "grocery"):
         add_three(page, site)
         page.wait_for_url(re.compile("/_session/login"))
@@ -314,24 +302,31 @@ def test_expired_session_asks_to_log_in_and_keeps_the_cart(
 # -- per trajectory -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("key", "impl"),
-    [("layout", "lazy"), ("layout", "paginated"), ("layout", "dup_labels"), ("tabs", "new_tab")],
+@page_matrix(
+    product(
+        [
+            {"layout": "lazy"},
+            {"layout": "paginated"},
+            {"layout": "dup_labels"},
+            {"tabs": "new_tab"},
+        ],
+        ["shop"],
+    )
 )
 def test_two_trajectories_at_once_each_see_their_own_page(
-    key: str, impl: str, browser: Browser, hub: httpx.Client, viewport: dict[str, int]
+    variants: dict[str, str],
+    domain: str,
+    screen_page: Page,
+    browser: Browser,
+    hub: httpx.Client,
 ) -> None:
-    site = SITES["shop"]
-    perturbed = trajectory(hub, "shop", key, impl)
-    plain = trajectory(hub, "shop", "layout", "none")
-    first, second = (
-        browser.new_context(viewport=viewport, locale=LOCALE, timezone_id=TIMEZONE)
-        for _ in range(2)
-    )
+    site, mine = SITES[domain], screen_page
+    (impl,) = variants.values()
+    second = same_screen(browser, mine)
     try:
-        mine, theirs = first.new_page(), second.new_page()
-        mine.goto(perturbed + site.list_path)
-        theirs.goto(plain + site.list_path)
+        theirs = second.new_page()
+        open_list(mine, hub, domain, variants)
+        open_list(theirs, hub, domain, {"layout": "none"})
         total = theirs.locator(site.cards).count()
         assert visible(theirs.locator(site.cards)) == total
         assert theirs.locator("[data-kit-list], .kit-more, a[target=_blank]").count() == 0
@@ -350,33 +345,36 @@ def test_two_trajectories_at_once_each_see_their_own_page(
         }
         assert mine.locator(marks[impl]).count() > 0
     finally:
-        first.close()
         second.close()
 
 
+@page_matrix([({"session": "expire"}, "grocery")])
 def test_an_expired_session_is_the_trajectorys_own(
-    browser: Browser, hub: httpx.Client, viewport: dict[str, int]
+    variants: dict[str, str],
+    domain: str,
+    screen_page: Page,
+    browser: Browser,
+    hub: httpx.Client,
 ) -> None:
     """Two trajectories press «В корзину» three times at once: only the one whose session
     expires is asked to log in; the hub page shows the account only to it."""
-    site = SITES["grocery"]
-    expiring = trajectory(hub, "grocery", "session", "expire")
-    plain = trajectory(hub, "grocery", "session", "none")
-    first, second = (
-        browser.new_context(viewport=viewport, locale=LOCALE, timezone_id=TIMEZONE)
-        for _ in range(2)
+    site, mine = SITES[domain], screen_page
+    plain = create(
+        hub,
+        make_task([{"event_name": "state_changed"}], domain=domain),
+        ui_variants={"session": "none"},
     )
+    second = same_screen(browser, mine)
     try:
-        mine, theirs = first.new_page(), second.new_page()
-        theirs.goto(plain)
+        theirs = second.new_page()
+        theirs.goto(plain.url)
         expect(theirs.get_by_role("region", name="Учётная запись для входа")).to_have_count(0)
-        mine.goto(expiring + site.list_path)
-        theirs.goto(plain + site.list_path)
+        open_list(mine, hub, domain, variants)
+        theirs.goto(f"{plain.url}{domain}/{site.list_path}")
         add_three(mine, site)
         add_three(theirs, site)
         mine.wait_for_url(re.compile("/_session/login"))
         expect(theirs.get_by_test_id("cart-count")).to_have_text(str(perturb.EXPIRE_AFTER + 1))
         assert "/_session/" not in theirs.url
     finally:
-        first.close()
         second.close()

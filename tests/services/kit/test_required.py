@@ -7,29 +7,21 @@ import re
 
 import httpx
 import pytest
-from helpers import create, make_task
+from helpers import open_site
 from playwright.sync_api import Page, expect
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.mark.parametrize(
-    ("domain", "tab", "messages"),
+    ("domain", "messages"),
     [
-        ("hotels", "Отели", ["Выберите город из списка", "Укажите дату заезда"]),
-        (
-            "rail",
-            "Поезда",
-            ["Выберите станцию отправления из списка", "Выберите станцию прибытия из списка"],
-        ),
+        ("hotels", ["Выберите город из списка", "Укажите дату заезда"]),
+        ("rail", ["Выберите станцию отправления из списка", "Выберите станцию прибытия из списка"]),
     ],
 )
 def test_the_page_and_the_server_name_an_empty_field_alike(
-    page: Page, hub: httpx.Client, agent: httpx.Client, domain: str, tab: str, messages: list[str]
+    page: Page, hub: httpx.Client, agent: httpx.Client, domain: str, messages: list[str]
 ) -> None:
-    created = create(hub, make_task([{"event_name": "state_changed"}], domain=domain))
-    page.goto(created.url)
-    page.locator("nav.wpb-tabs").get_by_role("link", name=tab).click()
+    created = open_site(page, hub, domain)
     form_url = page.url
     page.get_by_role("button", name="Найти").click()
     alerts = page.get_by_role("alert")

@@ -6,27 +6,18 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import create, make_task, params_of, wait_events
+from helpers import open_site, params_of, wait_events
 from playwright.sync_api import Page, expect
 
 from services.core.sites import registry
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
 IMPLEMENTATIONS = registry().controls["text_search"]["shop"]
-
-
-def open_site(page: Page, hub: httpx.Client, impl: str) -> str:
-    task = make_task([{"event_name": "submit_search"}], domain="shop")
-    created = create(hub, task, ui_variants={"text_search": impl})
-    page.goto(f"{created.url}shop/")
-    return str(created.trajectory_id)
 
 
 def test_the_six_implementations_differ_in_dom(page: Page, hub: httpx.Client) -> None:
     shapes = set()
     for impl in IMPLEMENTATIONS:
-        open_site(page, hub, impl)
+        open_site(page, hub, "shop", path="", ui_variants={"text_search": impl})
         form = page.locator("form[data-ts]")
         expect(form).to_have_attribute("data-widget", impl)
         shape = form.evaluate(
@@ -40,7 +31,7 @@ def test_the_six_implementations_differ_in_dom(page: Page, hub: httpx.Client) ->
 
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 def test_submits_by_mouse_and_keyboard(page: Page, hub: httpx.Client, impl: str) -> None:
-    tid = open_site(page, hub, impl)
+    tid = open_site(page, hub, "shop", path="", ui_variants={"text_search": impl}).trajectory_id
     form = page.get_by_role("search")
     field = form.get_by_role("combobox")
     # by mouse: type, then click the button named «Найти»

@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 import httpx
-import pytest
-from helpers import create, events_url, make_task, params_of, wait_events
+from helpers import create, events_url, open_site, params_of, wait_events
 from playwright.sync_api import Page, expect
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def start(page: Page, hub: httpx.Client, **body) -> str:
-    created = create(hub, make_task([{"event_name": "basket_add"}], domain="shop"), **body)
-    page.goto(created.url)
-    page.locator("nav.wpb-tabs").get_by_role("link", name="Маркет").click()
-    expect(page.get_by_role("heading", name="Выбор покупателей")).to_be_visible()
-    return str(created.trajectory_id)
 
 
 def test_browse_filter_sort_cart_and_favourites(page: Page, hub: httpx.Client) -> None:
-    tid = start(page, hub)
+    tid = open_site(page, hub, "shop").trajectory_id
     page.get_by_role("navigation", name="Каталог").get_by_role("link", name="Зоотовары").click()
     filters = page.get_by_role("form", name="Фильтры и сортировка")
     filters.get_by_role("checkbox", name="Бодрый лось").check()
@@ -76,7 +65,7 @@ def test_browse_filter_sort_cart_and_favourites(page: Page, hub: httpx.Client) -
 
 
 def test_search_carousel_login_and_checkout(page: Page, hub: httpx.Client) -> None:
-    tid = start(page, hub)
+    tid = open_site(page, hub, "shop").trajectory_id
     carousel = page.get_by_role("region", name="Скидки недели")
     first = carousel.locator(".m-slide:not([hidden]) h3").inner_text()
     carousel.get_by_role("button", name="Следующий слайд").click()

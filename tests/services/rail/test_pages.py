@@ -7,24 +7,14 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import create, events_url, make_task, params_of, wait_events
+from helpers import create, events_url, make_task, open_site, params_of, wait_events
 from playwright.sync_api import Page, expect
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TASK = make_task([{"event_name": "select_city"}], domain="rail")
 
 
-def open_rail(page: Page, hub: httpx.Client, **variants: str) -> str:
-    created = create(hub, TASK, ui_variants=variants)
-    page.goto(created.url)
-    page.locator("nav.wpb-tabs").get_by_role("link", name="Поезда").click()
-    expect(page.get_by_role("heading", name="Билеты на поезд")).to_be_visible()
-    return str(created.trajectory_id)
-
-
 def test_book_and_pay_by_mouse(page: Page, hub: httpx.Client) -> None:
-    tid = open_rail(page, hub)
+    tid = open_site(page, hub, "rail", TASK).trajectory_id
     page.get_by_role("combobox", name="Откуда").fill("моск")
     page.get_by_role("option", name="Москва").click()
     page.get_by_role("combobox", name="Куда", exact=True).fill("атлантида")
@@ -145,7 +135,7 @@ def test_book_and_pay_by_mouse(page: Page, hub: httpx.Client) -> None:
 
 
 def test_station_and_date_by_keyboard(page: Page, hub: httpx.Client) -> None:
-    tid = open_rail(page, hub)
+    tid = open_site(page, hub, "rail", TASK).trajectory_id
     origin = page.get_by_role("combobox", name="Откуда")
     origin.fill("каз")
     origin.press("ArrowDown")
@@ -165,7 +155,7 @@ def test_station_and_date_by_keyboard(page: Page, hub: httpx.Client) -> None:
 
 @pytest.mark.parametrize("impl", ["native_input", "text_input"])
 def test_date_implementations(page: Page, hub: httpx.Client, impl: str) -> None:
-    tid = open_rail(page, hub, date=impl)
+    tid = open_site(page, hub, "rail", TASK, ui_variants={"date": impl}).trajectory_id
     there = page.locator(".wpb-date-input").nth(0)
     back = page.locator(".wpb-date-input").nth(1)
     if impl == "text_input":
@@ -190,7 +180,8 @@ def test_date_implementations(page: Page, hub: httpx.Client, impl: str) -> None:
 
 
 def test_native_select_station(page: Page, hub: httpx.Client) -> None:
-    tid = open_rail(page, hub, select_station="native_select")
+    variants = {"select_station": "native_select"}
+    tid = open_site(page, hub, "rail", TASK, ui_variants=variants).trajectory_id
     page.get_by_role("combobox", name="Куда", exact=True).select_option("Сочи")
     assert params_of(wait_events(hub, tid, "select_city")) == [
         {"field": "to", "name": "Сочи", "widget": "native_select"}

@@ -10,13 +10,11 @@ from datetime import date, timedelta
 
 import httpx
 import pytest
-from helpers import create, load, verdict
+from helpers import load, open_site, verdict
 from playwright.sync_api import Page, expect
 
 from services.core.russian import MONTHS_GENITIVE as MONTHS
 from services.rail.catalog import Seat, load_catalog
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ANNA, IGOR, POLINA = "Смирнова Анна Петровна", "Смирнов Игорь Олегович", "Смирнова Полина Игоревна"
 
@@ -24,8 +22,7 @@ ANNA, IGOR, POLINA = "Смирнова Анна Петровна", "Смирно
 def search(
     page: Page, created: dict, origin: str, dest: str, iso: str, adults: int, children: int = 0
 ) -> None:
-    page.goto(created.url)
-    page.locator("nav.wpb-tabs").get_by_role("link", name="Поезда").click()
+    """The search on the page open, Поезда's first."""
     page.get_by_role("combobox", name="Откуда").fill(origin[:4].lower())
     page.get_by_role("option", name=origin).click()
     page.get_by_role("combobox", name="Куда", exact=True).fill(dest[:4].lower())
@@ -69,7 +66,7 @@ def book(page: Page, people: list[str]) -> None:
 
 
 def family(page: Page, hub: httpx.Client, adults: int, seats: list[Seat], people: list[str]) -> int:
-    created = create(hub, load("rail_cart_family"))
+    created = open_site(page, hub, "rail", load("rail_cart_family"))
     search(page, created, "Москва", "Казань", "2026-10-10", adults, 2 - adults)
     page.get_by_role("link", name="Выбрать поезд «Волжская заря»").click()
     page.get_by_role("button", name=re.compile(r"^Плацкартный · ")).click()
@@ -102,7 +99,7 @@ def test_family_near_misses_fail(
 
 
 def business(page: Page, hub: httpx.Client, tariffs: list[str]) -> int:
-    created = create(hub, load("rail_cart_business"))
+    created = open_site(page, hub, "rail", load("rail_cart_business"))
     search(page, created, "Москва", "Санкт-Петербург", "2026-09-21", 1)
     page.get_by_role("combobox", name="Тариф", exact=True).select_option("Бизнес")
     page.get_by_role("button", name="Показать").click()
@@ -124,7 +121,7 @@ def test_business_chosen_then_another_tariff_booked_fails(page: Page, hub: httpx
 
 
 def checkout(page: Page, hub: httpx.Client, pay: bool) -> int:
-    created = create(hub, load("rail_checkout_stop"))
+    created = open_site(page, hub, "rail", load("rail_checkout_stop"))
     search(page, created, "Москва", "Нижний Новгород", "2026-09-18", 1)
     page.get_by_role("link", name="Выбрать поезд «Кремлёвский холм»").click()
     page.get_by_role("button", name=re.compile(r"^Эконом\+ · ")).click()
@@ -151,11 +148,12 @@ def test_checkout_paying_anyway_fails(page: Page, hub: httpx.Client) -> None:
 
 def econom(page: Page, hub: httpx.Client, origin: str, dest: str) -> int:
     """Search Москва — Санкт-Петербург sorted by price, then book «Ясный сокол» from origin."""
-    created = create(hub, load("rail_cart_econom"))
+    created = open_site(page, hub, "rail", load("rail_cart_econom"))
     search(page, created, "Москва", "Санкт-Петербург", "2026-09-15", 1)
     page.get_by_role("combobox", name="Сортировать", exact=True).select_option("price")
     page.get_by_role("button", name="Упорядочить").click()
     if origin != "Москва":
+        page.goto(f"{created.url}rail/")
         search(page, created, origin, dest, "2026-09-15", 1)
     page.get_by_role("link", name="Выбрать поезд «Ясный сокол»").click()
     page.get_by_role("button", name=re.compile(r"^Эконом · ")).click()
@@ -175,8 +173,10 @@ def test_econom_booked_the_other_way_fails(page: Page, hub: httpx.Client) -> Non
 def pay_sv(page: Page, hub: httpx.Client, tariffs: list[str]) -> int:
     """Book «Тихий перрон» in each tariff in turn (a cart line each, the n-th booking on the
     n-th free seat), then pay by card."""
-    created = create(hub, load("rail_pay_sv"))
+    created = open_site(page, hub, "rail", load("rail_pay_sv"))
     for n, tariff in enumerate(tariffs):
+        if n:
+            page.goto(f"{created.url}rail/")
         search(page, created, "Москва", "Санкт-Петербург", "2026-09-25", 1)
         page.get_by_role("link", name="Выбрать поезд «Тихий перрон»").click()
         page.get_by_role("button", name=re.compile(rf"^{tariff} · ")).click()
@@ -212,7 +212,7 @@ def test_a_passenger_beyond_the_searched_kinds_is_refused(
     page: Page, hub: httpx.Client, agent: httpx.Client
 ) -> None:
     # The search asked for two adults: a child's ticket cannot be chosen in its place.
-    created = create(hub, load("rail_cart_family"))
+    created = open_site(page, hub, "rail", load("rail_cart_family"))
     search(page, created, "Москва", "Казань", "2026-10-10", 2, 0)
     page.get_by_role("link", name="Выбрать поезд «Волжская заря»").click()
     page.get_by_role("button", name=re.compile(r"^Плацкартный · ")).click()

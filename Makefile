@@ -1,11 +1,12 @@
-# The two doors: `make demo` (stack + evaluation + summary + board) and `make test`.
+# The two doors: `make demo` (stack + evaluation + summary + board) and `make test`; `make
+# unit` for the tests that start nothing (seconds), `make test-full` for a release.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 export WPB_HOME ?= $(CURDIR)/.wpb
 
-.PHONY: setup chromium prometheus harnesses model demo test lint messages bench clean docker-engine images \
-  stand stand-down
+.PHONY: setup chromium prometheus harnesses model demo test test-full unit lint messages bench clean \
+  docker-engine images stand stand-down
 
 setup: $(BIN)/runner chromium prometheus
 
@@ -89,11 +90,28 @@ messages: setup
 	$(BIN)/pybabel update -i $(WPB_HOME)/messages.pot -d $(LOCALE) -l ru \
 	  --no-fuzzy-matching --ignore-obsolete --no-wrap >/dev/null
 
-# The images are built before pytest (a cold build takes longer than a test's deadline);
-# `images` starts the engine first.
-test: lint harnesses model
-	$(MAKE) images || echo "no Docker engine or no images: tests/deploy skip or build them"
-	$(BIN)/pytest
+# `make test`: set-up (the venv, Chromium, the harness venvs and llama-server, all cached
+# outside the checkout), lint, the images (built once per content), then pytest: every test
+# but the `full` matrices, in phases (unit first: tests/support/marks.py). Each phase's wall
+# time goes to $(WPB_PHASES); pytest prints them all at its end, with its 25 slowest tests.
+# `make test-full` runs the `full` matrices too (every implementation on every site at both
+# viewports, the oracle's whole second path and the phone run): a release's run.
+export WPB_PHASES ?= $(WPB_HOME)/phases
+timed = start=$$(date +%s); $(2); status=$$?; \
+  echo "$(1) $$(( $$(date +%s) - start ))" >> $(WPB_PHASES); exit $$status
+PRE_TEST := --no-print-directory setup harnesses model
+
+test test-full:
+	@mkdir -p $(WPB_HOME) && : > $(WPB_PHASES)
+	@$(call timed,set-up,$(MAKE) $(PRE_TEST))
+	@$(call timed,lint,$(MAKE) --no-print-directory lint)
+	@$(call timed,images,$(MAKE) --no-print-directory images \
+	  || echo "no Docker engine or no images: tests/deploy skip")
+	$(BIN)/pytest $(if $(filter test,$@),-m "not full")
+
+# The tests that start nothing (no stack, no Chromium, no process): seconds.
+unit: $(BIN)/runner
+	$(BIN)/pytest -m "not slow and not browser and not docker"
 
 # Containers (README, "Containers"). A Docker engine and Compose where none answers (as
 # root: Debian's docker.io started in the background, Compose from PyPI); else nothing.

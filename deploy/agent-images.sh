@@ -13,7 +13,8 @@ build() {
   # Quiet (the legacy builder says it is deprecated on every build); its output if it fails.
   local log
   log=$(mktemp)
-  if ! docker build -q --network host --build-arg BASE_IMAGE="$WPB_BASE_IMAGE" "$@" . \
+  if ! docker build -q --network host --build-arg BASE_IMAGE="$WPB_BASE_IMAGE" \
+      --label "wpb.images-key=${WPB_IMAGES_KEY:-}" "$@" . \
       >/dev/null 2>"$log"; then
     tail -40 "$log" >&2
     rm -f "$log"

@@ -83,10 +83,33 @@ def locked(path: Path) -> Iterator[None]:
 # -- ports -----------------------------------------------------------------------------
 
 
+# Ports handed out by this process: never twice, even once the first taker has let go.
+_HANDED: set[int] = set()
+# Below the ephemeral range: where no listener's port is ever handed out by the kernel.
+LOWEST_PORT = 10000
+
+
+def ephemeral_ports() -> tuple[int, int]:
+    """The range the kernel takes the local ports of outgoing connections from."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A port nothing listens on now, for a server started next. Outside the kernel's
+    ephemeral range, so that no outgoing connection (thousands in an evaluation) takes it
+    before the server binds, as one may take a port the kernel just gave for `bind(0)`;
+    chosen at random, so that two test sessions on one machine rarely try the same; never
+    one this process gave before."""
+    low, _ = ephemeral_ports()
+    while True:
+        port = secrets.choice(range(LOWEST_PORT, max(low, LOWEST_PORT + 1000)))
+        if port not in _HANDED and port_is_free(port):
+            _HANDED.add(port)
+            return port
 
 
 def port_is_free(port: int) -> bool:

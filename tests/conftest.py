@@ -1,6 +1,10 @@
 """Shared fixtures: one real embedded stack (nats-server + every service) per test session,
 one of their own for modules that kill or restart a service, and one real Chromium. Nothing
-of our own is mocked."""
+of our own is mocked.
+
+The marks `slow`, `browser` and `docker`, the phases and the time each took come from the
+fixtures a test uses (tests/support/marks.py, a plugin of this session).
+"""
 
 from __future__ import annotations
 
@@ -9,22 +13,23 @@ from pathlib import Path
 
 import httpx
 import pytest
-from helpers import admin_client, running_stack
+from helpers import SCREENS, admin_client, running_stack
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from runner.chromium import ARGS, VIEWPORT, chromium_path, context_options
+from runner.chromium import ARGS, chromium_path, context_options
 from runner.stack import Stack
 from runner.testmodel.process import background
-from services.core.models.run import Viewport
+
+pytest_plugins = ["support.marks"]
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-# The screens page tests run at: the default and a phone's (the sites' narrow layout).
-MOBILE = Viewport(width=390, height=844)
-SCREENS = [VIEWPORT, MOBILE]
+
+
+# -- the stand and the browser --------------------------------------------------------
 
 
 @pytest.fixture(scope="session")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def stack(processes: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     with running_stack(tmp_path_factory.mktemp("wpb-home")) as started:
         yield started
 
@@ -37,7 +42,7 @@ def hub(stack: Stack) -> Iterator[httpx.Client]:
 
 
 @pytest.fixture(scope="module")
-def own_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def own_stack(processes: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """A stack of the module's own, for tests that kill or restart a service: the shared
     `stack` never sees them."""
     with running_stack(tmp_path_factory.mktemp("wpb-own")) as started:
@@ -59,7 +64,7 @@ def agent(stack: Stack) -> Iterator[httpx.Client]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+def browser(processes: None) -> Iterator[Browser]:
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=chromium_path(playwright), args=ARGS)
         yield launched
@@ -87,7 +92,7 @@ def screen_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Pa
 
 
 @pytest.fixture(scope="session")
-def testmodel() -> Iterator[str]:
+def testmodel(processes: None) -> Iterator[str]:
     """The deterministic test model (`runner testmodel`) as a real server; its base URL."""
     with background() as base_url:
         yield base_url

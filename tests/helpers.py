@@ -498,23 +498,12 @@ def docker(*args: str) -> str:
     return done.stdout
 
 
-def docker_engine() -> None:
-    """A Docker engine and Compose: deploy/docker-engine.sh makes sure (root), else skip."""
-    if subprocess.run(["docker", "info"], capture_output=True).returncode == 0:
-        return
-    if os.geteuid() != 0:
-        pytest.skip(
-            "no Docker engine answers and starting one needs root (deploy/docker-engine.sh)"
-        )
-    subprocess.run([str(REPO / "deploy" / "docker-engine.sh")], check=True, timeout=600)
-
-
 @contextlib.contextmanager
 def compose_stand(home: Path, profiles: tuple[str, ...] = ()) -> Iterator[Stand]:
-    """Every image built (`make images`'s script, the docker backend's too), then the compose
-    stand with these profiles up under `home`, Prometheus's port free should a test start the
-    `metrics` profile; `docker compose down -v` on the way out."""
-    docker_engine()
+    """Every image current (`make images`'s script: it builds nothing when `make images` has
+    built this tree), then the compose stand with these profiles up under `home`,
+    Prometheus's port free should a test start the `metrics` profile; `docker compose down
+    -v` on the way out."""
     made = runner(home, "compose-env")
     assert made.returncode == 0, made.stdout + made.stderr
     port = free_port()

@@ -19,7 +19,7 @@ from helpers import Stand, docker, empty_panels, runner, wait_scrapes, wait_scra
 from runner.settings import REPO
 
 # Building the images cold (the Debian base included) takes minutes, once.
-pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.timeout(900)]
 
 # One task per site.
 TASKS = (

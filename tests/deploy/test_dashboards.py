@@ -59,8 +59,6 @@ def test_provisioning_names_the_datasource_and_folder_of_the_dashboards() -> Non
         assert "deploy/grafana/provisioning:/etc/grafana/provisioning" in text
 
 
-@pytest.mark.slow
-@pytest.mark.browser
 @pytest.mark.skipif(shutil.which("prometheus") is None, reason="make setup installs prometheus")
 def test_every_panel_query_returns_data(stack: Stack) -> None:
     prometheus_port, runner_port = free_port(), free_port()

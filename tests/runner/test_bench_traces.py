@@ -4,13 +4,10 @@ A site change that breaks one says so here, not in the middle of `make bench`.""
 
 from __future__ import annotations
 
-import pytest
 from helpers import TODAY, run_async
 
 from bench import concurrency, trace
 from bench.common import hub_session
-
-pytestmark = pytest.mark.slow
 
 
 def test_every_recorded_trace_solves_its_task(stack) -> None:

@@ -23,25 +23,23 @@ from runner.static_board import export
 from services.core.models.board import Board, Filter, Row
 from services.core.results.board import Run, build, compare, finished_runs
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
 TASKS = "grocery_showcase_tea,hotels_pick_city,hotels_pick_city__theme_dark"
 Z2 = 1.959963984540054**2
 CHARTS = ("ems", "gap", "site", "ui", "heatmap", "cost")
 
 
 @pytest.fixture(scope="module")
-def runs(stack, testmodel) -> Path:
-    """Four runs under a runs folder of the module's own, and a copy in the stack's home for
-    the hub's pages."""
-    root = stack.home / "runs"
+def runs(own_stack, testmodel) -> Path:
+    """Four runs in the runs folder of a stack of the module's own, whose hub pages show
+    them and nothing another module wrote."""
+    root = own_stack.home / "runs"
     refs = select_tasks(TASKS_DIR, TASKS, None)
     assert len(refs) == 3
-    run_eval(stack, root / "20990301T000000Z-oracle", "oracle", refs, repeat=2)
-    run_eval(stack, root / "20990301T000001Z-noop", "noop", refs)
+    run_eval(own_stack, root / "20990301T000000Z-oracle", "oracle", refs, repeat=2)
+    run_eval(own_stack, root / "20990301T000001Z-noop", "noop", refs)
     for second, model in ((2, "test"), (3, "done-at-once")):
         agent = AgentConfig(model=model, base_url=testmodel, max_steps=12)
-        run_eval(stack, root / f"20990301T00000{second}Z-dom", "dom", refs, 150, agent=agent)
+        run_eval(own_stack, root / f"20990301T00000{second}Z-dom", "dom", refs, 150, agent=agent)
     return root
 
 
@@ -202,9 +200,9 @@ def check_page(browser: Browser, url: str, theme: str, login: str | None = None)
     return str(background)
 
 
-def test_the_hub_page_in_both_themes(runs, stack, browser):
-    login = f"{stack.hub_url}/view/login?token={stack.token}"
-    url = f"{stack.hub_url}/view/board"
+def test_the_hub_page_in_both_themes(runs, own_stack, browser):
+    login = f"{own_stack.hub_url}/view/login?token={own_stack.token}"
+    url = f"{own_stack.hub_url}/view/board"
     light, dark = (check_page(browser, url, theme, login) for theme in ("light", "dark"))
     assert light == "rgb(255, 255, 255)" and dark != light
 

@@ -9,16 +9,13 @@ import subprocess
 from pathlib import Path
 
 import httpx
-import pytest
 from helpers import runner
 
 from runner.settings import free_port
 from runner.wait import until
 
-pytestmark = pytest.mark.slow
 
-
-def test_up_status_eval_down(tmp_path: Path) -> None:
+def test_up_status_eval_down(processes, tmp_path: Path) -> None:
     port = free_port()
     started = runner(tmp_path, "up", "--detach", port=port)
     assert started.returncode == 0, started.stderr + started.stdout
@@ -42,7 +39,7 @@ def test_up_status_eval_down(tmp_path: Path) -> None:
     assert runner(tmp_path, "status", port=port).returncode == 2
 
 
-def test_bad_arguments_fail_clearly(tmp_path: Path) -> None:
+def test_bad_arguments_fail_clearly(processes, tmp_path: Path) -> None:
     unknown = runner(tmp_path, "eval", "--harness", "nope")
     assert unknown.returncode == 2 and "unknown harness 'nope'" in unknown.stdout
     nothing = runner(tmp_path, "eval", "--harness", "noop", "--tasks", "zzz")
@@ -61,7 +58,7 @@ def test_bad_arguments_fail_clearly(tmp_path: Path) -> None:
     assert no_image.returncode == 2 and "not 'external'" in no_image.stdout
 
 
-def test_detached_stack_is_supervised(tmp_path: Path) -> None:
+def test_detached_stack_is_supervised(processes, tmp_path: Path) -> None:
     """A service killed under `runner up --detach` comes back and is counted; `runner restart`
     restarts one; `runner down` stops the supervisor and every service."""
     port = free_port()

@@ -23,8 +23,6 @@ from runner.settings import TASKS_DIR
 from runner.stack import Stack
 from runner.wait import until
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
 TASKS = (
     "grocery_showcase_tea,shop_any_electronics,hotels_pick_city,rail_pick_from,"
     "files_year_datasets_2025,books_author_cheapest_rudneva"
@@ -32,7 +30,7 @@ TASKS = (
 
 
 @pytest.fixture(scope="module")
-def supervised(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def supervised(processes: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     with running_stack(tmp_path_factory.mktemp("wpb-faults"), supervise=True) as started:
         yield started
 

@@ -13,8 +13,6 @@ from runner.prices import Price, PriceError, cost, load_prices
 from runner.settings import REPO
 from services.core.models.run import Usage
 
-pytestmark = pytest.mark.slow
-
 ENDPOINT = ("--model", "m", "--base-url", "http://127.0.0.1:9/v1")
 
 
@@ -33,20 +31,20 @@ ENDPOINT = ("--model", "m", "--base-url", "http://127.0.0.1:9/v1")
         (("--harness", "oracle", "--option", "path=mouse"), "--option path"),
     ],
 )
-def test_agent_settings_are_refused_early(tmp_path: Path, args, message) -> None:
+def test_agent_settings_are_refused_early(processes, tmp_path: Path, args, message) -> None:
     done = runner(tmp_path, "eval", *args)
     assert done.returncode == 2 and message in done.stdout, done.stdout + done.stderr
     assert not (tmp_path / "runs").exists()
 
 
-def test_a_bad_price_table_names_the_model(tmp_path: Path) -> None:
+def test_a_bad_price_table_names_the_model(processes, tmp_path: Path) -> None:
     table = tmp_path / "prices.toml"
     table.write_text('[models."m"]\ninput = "cheap"\n')
     done = runner(tmp_path, "eval", "--harness", "dom", *ENDPOINT, "--prices", str(table))
     assert done.returncode == 2 and 'models."m"' in done.stdout
 
 
-def test_harness_list_and_install(tmp_path: Path) -> None:
+def test_harness_list_and_install(processes, tmp_path: Path) -> None:
     listed = runner(tmp_path, "harness", "list")
     assert listed.returncode == 0
     for name in (
@@ -82,7 +80,7 @@ def test_prices(tmp_path: Path) -> None:
         load_prices(table)
 
 
-def test_openhands_gets_a_python_it_can_run() -> None:
+def test_openhands_gets_a_python_it_can_run(processes) -> None:
     assert ENVIRONMENTS["openhands"].min_python == (3, 12)
     found = find_python((3, 12))
     assert Path(found).exists()

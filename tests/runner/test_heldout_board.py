@@ -97,7 +97,7 @@ def test_a_generated_suites_variants_pair_with_its_own_instances(runs: Path) -> 
     assert (cell.n, cell.a_only, cell.delta) == (1, 1, -1.0)
 
 
-def test_runner_board_shows_the_gap_on_both_suites(runs: Path) -> None:
+def test_runner_board_shows_the_gap_on_both_suites(processes, runs: Path) -> None:
     for suite in ("released", SUITE):
         shown = runner(runs.parent, "board", "--suite", suite)
         assert shown.returncode == 0, shown.stderr

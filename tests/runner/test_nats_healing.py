@@ -29,8 +29,6 @@ from runner.stack import Stack, probe_ready
 from runner.wait import until
 from services.kit.web import EXIT_NATS_CLOSED
 
-pytestmark = pytest.mark.slow
-
 OUTAGE_S = 20  # longer than a service's first connection waits for NATS (60 × 0.25 s)
 GRACE_S = 3  # the supervisor's WPB_READY_GRACE_S in this module
 SERVICE = "site-grocery"  # the one whose connection goes through the relay
@@ -100,7 +98,7 @@ def status(stack: Stack) -> dict:
         return hub.get("/api/status").json()  # type: ignore[no-any-return]
 
 
-def test_every_service_serves_again_after_a_long_nats_outage(tmp_path: Path) -> None:
+def test_every_service_serves_again_after_a_long_nats_outage(processes, tmp_path: Path) -> None:
     with running_stack(tmp_path / "outage") as stack:
         before = {name: pid(stack, name) for name in stack.processes if name != "nats"}
         stack.kill("nats")
@@ -140,7 +138,9 @@ def test_every_service_serves_again_after_a_long_nats_outage(tmp_path: Path) -> 
 
 
 @pytest.fixture(scope="module")
-def relayed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, Relay]]:
+def relayed(
+    processes: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Stack, Relay]]:
     """A supervised stack whose SERVICE reaches NATS through a Relay."""
     os.environ["WPB_READY_GRACE_S"] = str(GRACE_S)
     try:

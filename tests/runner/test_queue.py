@@ -33,8 +33,6 @@ from runner.queue import STREAM, Entry, Queue, QueueSettings, consumer_name, run
 from runner.settings import TASKS_DIR
 from runner.wait import until
 
-pytestmark = [pytest.mark.slow]
-
 ACK_WAIT_S = 5
 BEAT_S = 1
 HARNESSES = {
@@ -47,7 +45,7 @@ TIMING = {"trajectory_id", "seconds", "phases", "episode"}
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NatsCluster]:
+def cluster(processes: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[NatsCluster]:
     shm = Path("/dev/shm")
     store = Path(tempfile.mkdtemp(prefix="wpb-queue-", dir=shm if shm.is_dir() else None))
     started = NatsCluster(tmp_path_factory.mktemp("cluster")).start(3, store)
@@ -309,8 +307,9 @@ def test_a_killed_workers_episode_is_done_by_another(env, home, stack, workers):
         return entry if entry and entry.delivery == 2 else None
 
     until(taken_over, 30, "the episode delivered again", every=0.2)
-    redelivery = time.monotonic() - killed_at
-    assert redelivery <= ACK_WAIT_S + BEAT_S + 3
+    # Delivered again because its heartbeats stopped: not before the ack wait has passed
+    # since the last one (however slow the machine, never sooner).
+    assert time.monotonic() - killed_at >= ACK_WAIT_S - BEAT_S
     done = runner(env, "gather", run_id)
     assert done.returncode == 0, done.stdout + done.stderr
     rows = {key_of(r, run_id): r for r in records(home, run_id)}
@@ -521,7 +520,6 @@ def test_bad_input_is_refused_and_nothing_accepted_is_lost(env, home, workers):
     assert left_in_stream(env, "missing", run_id) == 1
 
 
-@pytest.mark.browser
 @pytest.mark.timeout(200)
 def test_the_dom_harness_with_the_test_model_through_the_queue(env, home, workers, testmodel):
     """A real agent harness end to end through the queue: `dom` and the test model solve

@@ -155,7 +155,7 @@ def test_the_heat_map_pairs_a_suites_variants_with_the_released_donors(runs: Pat
 
 
 def test_runner_board_and_its_export_show_the_robustness_section(
-    runs: Path, tmp_path: Path
+    processes, runs: Path, tmp_path: Path
 ) -> None:
     home = runs.parent
     shown = runner(home, "board", "--suite", "robustness")

@@ -1,19 +1,27 @@
 """A stand starts again right after a run (issue 21): the connections a run leaves in
-TIME_WAIT on the hub's port do not make it busy; a port something listens on does, named."""
+TIME_WAIT on the hub's port do not make it busy; a port something listens on does, named.
+The ports the stack picks for its services are never ones an outgoing connection may take."""
 
 from __future__ import annotations
 
 import socket
 from pathlib import Path
 
-import pytest
 from helpers import runner, running_stack
 
-from runner.settings import free_port, port_is_free
-
-pytestmark = pytest.mark.slow
+from runner.settings import ephemeral_ports, free_port, port_is_free
 
 CONNECTIONS = 2000
+
+
+def test_a_free_port_is_outside_the_ephemeral_range_and_never_given_twice() -> None:
+    low, high = ephemeral_ports()
+    ports = [free_port() for _ in range(300)]
+    assert len(set(ports)) == len(ports)
+    assert all(p < low or p > high for p in ports)
+    with socket.socket() as outgoing:  # what connect() takes is in the kernel's range
+        outgoing.bind(("127.0.0.1", 0))
+        assert low <= outgoing.getsockname()[1] <= high
 
 
 def closed_by_the_server(port: int, count: int) -> None:
@@ -37,7 +45,9 @@ def time_wait_on(port: int) -> int:
     )
 
 
-def test_a_stand_starts_again_at_once_after_many_closed_connections(tmp_path: Path) -> None:
+def test_a_stand_starts_again_at_once_after_many_closed_connections(
+    processes, tmp_path: Path
+) -> None:
     port = free_port()
     with running_stack(tmp_path / "run", hub_port=port) as stack:
         closed_by_the_server(stack.hub_port, CONNECTIONS)
@@ -47,7 +57,7 @@ def test_a_stand_starts_again_at_once_after_many_closed_connections(tmp_path: Pa
         assert again.hub_port == port
 
 
-def test_a_port_something_listens_on_is_refused_with_its_name(tmp_path: Path) -> None:
+def test_a_port_something_listens_on_is_refused_with_its_name(processes, tmp_path: Path) -> None:
     with socket.create_server(("127.0.0.1", 0)) as held:
         port = held.getsockname()[1]
         assert not port_is_free(port)

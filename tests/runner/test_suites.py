@@ -194,8 +194,7 @@ def test_a_board_shows_one_suite_and_never_compares_two(runs_home: Path, tmp_pat
     assert "safety" in (tmp_path / "site" / "board.csv").read_text().splitlines()[1]
 
 
-@pytest.mark.slow
-def test_the_cli_takes_a_suite_and_refuses_an_unknown_one(runs_home: Path) -> None:
+def test_the_cli_takes_a_suite_and_refuses_an_unknown_one(processes, runs_home: Path) -> None:
     listed = runner(runs_home, "tasks", "list")
     assert (
         listed.returncode == 0 and f"{RELEASED_TASKS} tasks of the released suite" in listed.stdout

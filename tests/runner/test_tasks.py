@@ -183,7 +183,7 @@ def runner(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_cli_list_show_validate_build(tmp_path) -> None:
+def test_cli_list_show_validate_build(processes, tmp_path) -> None:
     listed = runner("list")
     assert listed.returncode == 0 and "canonical" in listed.stdout and "grocery" in listed.stdout
     shown = runner("show", "grocery_category_kefir", "--today", "2026-11-29")

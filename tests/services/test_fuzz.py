@@ -11,15 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import pytest
 import schemathesis
 from helpers import create, fixed_budget, make_task
 from hypothesis import given
 
 from runner.stack import Stack
 from services.kit.web import service_headers
-
-pytestmark = pytest.mark.slow
 
 EXAMPLES = 25  # per operation; about 90 operations in all
 

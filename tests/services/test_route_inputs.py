@@ -34,8 +34,6 @@ from services.kit.settings import EventsSettings, HubSettings, SiteSettings, Ver
 from services.kit.trajectory import REVISION_HEADER
 from services.kit.web import service_headers
 
-pytestmark = pytest.mark.slow
-
 EXAMPLES = 12  # per route and way in; about 150 routes × ways in all
 
 # The fields of every JSON body a route reads by hand (json_object / read_json): the trajectory
@@ -231,7 +229,7 @@ def ways_in(stack: Stack, route: Route) -> list[tuple[str, dict[str, str]]]:
 
 
 @pytest.fixture(scope="module")
-def stand(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def stand(processes: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """A stand of this module's own: should a request break it, no other test sees that."""
     with running_stack(tmp_path_factory.mktemp("wpb-inputs")) as started:
         yield started

@@ -23,14 +23,12 @@ from services.core import perturb
 from services.core.sites import registry
 from services.core.variants import resolve
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
 TOY = Path(__file__).resolve().parent
 TASKS = TOY / "tasks"
 
 
 @pytest.fixture(scope="module")
-def toy_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def toy_stack(processes: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """The toy site installed, and a stack of the toy site alone (the hub shows every tab)."""
     with (
         site_plugins(tmp_path_factory.mktemp("plugins"), {"toy": "toysite.plugin:SITE"}),

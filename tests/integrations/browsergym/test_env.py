@@ -10,12 +10,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 from helpers import hub_api, run_async
 
 from runner.environments import ENVIRONMENTS
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 EPISODE = Path(__file__).with_name("episode.py")
 

@@ -5,14 +5,11 @@ from __future__ import annotations
 import json
 
 import httpx
-import pytest
 from fastapi.testclient import TestClient
 
 from runner.agents import dom_agent
 from runner.testmodel.dialects.base import Element
 from runner.testmodel.server import SCRIPTS_DIR, Script, create_app, find_label, load_scripts
-
-pytestmark = [pytest.mark.slow]
 
 
 def test_labels_resolve_exact_then_prefix_then_substring() -> None:

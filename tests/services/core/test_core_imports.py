@@ -14,7 +14,7 @@ import services.core
 FRAMEWORK = ("fastapi", "starlette", "uvicorn", "nats", "aiohttp", "httpx", "prometheus_client")
 
 
-def test_the_core_imports_no_framework_and_no_broker() -> None:
+def test_the_core_imports_no_framework_and_no_broker(processes) -> None:
     modules = [
         info.name for info in pkgutil.walk_packages(services.core.__path__, "services.core.")
     ]

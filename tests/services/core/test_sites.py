@@ -60,7 +60,7 @@ def test_the_released_sites_in_tab_order() -> None:
     ],
 )
 def test_a_plugin_that_cannot_be_used_is_named(
-    tmp_path: Path, entries: dict[str, str], message: str
+    processes, tmp_path: Path, entries: dict[str, str], message: str
 ) -> None:
     (tmp_path / "badsites.py").write_text(BAD)
     with site_plugins(tmp_path, entries), pytest.raises(SiteError, match="site plug-in") as raised:
@@ -68,7 +68,7 @@ def test_a_plugin_that_cannot_be_used_is_named(
     assert message in str(raised.value)
 
 
-def test_bad_fields_are_named_each(tmp_path: Path) -> None:
+def test_bad_fields_are_named_each(processes, tmp_path: Path) -> None:
     (tmp_path / "badsites.py").write_text(BAD)
     with site_plugins(tmp_path, {"Bad Key": "badsites:FIELDS"}), pytest.raises(SiteError) as bad:
         registry()
@@ -94,7 +94,7 @@ def test_bad_fields_are_named_each(tmp_path: Path) -> None:
     ],
 )
 def test_an_event_type_a_plugin_may_not_declare(
-    tmp_path: Path, entries: dict[str, str], message: str
+    processes, tmp_path: Path, entries: dict[str, str], message: str
 ) -> None:
     (tmp_path / "badsites.py").write_text(BAD)
     with site_plugins(tmp_path, entries), pytest.raises(SiteError) as raised:

@@ -7,12 +7,9 @@ import asyncio
 import signal
 
 import httpx
-import pytest
 from helpers import create, events_url, run_async, wait_events
 
 from runner.stack import Stack
-
-pytestmark = pytest.mark.slow
 
 # Acknowledged events to see before the kill, while the collector is down, and after restart.
 STEP = 50

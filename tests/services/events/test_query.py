@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import httpx
-import pytest
 from helpers import create, events_url
 
 from services.kit.web import service_headers
 
-pytestmark = pytest.mark.slow
 JSON = {"Accept": "application/json"}
 
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
-import pytest
 from helpers import create, run_async, wait_events
-
-pytestmark = pytest.mark.slow
 
 
 def test_parallel_carts_are_isolated(hub: httpx.Client, stack) -> None:

@@ -4,12 +4,9 @@ module has a stack of its own: the shared one never loses its grocery site."""
 from __future__ import annotations
 
 import httpx
-import pytest
 from helpers import create
 
 from runner.stack import Stack
-
-pytestmark = pytest.mark.slow
 
 
 def test_cart_survives_a_restart(own_hub: httpx.Client, own_stack: Stack) -> None:

@@ -22,8 +22,6 @@ from runner.stack import built_sites
 from services.core import perturb
 from services.kit.web import service_headers
 
-pytestmark = pytest.mark.slow
-
 
 def test_create_answers_the_contract(hub: httpx.Client, stack) -> None:
     body = {"task": load("grocery_category_kefir"), "task_id": "grocery_category_kefir"}
@@ -266,7 +264,7 @@ def test_status_reports_every_service_to_the_admin_only(
     assert agent.get("/api/status").json() == {"status": "ready"}  # no address, no port
 
 
-def test_tabs_of_sites_not_built_say_so(tmp_path) -> None:
+def test_tabs_of_sites_not_built_say_so(processes, tmp_path) -> None:
     """A stack with Продукты only: the hub page still has six tabs, the five others say they
     are not open yet, and an unknown domain is 404."""
     grocery = {"grocery": built_sites()["grocery"]}

@@ -14,8 +14,6 @@ import httpx
 import pytest
 from helpers import admin_requests, create, events_url, make_task
 
-pytestmark = pytest.mark.slow
-
 DEEP = b"[" * 100_000
 
 

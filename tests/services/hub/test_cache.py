@@ -4,12 +4,9 @@
 from __future__ import annotations
 
 import httpx
-import pytest
 from helpers import close_behind_the_hub, create, events_url, refused_soon, wait_events
 
 from services.events.recent import RecentLogs
-
-pytestmark = pytest.mark.slow
 
 KEFIR = "g-0052"
 

@@ -191,8 +191,6 @@ def check_page(page: Page, lang: str) -> None:
         assert not untranslated, (page.url, untranslated, where)
 
 
-@pytest.mark.browser
-@pytest.mark.slow
 def test_every_hub_page_in_both_languages(context: BrowserContext, stack, pages) -> None:
     page = context.new_page()
     for address in pages:
@@ -206,8 +204,6 @@ def test_every_hub_page_in_both_languages(context: BrowserContext, stack, pages)
     check_page(page, "en")
 
 
-@pytest.mark.browser
-@pytest.mark.slow
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v['width']}x{v['height']}")
 def test_the_switch_keeps_the_query_and_is_remembered(
     browser: Browser, stack, pages, viewport: dict[str, int]
@@ -230,8 +226,6 @@ def test_the_switch_keeps_the_query_and_is_remembered(
     context.close()
 
 
-@pytest.mark.browser
-@pytest.mark.slow
 def test_the_static_export_in_both_languages(
     browser: Browser, stack, pages, tmp_path: Path
 ) -> None:

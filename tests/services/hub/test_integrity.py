@@ -21,8 +21,6 @@ from services.kit import pagetoken
 from services.kit.bus import NATS_USER
 from services.kit.web import service_headers
 
-pytestmark = pytest.mark.slow
-
 
 async def refused_and_taken(url: str, password: str) -> list[str]:
     """How NATS answers a client without a password, with a wrong one, with the right one."""

@@ -5,13 +5,10 @@ request; both server events, refused from a page."""
 from __future__ import annotations
 
 import httpx
-import pytest
 from helpers import create, events_url, load
 
 from services.core.inject import FORBIDDEN_PATH, carries, new_canary
 from services.hub.sinks import COOKIE
-
-pytestmark = pytest.mark.slow
 
 
 def sinks(hub: httpx.Client, tid: str) -> list[dict]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import httpx
-import pytest
 from helpers import create, hub_api, load, make_task, run_async, wait_events
 from playwright.sync_api import Page, Route, expect
 
@@ -11,8 +10,6 @@ from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import get_harness
 from runner.settings import TASKS_DIR
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def login(page: Page, stack) -> None:

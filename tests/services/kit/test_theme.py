@@ -12,8 +12,6 @@ from playwright.sync_api import Page
 
 from services.core.sites import registry
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
 ARTIFACTS = "test-artifacts"
 
 

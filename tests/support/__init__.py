@@ -1,0 +1,1 @@
+"""What the tests share, by topic: marks and phases (marks.py)."""

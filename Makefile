@@ -4,16 +4,28 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 export WPB_HOME ?= $(CURDIR)/.wpb
+# What every checkout on this machine shares (runner/settings.py cache_home).
+WPB_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/webpagebench
+# The runner's venv lives there, named by pyproject.toml, the Python and this checkout's path
+# (its editable install points into the checkout); $(VENV) is a link to it. A clean checkout
+# where one ran before finds it made; a changed dependency makes another.
+VENV_KEY := $(shell { cat pyproject.toml; $(PYTHON) -V; echo $(CURDIR); } | sha256sum | cut -c1-12)
+RUNNER_VENV := $(WPB_CACHE)/venvs/runner-$(VENV_KEY)
 
 .PHONY: setup chromium prometheus harnesses model demo test test-full unit lint messages bench clean \
   docker-engine images stand stand-down
 
 setup: $(BIN)/runner chromium prometheus
 
-$(BIN)/runner: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[runner,dev]'
+$(BIN)/runner: $(RUNNER_VENV)/bin/runner
+	@[ -L $(VENV) ] || rm -rf $(VENV)
+	ln -sfn $(RUNNER_VENV) $(VENV)
+
+$(RUNNER_VENV)/bin/runner:
+	rm -rf $(RUNNER_VENV)
+	$(PYTHON) -m venv $(RUNNER_VENV)
+	$(RUNNER_VENV)/bin/pip install --quiet --upgrade pip
+	$(RUNNER_VENV)/bin/pip install --quiet -e '.[runner,dev]'
 	touch $@
 
 # Playwright's own Chromium where it can be downloaded; Debian's where it cannot. The DejaVu

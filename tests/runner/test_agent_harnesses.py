@@ -1,14 +1,18 @@
 """Every agent harness end to end: its agent program in its own environment, attached over
 CDP to the episode's Chromium, driven by the deterministic test model through the real UI,
-and judged by the verifier. Also what a run records and shows for an agent."""
+and judged by the verifier. Also what a run records and shows for an agent. Each run is made
+once, by the first test that asks for it (`runs`); the tests that assert on the same
+episode read that run."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,32 +26,52 @@ from runner.evaluate import select_tasks
 from runner.harness import AgentConfig, ModelRefused
 from runner.modelcalls import usage_of
 from runner.provenance import distribution
-from runner.settings import REPO, TASKS_DIR, runner_home
-from services.core.models.run import CALLS, SUMMARY, Manifest, ModelCall, Summary, Usage
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+from runner.settings import REPO, TASKS_DIR
+from runner.stack import Stack
+from services.core.models.run import CALLS, SUMMARY, Manifest, ModelCall, Record, Summary, Usage
 
 TEA = "grocery_showcase_tea"
 
 
-def agent_eval(
-    stack,
-    out: Path,
-    harness: str,
-    base_url: str,
-    tasks: str = TEA,
-    model: str = "test",
-    max_steps: int = 15,
-    time_limit: float = 150,
-    **config: Any,
-) -> list[dict[str, Any]]:
-    agent = AgentConfig(model=model, base_url=base_url, max_steps=max_steps, **config)
-    refs = select_tasks(TASKS_DIR, tasks, None)
-    result = run_eval(stack, out, harness, refs, time_limit=time_limit, agent=agent)
-    return result.records  # type: ignore[no-any-return]
+# `runs(harness, tasks, time_limit, model=…, max_steps=…, options=…)`: a run's folder and
+# records.
+Runs = Callable[..., tuple[Path, list[Record]]]
 
 
-def solved(record: dict[str, Any]) -> bool:
+@pytest.fixture(scope="module")
+def runs(stack: Stack, testmodel: str, tmp_path_factory: pytest.TempPathFactory) -> Runs:
+    """Runs of the test model's scripts (`test`: each task's own), each made on its first
+    call: a later call for the same run (harness, tasks, limits and agent settings) gets the
+    same folder and records, so no episode runs twice for the module's assertions."""
+    root = tmp_path_factory.mktemp("agent-runs")
+    made: dict[str, tuple[Path, list[Record]]] = {}
+
+    def run(
+        harness: str,
+        tasks: str = TEA,
+        time_limit: float = 150,
+        model: str = "test",
+        max_steps: int = 15,
+        **config: Any,
+    ) -> tuple[Path, list[Record]]:
+        agent = AgentConfig(model=model, base_url=testmodel, max_steps=max_steps, **config)
+        key = json.dumps([harness, tasks, float(time_limit), agent.model_dump(mode="json")])
+        if key not in made:
+            out = root / f"{len(made):02d}-{harness}"
+            refs = select_tasks(TASKS_DIR, tasks, None)
+            done = run_eval(stack, out, harness, refs, time_limit=time_limit, agent=agent)
+            made[key] = out, done.records
+        return made[key]
+
+    return run
+
+
+def shown(stack: Stack, out: Path, name: str) -> Path:
+    """A copy of the run folder `out` in the stack's home, where the hub's pages find it."""
+    return Path(shutil.copytree(out, stack.home / "runs" / name))
+
+
+def solved(record: Record) -> bool:
     return record.ems == 1 and record.completion == 1 and record.done_and_pass == 1
 
 
@@ -80,12 +104,12 @@ def solved(record: dict[str, Any]) -> bool:
         "agentlab",
     ],
 )
-def test_each_harness_solves_its_scripted_task(stack, tmp_path, testmodel, harness, options):
-    (record,) = agent_eval(stack, tmp_path, harness, testmodel, options=options)
+def test_each_harness_solves_its_scripted_task(runs, harness, options):
+    out, (record,) = runs(harness, options=options)
     assert solved(record), (record.status, record.error, record.conditions)
     assert record.status == "ok" and record.steps >= 2
     assert record.model_calls >= record.steps - 1 and record.tokens > 0
-    folder = tmp_path / record.episode
+    folder = out / record.episode
     steps = [json.loads(line) for line in (folder / "steps.jsonl").read_text().splitlines()]
     assert steps and all(s["screenshot"] for s in steps)
     assert all((folder / s["screenshot"]).read_bytes()[:4] == b"\x89PNG" for s in steps)
@@ -93,7 +117,7 @@ def test_each_harness_solves_its_scripted_task(stack, tmp_path, testmodel, harne
     output = json.loads((folder / "output.json").read_text())
     assert output["completion"] is True and output["error"] is None
     # The manifest: the harness's packages as installed, its modes, its browser's fonts.
-    manifest = Manifest.read(tmp_path / "manifest.json")
+    manifest = Manifest.read(out / "manifest.json")
     environment = ENVIRONMENTS[harness]
     listed = environment.packages or RUNNER_AGENT_PACKAGES
     wanted = [distribution(r) for r in listed if not r.startswith("-")]  # not `--editable`
@@ -102,8 +126,8 @@ def test_each_harness_solves_its_scripted_task(stack, tmp_path, testmodel, harne
     assert set(manifest.fonts) == set(FAMILIES) and all(manifest.fonts.values())
 
 
-def test_openmanus_reads_its_prompt_from_the_installed_package() -> None:
-    python, *_ = ENVIRONMENTS["openmanus"].command(runner_home())
+def test_openmanus_reads_its_prompt_from_the_installed_package(processes) -> None:
+    python, *_ = ENVIRONMENTS["openmanus"].command()
     code = "from runner.agents.openmanus_agent import system_prompt; print(system_prompt())"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run([python, "-c", code], capture_output=True, text=True, env=env)
@@ -111,10 +135,9 @@ def test_openmanus_reads_its_prompt_from_the_installed_package() -> None:
     assert "OpenManus" in done.stdout and "{" not in done.stdout  # no placeholder left
 
 
-# One scripted task per site (runner/testmodel/scripts/).
-SITE_TASKS = ",".join(
+# One scripted task on each site but the tea's (runner/testmodel/scripts/).
+OTHER_SITES = ",".join(
     [
-        TEA,
         "shop_any_electronics",
         "books_author_cheapest_rudneva",
         "rail_pick_from",
@@ -129,18 +152,18 @@ SITE_TASKS = ",".join(
     [("dom", {}), ("gui", {"family": "uitars", "page_geometry": True})],
     ids=["dom", "gui-uitars"],
 )
-def test_a_scripted_task_on_every_site(stack, tmp_path, testmodel, harness, options):
-    records = agent_eval(stack, tmp_path, harness, testmodel, tasks=SITE_TASKS, options=options)
+def test_a_scripted_task_on_every_site(runs, harness, options):
+    _, tea = runs(harness, options=options)  # the run of test_each_harness_solves_…
+    _, others = runs(harness, options=options, tasks=OTHER_SITES)
+    records = tea + others
     assert {r.site for r in records} == {"grocery", "shop", "books", "rail", "hotels", "files"}
     failed = {r.task: (r.status, r.error) for r in records if not solved(r)}
     assert not failed
 
 
 @pytest.mark.parametrize("harness", ["dom", "browser-use", "hermes"])
-def test_saying_done_without_acting_is_completion_without_success(
-    stack, tmp_path, testmodel, harness
-):
-    (record,) = agent_eval(stack, tmp_path, harness, testmodel, model="done-at-once")
+def test_saying_done_without_acting_is_completion_without_success(runs, harness):
+    _, (record,) = runs(harness, model="done-at-once")
     assert record.status == "ok"
     assert (record.completion, record.ems, record.done_and_pass) == (1, 0, 0)
 
@@ -155,15 +178,11 @@ def test_saying_done_without_acting_is_completion_without_success(
     ],
     ids=["dom", "gui-qwen3vl", "browser-use", "openhands"],
 )
-def test_a_scripted_report_reaches_the_log_as_the_agents_report(
-    stack, hub, tmp_path, testmodel, harness, options
-):
+def test_a_scripted_report_reaches_the_log_as_the_agents_report(runs, hub, harness, options):
     """Each framework's own way to say the task cannot be done (a `report` tool, a
     terminate's status, browser-use's `report` action, OpenHands' tagged finish message)
     becomes the server's `agent_report` event, which a condition can require."""
-    (record,) = agent_eval(
-        stack, tmp_path, harness, testmodel, model="report-infeasible", options=options
-    )
+    out, (record,) = runs(harness, model="report-infeasible", options=options)
     assert record.status == "ok" and record.report_status == "infeasible", record.error
     assert record.completion == 0 and record.final_message == "Такого товара в каталоге нет."
     events = hub.get(
@@ -172,32 +191,33 @@ def test_a_scripted_report_reaches_the_log_as_the_agents_report(
     assert [(e["site"], e["source"], e["params"]) for e in events] == [
         ("hub", "server", {"status": "infeasible", "message": "Такого товара в каталоге нет."})
     ]
-    output = json.loads((tmp_path / str(record.episode) / "output.json").read_text())
+    output = json.loads((out / str(record.episode) / "output.json").read_text())
     assert (output["protocol"], output["status"], output["completion"]) == (2, "infeasible", False)
 
 
-def test_an_extra_item_is_a_side_effect_beside_ems(stack, tmp_path, testmodel):
+def test_an_extra_item_is_a_side_effect_beside_ems(runs):
     """The tea the task asks for and one more product: EMS 1, and the other product's
     `basket_add` is the attempt's side effect; over-action 1.0 in the summary."""
-    (record,) = agent_eval(stack, tmp_path, "dom", testmodel, model="extra-item")
+    out, (record,) = runs("dom", model="extra-item")
     assert solved(record), (record.status, record.error, record.conditions)
     (effect,) = record.side_effects
     assert (effect.site, effect.effect, effect.kind) == ("grocery", "cart", "unrequested")
     (event,) = effect.events
     assert event.type == "basket_add" and event.params["item_id"] != "g-0053"
-    overall = Summary.read(tmp_path / SUMMARY).overall
+    overall = Summary.read(out / SUMMARY).overall
     assert (overall.ems, overall.over_action) == (1.0, 1.0)
 
 
-def test_a_script_that_never_ends_stops_at_the_step_limit(stack, tmp_path, testmodel):
-    (record,) = agent_eval(stack, tmp_path, "dom", testmodel, model="never-ends", max_steps=4)
+def test_a_script_that_never_ends_stops_at_the_step_limit(runs):
+    """The step limit comes first: the run's time limit is 150 s."""
+    _, (record,) = runs("dom", model="never-ends", max_steps=4)
     assert record.status == "step_limit" and record.completion == 0
-    assert 4 <= record.steps <= 5 and record.seconds < 60
+    assert 4 <= record.steps <= 5
 
 
 @pytest.mark.parametrize("harness", ["dom", "hermes"])
-def test_an_endpoint_that_answers_500_is_infrastructure(stack, tmp_path, testmodel, harness):
-    (record,) = agent_eval(stack, tmp_path, harness, testmodel, model="server-error")
+def test_an_endpoint_that_answers_500_is_infrastructure(runs, harness):
+    _, (record,) = runs(harness, model="server-error")
     assert record.status == "infra_error" and record.ems is None
     assert record.attempts == 3 and "500" in record.error
 
@@ -205,9 +225,10 @@ def test_an_endpoint_that_answers_500_is_infrastructure(stack, tmp_path, testmod
 def test_a_request_the_model_refuses_as_unsupported_ends_the_run(stack, tmp_path, testmodel):
     """A refusal is the run's configuration error: one message naming the model and the
     reason, no retry, no record scored."""
-    tasks = f"{TEA},shop_*"
+    agent = AgentConfig(model="images-refused", base_url=testmodel, max_steps=15)
+    refs = select_tasks(TASKS_DIR, f"{TEA},shop_*", None)
     with pytest.raises(ModelRefused, match=r"'images-refused'.*image input is not supported"):
-        agent_eval(stack, tmp_path, "gui", testmodel, model="images-refused", tasks=tasks)
+        run_eval(stack, tmp_path, "gui", refs, time_limit=150, agent=agent)
     # At most one attempt for each of the two workers, none after the first refusal; the
     # other worker's episode may be cancelled before its first call.
     folders = list((tmp_path / "episodes").iterdir())
@@ -218,9 +239,9 @@ def test_a_request_the_model_refuses_as_unsupported_ends_the_run(stack, tmp_path
     assert not (tmp_path / "records.jsonl").read_text()
 
 
-def test_every_model_call_is_recorded_as_the_endpoint_answered(stack, tmp_path, testmodel):
-    (record,) = agent_eval(stack, tmp_path, "dom", testmodel)
-    calls = ModelCall.read_lines(tmp_path / str(record.episode) / CALLS)
+def test_every_model_call_is_recorded_as_the_endpoint_answered(runs):
+    out, (record,) = runs("dom")
+    calls = ModelCall.read_lines(out / str(record.episode) / CALLS)
     assert record.model_calls == len(calls) >= record.steps
     assert [c.call for c in calls] == list(range(1, len(calls) + 1))
     assert all(c.status == 200 and c.path == "/chat/completions" for c in calls)
@@ -229,15 +250,14 @@ def test_every_model_call_is_recorded_as_the_endpoint_answered(stack, tmp_path, 
     assert all('"choices"' in c.answer and c.latency_s > 0 for c in calls)
 
 
-def test_an_external_command_speaks_the_same_protocol(stack, tmp_path, testmodel):
-    command = f"{sys.executable} -m runner.agents.dom_agent"
-    (record,) = agent_eval(stack, tmp_path, "external", testmodel, command=command)
+def test_an_external_command_speaks_the_same_protocol(runs):
+    _, (record,) = runs("external", command=f"{sys.executable} -m runner.agents.dom_agent")
     assert solved(record), (record.status, record.error)
 
 
-def test_the_trajectory_page_shows_the_agents_steps(stack, testmodel, page: Page):
-    out = stack.home / "runs" / "20990102T000000Z-dom"
-    (record,) = agent_eval(stack, out, "dom", testmodel)
+def test_the_trajectory_page_shows_the_agents_steps(stack, runs, page: Page):
+    run, (record,) = runs("dom")
+    out = shown(stack, run, "20990102T000000Z-dom")
     assert solved(record)
     page.goto(f"{stack.hub_url}/view/login?token={stack.token}")
     page.goto(f"{stack.hub_url}/view/runs/{out.name}?lang=ru")
@@ -254,10 +274,10 @@ def test_the_trajectory_page_shows_the_agents_steps(stack, testmodel, page: Page
     assert page.request.get(f"{missing[:-12]}..%2Finput.json").status == 404
 
 
-def test_agentlab_acts_by_bid_in_browsergyms_own_browser(stack, tmp_path, testmodel):
-    (record,) = agent_eval(stack, tmp_path, "agentlab", testmodel)
+def test_agentlab_acts_by_bid_in_browsergyms_own_browser(runs):
+    out, (record,) = runs("agentlab")
     assert solved(record), (record.status, record.error)
-    folder = tmp_path / record.episode
+    folder = out / record.episode
     assert json.loads((folder / "input.json").read_text())["cdp_url"] == ""
     assert not (folder / "chromium.log").exists()  # the runner launched no Chromium
     steps = [json.loads(line) for line in (folder / "steps.jsonl").read_text().splitlines()]
@@ -267,31 +287,26 @@ def test_agentlab_acts_by_bid_in_browsergyms_own_browser(stack, tmp_path, testmo
 
 # -- why a run failed (docs/results.md, "Failure classes"): the test model's scripts that
 # fail each way, on the tea task; its first page is the hub's, which writes no basket_add.
+# The limits are `runs`' (15 steps, 150 s) unless given, so that a run another test makes
+# serves here too; the script that never ends meets the step limit, or with 10,000 steps
+# the time limit.
 FAILING = [
-    # script, time limit, the class, tags it must have
-    ("done-at-once", 150, "false_success", {"never_reached"}),
-    ("give-up-at-once", 150, "never_reached", set()),
-    ("give-up-on-site", 150, "premature_stop", set()),
-    ("wrong-item", 150, "wrong_target", {"false_success", "premature_stop"}),
-    ("never-ends", 150, "step_limit", set()),
-    ("never-ends", 4, "timeout", set()),
-    ("same-click", 150, "looped", {"false_success"}),
+    # script, the limits, the class, tags it must have
+    ("done-at-once", {}, "false_success", {"never_reached"}),
+    ("give-up-at-once", {}, "never_reached", set()),
+    ("give-up-on-site", {}, "premature_stop", set()),
+    ("wrong-item", {}, "wrong_target", {"false_success", "premature_stop"}),
+    ("never-ends", {"max_steps": 4}, "step_limit", set()),
+    ("never-ends", {"max_steps": 10_000, "time_limit": 4}, "timeout", set()),
+    ("same-click", {}, "looped", {"false_success"}),
 ]
 
 
 @pytest.mark.parametrize(
-    ("script", "limit", "name", "tags"), FAILING, ids=[f"{f[0]}-{f[2]}" for f in FAILING]
+    ("script", "limits", "name", "tags"), FAILING, ids=[f"{f[0]}-{f[2]}" for f in FAILING]
 )
-def test_a_failed_run_has_its_class(stack, tmp_path, testmodel, script, limit, name, tags):
-    (record,) = agent_eval(
-        stack,
-        tmp_path,
-        "dom",
-        testmodel,
-        model=script,
-        max_steps=10_000 if limit < 10 else 4,  # the time limit comes first, or the steps'
-        time_limit=limit,
-    )
+def test_a_failed_run_has_its_class(runs, script, limits, name, tags):
+    _, (record,) = runs("dom", model=script, **limits)
     failure = record.failure
     assert failure is not None and failure.class_ == name, (record.status, failure)
     assert tags <= set(failure.tags)
@@ -299,9 +314,9 @@ def test_a_failed_run_has_its_class(stack, tmp_path, testmodel, script, limit, n
     assert failure.point.parameters["item_id"] == "g-0053"
 
 
-def test_the_trajectory_page_heads_a_failed_attempt_with_its_class(stack, testmodel, page: Page):
-    out = stack.home / "runs" / "20990102T000001Z-dom"
-    (record,) = agent_eval(stack, out, "dom", testmodel, model="wrong-item")
+def test_the_trajectory_page_heads_a_failed_attempt_with_its_class(stack, runs, page: Page):
+    run, (record,) = runs("dom", model="wrong-item")
+    shown(stack, run, "20990102T000001Z-dom")
     failure = record.failure
     assert failure is not None and failure.point is not None and failure.point.step
     page.goto(f"{stack.hub_url}/view/login?token={stack.token}")
@@ -320,15 +335,6 @@ def test_the_trajectory_page_heads_a_failed_attempt_with_its_class(stack, testmo
     expect(page.locator("#failure h2")).to_contain_text("Неудача: не та цель")
 
 
-def test_an_agent_that_crashes_is_an_agent_error(stack, tmp_path, testmodel):
-    command = f"{sys.executable} -c 'raise SystemExit(\"the agent broke\")'"
-    (record,) = agent_eval(stack, tmp_path, "external", testmodel, command=command)
-    failure = record.failure
-    assert failure is not None and failure.class_ == "agent_error", (record.status, failure)
-    assert "without output.json" in failure.evidence["agent_error"]
-    assert "never_reached" in failure.tags
-
-
 def test_a_followed_attack_is_a_forbidden_action(stack, tmp_path, testmodel):
     agent = AgentConfig(model="follow-injection-grocery", base_url=testmodel, max_steps=15)
     refs = select_tasks(TASKS_DIR, f"{TEA}__inject_visible", None, "safety")
@@ -338,6 +344,6 @@ def test_a_followed_attack_is_a_forbidden_action(stack, tmp_path, testmodel):
     assert failure.evidence["forbidden_action"].startswith("basket_add (event ")
 
 
-def test_a_passed_run_has_no_failure(stack, tmp_path, testmodel):
-    (record,) = agent_eval(stack, tmp_path, "dom", testmodel)
+def test_a_passed_run_has_no_failure(runs):
+    _, (record,) = runs("dom")
     assert solved(record) and record.failure is None

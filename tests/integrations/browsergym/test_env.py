@@ -42,7 +42,7 @@ def test_a_scripted_episode_solves_the_task_with_reward_1(stack, hub):
     tid, steps = episode(stack, "solve")
     assert [s["reward"] for s in steps] == [0.0, 1.0, 1.0]
     assert [s["terminated"] for s in steps] == [False, False, True]
-    assert not any(s["error"] for s in steps)
+    assert not any(s["error"] for s in steps), [s["error"] for s in steps]
     assert steps[-1]["verdict"]["ems"] == 1 and steps[-1]["verdict"]["trajectory_id"] == tid
     meta = run_async(hub_api(hub).trajectory(tid))
     assert meta.status == "closed" and meta.completion is True

@@ -1,71 +1,67 @@
 """`runner eval` end to end: the oracle solves every grocery task through Chromium; noop
-declares done and passes none. The run directory holds what docs/harnesses.md lists."""
+declares done and passes none. The run directory holds what docs/harnesses.md lists. The
+episodes and the run directory are the corpus's (tests/runner/conftest.py)."""
 
 from __future__ import annotations
 
 import copy
 import json
+import subprocess
 
 import pytest
-from helpers import run_async, run_eval
+from helpers import run_eval
 
 from runner.agents.fonts import FAMILIES
-from runner.evaluate import RunPlan, TaskRef, evaluate, select_tasks
+from runner.evaluate import TaskRef, select_tasks, summarize
 from runner.harness import get_harness
-from runner.provenance import commit
-from runner.settings import TASKS_DIR
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+from runner.settings import REPO, TASKS_DIR
 
 
-def run(stack, tmp_path, harness: str, pattern: str, workers: int = 2) -> dict:
-    refs = select_tasks(TASKS_DIR, pattern, None)
-    return run_async(
-        evaluate(
-            stack.hub_url,
-            stack.token,
-            get_harness(harness),
-            refs,
-            tmp_path / harness,
-            RunPlan(workers=workers, time_limit=90),
-            lambda _: None,
-        )
-    )
+def grocery() -> list[TaskRef]:
+    return select_tasks(TASKS_DIR, "grocery", None)
 
 
-def test_oracle_solves_every_grocery_task(stack, hub, tmp_path) -> None:
-    result = run(stack, tmp_path, "oracle", "grocery")
-    records = result.records
-    assert len(records) == len(select_tasks(TASKS_DIR, "grocery", None)) >= 8
+@pytest.mark.corpus(oracle=grocery)
+def test_oracle_solves_every_grocery_task(hub, corpus) -> None:
+    refs = grocery()
+    records = corpus.oracle.records(refs)
+    assert len(refs) >= 8
     assert sum(not r.variant for r in records) == 8  # the canonical grocery tasks
     failed = {r.task: (r.status, r.error, r.conditions) for r in records if r.ems != 1}
     assert not failed
     assert all(r.completion == 1 and r.done_and_pass == 1 and r.steps > 0 for r in records)
-    assert result.summary.overall.ems == 1.0
-    out = tmp_path / "oracle"
+    assert summarize(records).overall.ems == 1.0
+    # The folder of the run they are in: the released suite's.
+    out = corpus.oracle.folders["released"]
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["harness"] == "oracle" and manifest["browser"].startswith("chromium")
     assert len(manifest["task_set_hash"]) == 16 and manifest["locale"] == "ru-RU"
     assert manifest["suite"] == "released"
-    # Where it ran: this checkout's commit, the date the stand shifted the tasks to, the
-    # fonts the runner's Chromium draws, what the oracle sees and does.
-    assert manifest["commit"] == commit() and len(manifest["commit"].split("-")[0]) == 40
+    # Where it ran: this checkout's commit (HEAD, or one before it when a commit was made
+    # since the corpus ran), the date the stand shifted the tasks to, the fonts the runner's
+    # Chromium draws, what the oracle sees and does.
+    named = manifest["commit"].split("-")[0]
+    since = subprocess.run(["git", "-C", str(REPO), "merge-base", "--is-ancestor", named, "HEAD"])
+    assert len(named) == 40 and since.returncode == 0
     assert manifest["today"] == hub.get("/api/status").json()["today"]
     assert set(manifest["fonts"]) == set(FAMILIES) and all(manifest["fonts"].values())
     assert manifest["observation"].startswith("none") and manifest["action"].startswith(
         "Playwright"
     )
     assert manifest["harness_packages"] == {}  # the runner's own harness
-    lines = (out / "records.jsonl").read_text().splitlines()
-    assert len(lines) == len(records) and all(json.loads(line)["ems"] == 1 for line in lines)
+    lines = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    assert len(lines) == len(corpus.oracle.runs["released"].records)
+    written = {line["task"]: line["ems"] for line in lines}
+    assert {ref.name: 1 for ref in refs}.items() <= written.items()
     summary = json.loads((out / "summary.json").read_text())
     assert summary["by_site"]["grocery"]["ems"] == 1.0
 
 
-def test_noop_completes_and_fails_every_task(stack, tmp_path) -> None:
-    result = run(stack, tmp_path, "noop", "grocery")
-    overall = result.summary.overall
-    assert overall.tasks == len(select_tasks(TASKS_DIR, "grocery", None))
+@pytest.mark.corpus(noop=grocery)
+def test_noop_completes_and_fails_every_task(corpus) -> None:
+    refs = grocery()
+    overall = summarize(corpus.noop.records(refs)).overall
+    assert overall.tasks == len(refs)
     assert overall.ems == 0.0 and overall.completion == 1.0
     assert overall.done_and_pass == 0.0
 

@@ -2,7 +2,8 @@
 shows the attack on a product page of the injected variant; the oracle solves the variant and
 fires no sink; the test model's attack-following script (`follow-injection`, through `dom`)
 does the task, adds the canary item, opens the attack's link and sends the account's promo
-code: each forbidden condition fails, and the hub recorded `origin_left` and `canary_leak`."""
+code: each forbidden condition fails, and the hub recorded `origin_left` and `canary_leak`.
+The oracle's episode is the corpus's (tests/runner/conftest.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,6 @@ from runner.harness import AgentConfig
 from runner.settings import TASKS_DIR
 from runner.suite import load_map
 from services.core.inject import ATTACKS, FORBIDDEN_PATH, KEY, NONE, goal_of
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 DONOR = "shop_fav_smart_watch"
 VARIANT = f"{DONOR}__inject_visible"
@@ -52,8 +51,9 @@ def sinks(stack, tid: str) -> list[dict]:
     return answer.json()["events"]
 
 
-def test_the_oracle_solves_the_injected_variant_and_fires_no_sink(stack, tmp_path) -> None:
-    (record,) = run_eval(stack, tmp_path, "oracle", refs()).records
+@pytest.mark.corpus(oracle=refs)
+def test_the_oracle_solves_the_injected_variant_and_fires_no_sink(stack, corpus) -> None:
+    (record,) = corpus.oracle.records(refs())
     assert record.ems == 1, (record.status, record.error, record.conditions)
     assert record.side_effects == [] and sinks(stack, record.trajectory_id) == []
 

@@ -5,7 +5,8 @@ the oracle solves every rail and files injection variant and fires no sink; the 
 attack-following scripts (`follow-injection-rail`, `follow-injection-files`) do the task and
 every goal of the attack, through `dom` for each carrier and `gui` for `banner` and
 `document`: each forbidden condition fails, and the hub recorded `origin_left`. A profile
-whose carrier its site lacks is refused, naming the field."""
+whose carrier its site lacks is refused, naming the field. The oracle's episodes are the
+corpus's (tests/runner/conftest.py)."""
 
 from __future__ import annotations
 
@@ -111,7 +112,6 @@ def test_a_carrier_the_site_lacks_is_refused_naming_the_field(tmp_path: Path) ->
 # -- the carriers show --------------------------------------------------------------------
 
 
-@pytest.mark.browser
 def test_rail_aria_describes_the_search_and_the_trains_choice(stack, page) -> None:
     created = create(stack, f"{RAIL_DONOR}__inject_aria")
     page.goto(f"{created['url']}rail/")
@@ -127,7 +127,6 @@ def test_rail_aria_describes_the_search_and_the_trains_choice(stack, page) -> No
     assert page.get_by_role("complementary", name="Объявление").count() == 0
 
 
-@pytest.mark.browser
 @pytest.mark.parametrize(
     ("task", "path"),
     [(f"{RAIL_DONOR}__inject_banner", "rail/"), (f"{FILES_DONOR}__inject_banner", DATASETS_2024)],
@@ -141,7 +140,6 @@ def test_the_banner_shows_above_the_page(stack, page, task: str, path: str) -> N
     assert link.get_attribute("href") == FORBIDDEN_PATH
 
 
-@pytest.mark.browser
 def test_files_aria_describes_the_download(stack, page) -> None:
     page.goto(f"{create(stack, f'{FILES_DONOR}__inject_aria')['url']}{DATASETS_2024}")
     download = page.get_by_role("link", name=f"Скачать: {CSV}")
@@ -156,7 +154,6 @@ def fetched(page, name: str) -> tuple[bytes, dict[str, str]]:
     return answer.body(), answer.headers
 
 
-@pytest.mark.browser
 def test_the_document_carries_the_attack_in_the_csv_and_the_pdf(stack, page) -> None:
     catalog = load_catalog()
     created = create(stack, f"{FILES_DONOR}__inject_document")
@@ -192,13 +189,16 @@ def variants(*patterns: str) -> list:
     return [r for p in patterns for r in select_tasks(TASKS_DIR, p, None, "safety")]
 
 
-@pytest.mark.browser
-@pytest.mark.slow
-def test_the_oracle_solves_every_rail_and_files_injection_variant(stack, tmp_path) -> None:
-    refs = variants("rail_*__inject_*", "files_*__inject_*")
+def injected() -> list:
+    """Every injection variant of rail and files."""
+    return variants("rail_*__inject_*", "files_*__inject_*")
+
+
+@pytest.mark.corpus(oracle=injected)
+def test_the_oracle_solves_every_rail_and_files_injection_variant(stack, corpus) -> None:
+    refs = injected()
     assert len(refs) == 12
-    run = run_eval(stack, tmp_path, "oracle", refs, workers=2)
-    for record in run.records:
+    for record in corpus.oracle.records(refs):
         assert record.ems == 1, (record.task, record.status, record.error, record.conditions)
         assert record.side_effects == [], record.task
         sinks = events(stack, record.trajectory_id, "origin_left")
@@ -224,8 +224,6 @@ def assert_fell_for_the_attack(stack, record, site: str) -> None:
     assert {"url": FORBIDDEN_PATH, "via": "hub"} in left, record.task
 
 
-@pytest.mark.browser
-@pytest.mark.slow
 @pytest.mark.parametrize(
     ("harness", "site", "tasks", "options"),
     [

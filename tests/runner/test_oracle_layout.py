@@ -1,17 +1,16 @@
 """The oracle solves every robustness variant of the `layout`, `session` and `tabs`
 perturbations (tasks/variants.toml, "perturbations"): it scrolls a lazy list, pages a
 paginated one, finds repeated controls by name, logs in again when a session expires and
-follows an item into its new tab. noop, which does nothing, passes none of them."""
+follows an item into its new tab. noop, which does nothing, passes none of them. The
+episodes are the corpus's (tests/runner/conftest.py)."""
 
 from __future__ import annotations
 
 import pytest
-from helpers import failures, run_eval
+from helpers import failures
 
 from runner.evaluate import select_tasks
 from runner.settings import TASKS_DIR
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 KEYS = {"layout", "session", "tabs"}
 IMPLEMENTATIONS = {
@@ -37,11 +36,10 @@ def test_every_implementation_on_four_donors_across_the_sites() -> None:
     assert {r.site for r in refs} == {"shop", "books", "grocery", "hotels", "rail", "files"}
 
 
-def test_the_oracle_solves_them_and_noop_none(stack, tmp_path) -> None:
+@pytest.mark.corpus(oracle=perturbed, noop=perturbed)
+def test_the_oracle_solves_them_and_noop_none(corpus) -> None:
     refs = perturbed()
-    records = run_eval(stack, tmp_path / "oracle", "oracle", refs).records
-    assert len(records) == len(refs)
+    records = corpus.oracle.records(refs)
     assert not failures(records)
     assert all(r.done_and_pass == 1 and r.steps > 0 for r in records)
-    noop = run_eval(stack, tmp_path / "noop", "noop", refs).records
-    assert all(r.ems == 0 for r in noop)
+    assert all(r.ems == 0 for r in corpus.noop.records(refs))

@@ -1,18 +1,17 @@
 """The oracle solves every robustness variant of the shell's `latency` and `overlay`
 perturbations (tasks/variants.toml), EMS 1 each, without a flag: it answers the dialogs,
 waits out the spinner and the late answers, scrolls from under the sticky banner and clicks
-once, so no commit is doubled. noop scores 0 on them."""
+once, so no commit is doubled. noop scores 0 on them. The episodes are the corpus's
+(tests/runner/conftest.py)."""
 
 from __future__ import annotations
 
 import pytest
-from helpers import failures, run_eval
+from helpers import failures
 
 from runner.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from services.core import perturb
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 KEYS = ("latency", "overlay")
 CASES = [f"{key}_{impl}" for key in KEYS for impl in perturb.KEYS[key][1:]]
@@ -26,22 +25,23 @@ def variants(suffix: str) -> list:
     ]
 
 
+def perturbed() -> list:
+    return [ref for suffix in CASES for ref in variants(suffix)]
+
+
 def test_every_implementation_has_variants_on_four_sites() -> None:
     for suffix in CASES:
         assert len({ref.site for ref in variants(suffix)}) >= 4, suffix
 
 
+@pytest.mark.corpus(oracle=perturbed)
 @pytest.mark.parametrize("suffix", CASES)
-def test_oracle_solves_the_perturbed_variants(stack, tmp_path, suffix: str) -> None:
-    refs = variants(suffix)
-    records = run_eval(stack, tmp_path, "oracle", refs).records
-    assert len(records) == len(refs)
+def test_oracle_solves_the_perturbed_variants(corpus, suffix: str) -> None:
+    records = corpus.oracle.records(variants(suffix))
     assert not failures(records)
     assert all(r.done_and_pass == 1 and not r.unprompted and r.side_effects == [] for r in records)
 
 
-def test_noop_scores_nothing_on_them(stack, tmp_path) -> None:
-    refs = [ref for suffix in CASES for ref in variants(suffix)]
-    records = run_eval(stack, tmp_path, "noop", refs, workers=4).records
-    assert len(records) == len(refs)
-    assert all(r.ems == 0 for r in records)
+@pytest.mark.corpus(noop=perturbed)
+def test_noop_scores_nothing_on_them(corpus) -> None:
+    assert all(r.ems == 0 for r in corpus.noop.records(perturbed()))

@@ -2,20 +2,23 @@
 (test_suite.py: every task file, canonical and variant, once) gives only a few tasks: every
 canonical hotels, rail and files task under each profile below, and the search donors of
 Маркет and Книги under the `text_search` styles their variant files do not have. Together with
-the suite, the oracle meets every implementation of every key on every site."""
+the suite, the oracle meets every implementation of every key on every site. In `make test`
+a covering part: for each key of a profile, the first task that uses the control; every task
+under `full`. The episodes are the corpus's (tests/runner/conftest.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import pytest
-from helpers import failures, run_eval, site_tasks, with_variants
+from helpers import failures, site_tasks, with_variants
 
 from runner.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from services.core.perturb import KEYS as PERTURBATIONS
 from services.core.sites import registry
 from services.core.variants import defaults
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 # site -> profiles; each renders every canonical task of the site.
 PROFILES: dict[str, list[dict[str, str]]] = {
@@ -60,14 +63,36 @@ def variant_files() -> list:
     return [ref for ref in refs if ref.is_variant]
 
 
-def search_donors(site: str) -> list:
-    """The canonical tasks of a site that have `text_search` variant files."""
-    donors = {
-        ref.donor
-        for ref in variant_files()
-        if "text_search" in ref.task["test_data"]["ui_variants"]
-    }
+def users(site: str, key: str) -> list:
+    """The canonical tasks of a site that use the control `key`: those that have variant
+    files rendering it."""
+    donors = {ref.donor for ref in variant_files() if key in ref.task["test_data"]["ui_variants"]}
     return [ref for ref in site_tasks(site) if ref.name in donors]
+
+
+def every_task(site: str, variants: dict[str, str], donors_only: bool) -> list:
+    """The tasks a case renders: the site's canonical ones, or only its search donors."""
+    return users(site, "text_search") if donors_only else site_tasks(site)
+
+
+def covering(site: str, variants: dict[str, str], donors_only: bool) -> list:
+    """For each key of the case's profile, the first task that uses the control."""
+    return list({ref.name: ref for key in variants for ref in users(site, key)[:1]}.values())
+
+
+def profile_of(site: str, variants: dict[str, str]) -> str:
+    return f"{site}_" + "_".join(variants.values())
+
+
+def runs(tasks_of: Callable[[str, dict[str, str], bool], list]) -> list:
+    """Each case's tasks (`tasks_of` the case) under its profile."""
+    return [
+        ref
+        for site, variants, donors_only in (case.values for case in CASES)
+        for ref in with_variants(
+            tasks_of(site, variants, donors_only), site, variants, profile_of(site, variants)
+        )
+    ]
 
 
 def test_with_the_suite_every_implementation_is_run() -> None:
@@ -102,16 +127,28 @@ def test_with_the_suite_every_implementation_is_run() -> None:
     assert every - run == set()
 
 
-@pytest.mark.parametrize(("site", "variants", "donors_only"), CASES)
-def test_oracle_solves_under_a_profile(
-    stack, tmp_path, site: str, variants: dict[str, str], donors_only: bool
-) -> None:
-    tasks = search_donors(site) if donors_only else site_tasks(site)
+def solved(corpus, tasks: list, site: str, variants: dict[str, str]) -> None:
+    """The oracle solves these tasks under the profile."""
     assert tasks
-    profile = f"{site}_" + "_".join(variants.values())
-    runs = with_variants(tasks, site, variants, profile)
-    records = run_eval(stack, tmp_path, "oracle", runs).records
-    assert len(records) == len(tasks)
+    profile = profile_of(site, variants)
+    records = corpus.oracle.records(with_variants(tasks, site, variants, profile))
     assert not failures(records)
     assert all(r.done_and_pass == 1 and r.steps > 0 for r in records)
     assert all(r.variant and r.profile == profile for r in records)
+
+
+@pytest.mark.corpus(oracle=partial(runs, covering))
+@pytest.mark.parametrize(("site", "variants", "donors_only"), CASES)
+def test_oracle_solves_a_covering_part_under_a_profile(
+    corpus, site: str, variants: dict[str, str], donors_only: bool
+) -> None:
+    solved(corpus, covering(site, variants, donors_only), site, variants)
+
+
+@pytest.mark.full
+@pytest.mark.corpus(oracle=partial(runs, every_task))
+@pytest.mark.parametrize(("site", "variants", "donors_only"), CASES)
+def test_oracle_solves_every_task_under_a_profile(
+    corpus, site: str, variants: dict[str, str], donors_only: bool
+) -> None:
+    solved(corpus, every_task(site, variants, donors_only), site, variants)

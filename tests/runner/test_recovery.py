@@ -1,7 +1,7 @@
 """Recovery tasks (docs/tasks.md, "Start state"): a start state replayed by its sites at
 creation, written as `source: "setup"` and left out of what the conditions judge; refused
 as a whole, leaving nothing behind; and the oracle solving every recovery task by reading
-the state first, where doing nothing fails."""
+the state first, where doing nothing fails (the corpus's episodes, tests/runner/conftest.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from helpers import (
     failures,
     make_task,
     run_async,
-    run_eval,
     stand_nats,
     verdict,
     wait_events,
@@ -232,14 +231,11 @@ def test_a_task_file_with_a_bad_start_state_fails_validation(tmp_path) -> None:
     assert problem.startswith("bad.test_data.start_state[0].parameters.item_id: ")
 
 
-@pytest.mark.browser
-@pytest.mark.slow
-def test_the_oracle_recovers_every_recovery_task_and_noop_fails_them(stack, tmp_path) -> None:
+@pytest.mark.corpus(oracle=recovery_tasks, noop=recovery_tasks)
+def test_the_oracle_recovers_every_recovery_task_and_noop_fails_them(corpus) -> None:
     tasks = recovery_tasks()
     sites = {ref.task["test_data"]["bench_first_domain"] for ref in tasks}
     assert len(tasks) >= 17 and len(sites) == 6
-    records = run_eval(stack, tmp_path / "oracle", "oracle", tasks).records
-    assert len(records) == len(tasks)
-    assert not failures(records)
-    noop = run_eval(stack, tmp_path / "noop", "noop", tasks).records
+    assert not failures(corpus.oracle.records(tasks))
+    noop = corpus.noop.records(tasks)
     assert {r.task for r in noop if r.ems == 0} == {ref.name for ref in tasks}

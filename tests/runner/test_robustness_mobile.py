@@ -1,29 +1,30 @@
 """The robustness suite on a phone (390x844, a mobile context with touch): the oracle solves
 a representative part of it, every perturbation implementation once and a recovery task of
-every site, and noop none. (The whole suite there, 66 tasks, takes about five minutes:
-`runner eval --harness oracle --suite robustness --viewport 390x844` scored 1.000.)"""
+every site, and noop none; under `full`, the whole suite (66 tasks, about five minutes more).
+The episodes are the corpus's (tests/runner/conftest.py)."""
 
 from __future__ import annotations
 
 import pytest
-from helpers import failures, run_eval
+from helpers import failures
 
 from runner.evaluate import TaskRef, select_tasks
 from runner.settings import TASKS_DIR
 from services.core import perturb
 from services.core.models.run import Viewport
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
 PHONE = Viewport(width=390, height=844)
+
+
+def whole() -> list:
+    return select_tasks(TASKS_DIR, None, None, "robustness")
 
 
 def representative() -> list:
     """The first variant of the suite under each perturbation implementation, and the first
     recovery task of each site."""
-    refs = select_tasks(TASKS_DIR, None, None, "robustness")
     chosen: dict[tuple[str, str], TaskRef] = {}
-    for ref in refs:
+    for ref in whole():
         variants = ref.task["test_data"].get("ui_variants", {})
         for key in perturb.KEYS:
             impl = variants.get(key, perturb.NONE)
@@ -49,10 +50,19 @@ def test_the_part_covers_every_perturbation_and_every_site() -> None:
     assert recovery == {"shop", "books", "grocery", "hotels", "rail", "files"}
 
 
-def test_the_oracle_solves_them_on_a_phone_and_noop_none(stack, tmp_path) -> None:
-    refs = representative()
-    oracle = run_eval(stack, tmp_path / "oracle", "oracle", refs, viewport=PHONE)
-    assert not failures(oracle.records)
-    assert len(oracle.records) == len(refs) and oracle.manifest.viewport == PHONE
-    noop = run_eval(stack, tmp_path / "noop", "noop", refs, viewport=PHONE).records
-    assert all(r.ems == 0 for r in noop)
+def solved_on_a_phone(corpus, refs: list) -> None:
+    """The oracle solves these tasks at the phone's viewport, and noop none."""
+    assert not failures(corpus.phone.records(refs))
+    assert corpus.phone.runs["robustness"].manifest.viewport == PHONE
+    assert all(r.ems == 0 for r in corpus.phone_noop.records(refs))
+
+
+@pytest.mark.corpus(phone=representative, phone_noop=representative)
+def test_the_oracle_solves_them_on_a_phone_and_noop_none(corpus) -> None:
+    solved_on_a_phone(corpus, representative())
+
+
+@pytest.mark.full
+@pytest.mark.corpus(phone=whole, phone_noop=whole)
+def test_the_oracle_solves_the_whole_suite_on_a_phone_and_noop_none(corpus) -> None:
+    solved_on_a_phone(corpus, whole())

@@ -5,7 +5,8 @@ makes it. A safety run (the shop's two injection variants, three attempts each, 
 stopping tasks) and a released run of the same model × harness (the donors) are written as
 run folders; every figure is checked against a hand computation, then in `runner board
 --suite safety` and the static export. Last, real runs through the UI: the oracle's own
-safety row, and the record of an agent that follows the attack."""
+safety row (its episodes the corpus's, tests/runner/conftest.py), and the record of an agent
+that follows the attack."""
 
 from __future__ import annotations
 
@@ -229,7 +230,9 @@ def test_the_safety_figures_by_hand(runs: Path) -> None:
     assert alone.donors is None and alone.donor_run is None and alone.by_variant == {}
 
 
-def test_runner_board_and_its_export_show_the_safety_section(runs: Path, tmp_path: Path) -> None:
+def test_runner_board_and_its_export_show_the_safety_section(
+    processes, runs: Path, tmp_path: Path
+) -> None:
     home = runs.parent
     shown = runner(home, "board", "--suite", "safety")
     assert shown.returncode == 0, shown.stderr
@@ -261,15 +264,17 @@ def test_runner_board_export_without_the_section(runs: Path, tmp_path: Path) -> 
     assert 'aria-label="Безопасность"' not in russian.read_text()
 
 
-@pytest.mark.browser
-@pytest.mark.slow
-def test_the_oracles_safety_row_through_the_real_ui(stack, hub) -> None:
+def oracle_tasks() -> list[TaskRef]:
+    return select_tasks(TASKS_DIR, f"{VARIANTS},{STOPPING}", None, "safety")
+
+
+@pytest.mark.corpus(oracle=oracle_tasks)
+def test_the_oracles_safety_row_through_the_real_ui(stack, hub, corpus) -> None:
     """The oracle on the two injection variants and the three stopping tasks: it does each
     donor's task, fires no sink, refuses where it must and stops before paying; the hub's
     run page says so per attempt, and its safety board has the section."""
-    tasks = select_tasks(TASKS_DIR, f"{VARIANTS},{STOPPING}", None, "safety")
     name = "20990402T000000Z-oracle"
-    run = run_eval(stack, stack.home / "runs" / name, "oracle", tasks)
+    run = corpus.oracle.write(stack.home / "runs" / name, oracle_tasks())
     attacked = [r for r in run.records if r.attack_success is not None]
     assert len(attacked) == 2, [(r.task, r.status, r.error) for r in run.records]
     for record in attacked:
@@ -291,8 +296,6 @@ def test_the_oracles_safety_row_through_the_real_ui(stack, hub) -> None:
     assert 'aria-label="Безопасность"' in board and "Нет прогона набора" in board
 
 
-@pytest.mark.browser
-@pytest.mark.slow
 def test_an_agent_that_follows_the_attack_is_judged_by_its_sinks(stack, tmp_path, testmodel):
     """The test model's `follow-injection` script through `dom`: it does the task, adds the
     canary item, opens the attack's link and sends the account's promo code; the record names

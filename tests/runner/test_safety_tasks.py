@@ -4,20 +4,17 @@ fits several items, so the agent must ask) and approval ones (the steps up to th
 not the commit). The oracle solves every one through Chromium with the report each requires
 and no side effect; noop, which reports done at once, fails every one (the refusals on their
 report, the approvals on their steps); the audit rejects every near miss, the change of the
-report's status among them. The oracle's second path solves the approval tasks too."""
+report's status among them. The oracle's second path solves the approval tasks too. The
+episodes are the corpus's (tests/runner/conftest.py)."""
 
 from __future__ import annotations
 
 import pytest
-from helpers import run_async, run_eval
 
-from runner.audit import audit_suite, collect, refuses, suite_line
-from runner.evaluate import TaskRef, select_tasks
-from runner.harness import AgentConfig
+from runner.audit import audit_suite, refuses, suite_line
+from runner.evaluate import TaskRef, select_tasks, summarize
 from runner.settings import TASKS_DIR
-from services.core.results.board import Run
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+from services.core.models.run import Record
 
 SITES = {"shop", "books", "grocery", "rail", "hotels", "files"}
 REPORT = "agent_report"
@@ -31,6 +28,10 @@ def stopping() -> list[TaskRef]:
         if not ref.is_variant
         and any(c["event_name"] == REPORT for c in ref.task["test_data"]["conditions"])
     ]
+
+
+def approvals() -> list[TaskRef]:
+    return [ref for ref in stopping() if kind(ref) == "approval"]
 
 
 def kind(ref: TaskRef) -> str:
@@ -55,26 +56,26 @@ def test_the_stopping_tasks_cover_every_site_and_kind() -> None:
         assert any(c.get("forbidden") for c in conditions), ref.name
 
 
-def unsolved(result: Run) -> dict:
+def unsolved(records: list[Record]) -> dict:
     return {
         r.task: (r.status, r.error, r.report_status, [c for c in r.conditions if not c.success])
-        for r in result.records
+        for r in records
         if r.ems != 1 or r.side_effects != []
     }
 
 
-@pytest.mark.timeout(900)
-def test_the_oracle_stops_where_each_task_must_and_noop_fails_them(stack, tmp_path) -> None:
+@pytest.mark.corpus(oracle=stopping, keyboard=approvals, noop=stopping)
+def test_the_oracle_stops_where_each_task_must_and_noop_fails_them(corpus) -> None:
     refs = stopping()
-    result = run_eval(stack, tmp_path / "oracle", "oracle", refs, 2, 90)
-    assert unsolved(result) == {}
-    assert result.summary.overall.ems == 1.0
-    reports = {r.task: r.report_status for r in result.records}
+    records = corpus.oracle.records(refs)
+    assert unsolved(records) == {}
+    assert summarize(records).overall.ems == 1.0
+    reports = {r.task: r.report_status for r in records}
     assert {reports[ref.name] for ref in refs if kind(ref) == "approval"} == {"done"}
     assert {reports[ref.name] for ref in refs if kind(ref) == "infeasible"} == {"infeasible"}
     assert {reports[ref.name] for ref in refs if kind(ref) == "ambiguous"} == {"needs_input"}
     # Nothing committed: no payment anywhere, and a refusal leaves nothing behind.
-    items = run_async(collect(stack.hub_url, stack.token, refs, result.records))
+    items = corpus.oracle.items(refs)
     paid = [i.name for i in items if any(e["type"] == "submit_payment" for e in i.events)]
     assert paid == []
     audit = audit_suite(items)
@@ -93,11 +94,8 @@ def test_the_oracle_stops_where_each_task_must_and_noop_fails_them(stack, tmp_pa
         assert f"drop:{REPORT}#{index}" in tried
 
     # The oracle's second path (keyboard only, defaults confirmed) stops there too.
-    approvals = [ref for ref in refs if kind(ref) == "approval"]
-    agent = AgentConfig(options={"path": "alternate"})
-    alternate = run_eval(stack, tmp_path / "alternate", "oracle", approvals, 2, 90, agent)
-    assert unsolved(alternate) == {}
+    assert unsolved(corpus.keyboard.records(approvals())) == {}
 
-    noop = run_eval(stack, tmp_path / "noop", "noop", refs, 2, 30)
-    assert {r.task: r.ems for r in noop.records} == {ref.name: 0 for ref in refs}
-    assert {r.report_status for r in noop.records} == {"done"}
+    noop = corpus.noop.records(refs)
+    assert {r.task: r.ems for r in noop} == {ref.name: 0 for ref in refs}
+    assert {r.report_status for r in noop} == {"done"}

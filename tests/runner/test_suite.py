@@ -6,28 +6,27 @@ is solvable without a model. The oracle's logs then go through the audit (`runne
 audit`): every near miss of every task fails, or the task says why it may pass; every
 primary UI class is both used and required. The oracle's second path (keyboard only, search
 where the reference browses, defaults confirmed where it leaves them) must solve them too
-(every second file here, to keep CI's time): a natural solution is never rejected, and no
-selection of either path goes without the click or key that made it. The only full oracle
-pass of the test suite (marked `ci`): test_oracle_variants.py adds what it leaves out."""
+(in `make test` a covering part: every site's every primary UI class and every variant
+profile once; every file under `full`): a natural solution is never rejected, and no
+selection of either path goes without the click or key that made it. The episodes are the
+corpus's (tests/runner/conftest.py); test_oracle_variants.py adds what the suite leaves out."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from helpers import run_async, run_eval
 
-from runner.audit import audit_suite, collect, suite_line
-from runner.evaluate import TaskRef, select_tasks
-from runner.harness import AgentConfig
+from runner.audit import AuditItem, audit_suite, suite_line
+from runner.evaluate import TaskRef, select_tasks, summarize
 from runner.settings import TASKS_DIR
 from runner.suite import build
 from services.core.matching import side_effects
+from services.core.models.run import Record
 from services.core.models.task import RELEASED
-from services.core.results.board import Run
 from services.core.tasks import suite_of
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.ci]
+pytestmark = [pytest.mark.ci]
 
 
 def suite() -> list[TaskRef]:
@@ -40,38 +39,45 @@ def suite() -> list[TaskRef]:
     return refs
 
 
-def run_suite(
-    stack, tmp_path, harness: str, agent: AgentConfig | None = None, refs: list | None = None
-) -> dict:
-    refs = suite() if refs is None else refs
-    return run_eval(stack, tmp_path / harness, harness, refs, 2, 120, agent)
+def covering() -> list[TaskRef]:
+    """The first file of each site's primary UI class and of each variant profile: every site,
+    class and profile once, canonical and variant files (`make test`'s part of the second
+    path; `runner eval --option path=alternate` runs the whole)."""
+    seen: set[object] = set()
+    chosen = []
+    for ref in suite():
+        new = {(ref.site, ref.ui_primary), ref.profile} - seen - {None}
+        if new:
+            chosen.append(ref)
+            seen |= new
+    return chosen
 
 
-def unsolved(result: Run) -> dict:
+def unsolved(records: list[Record]) -> dict:
     """The tasks not solved, solved with a page selection that no click or key preceded
     (a person's never is: the verdict flags it as `unprompted`), or solved with a side effect
     (a state change no condition asks for: the reference does what it is asked, no more)."""
     return {
         r.task: (r.status, r.error, [c for c in r.conditions if not c.success], r.side_effects)
-        for r in result.records
+        for r in records
         if r.ems != 1 or r.unprompted or r.side_effects != []
     }
 
 
-@pytest.mark.timeout(2400)
-def test_oracle_solves_every_task(stack, tmp_path) -> None:
+@pytest.mark.corpus(oracle=suite)
+def test_oracle_solves_every_task(corpus) -> None:
     refs = suite()
     variants = sum(ref.is_variant for ref in refs)
-    result = run_suite(stack, tmp_path, "oracle")
-    assert unsolved(result) == {}
-    summary = result.summary
+    records = corpus.oracle.records(refs)
+    assert unsolved(records) == {}
+    summary = summarize(records)
     assert summary.overall.ems == 1.0 and summary.overall.scored == len(refs)
     assert summary.overall.over_action == 0.0
     assert summary.canonical_vs_variant["canonical"].tasks == len(refs) - variants
     assert summary.canonical_vs_variant["variant"].tasks == variants
     assert summary.paired_variants.pairs == variants
     assert summary.paired_variants.donor_pass_variant_fail == []
-    items = run_async(collect(stack.hub_url, stack.token, refs, result.records))
+    items = corpus.oracle.items(refs)
     audit = audit_suite(items)
     print(suite_line(audit))  # the figures, in the test log
     assert audit.ok, suite_line(audit)
@@ -106,30 +112,41 @@ def over_acting(items: list) -> dict:
     return wrong
 
 
-def test_noop_passes_no_task(stack, tmp_path) -> None:
-    overall = run_suite(stack, tmp_path, "noop").summary.overall
+@pytest.mark.corpus(noop=suite)
+def test_noop_passes_no_task(corpus) -> None:
+    refs = suite()
+    overall = summarize(corpus.noop.records(refs)).overall
     assert overall.ems == 0.0 and overall.completion == 1.0
-    assert overall.scored == len(suite())
+    assert overall.scored == len(refs)
 
 
-@pytest.mark.timeout(2400)
-def test_oracle_alternate_path_solves_half_the_suite(stack, tmp_path) -> None:
-    """Every second task file of the suite (CI's representative part: every site, canonical
-    and variant files; `runner eval --option path=alternate` runs the whole)."""
-    every = suite()
-    refs = every[::2]
-    assert {r.site for r in refs} == {r.site for r in every}
-    assert any(r.is_variant for r in refs) and not all(r.is_variant for r in refs)
-    agent = AgentConfig(options={"path": "alternate"})
-    result = run_suite(stack, tmp_path, "oracle", agent, refs)
-    assert unsolved(result) == {}
-    items = run_async(collect(stack.hub_url, stack.token, refs, result.records))
-    # Keyboard only: every click the pages saw came from a key (a pointer's has a position).
-    pointer = [
+def keyboard_only(items: list[AuditItem]) -> list:
+    """The clicks the pages saw that came from a pointer, not a key (a pointer's has a
+    position)."""
+    return [
         (item.name, e["params"])
         for item in items
         for e in item.events
         if e["type"] == "click" and (e["params"].get("x"), e["params"].get("y")) != (0, 0)
     ]
-    assert pointer == []
+
+
+@pytest.mark.corpus(keyboard=covering)
+def test_oracle_alternate_path_solves_a_covering_part(corpus) -> None:
+    every, refs = suite(), covering()
+    assert {r.site for r in refs} == {r.site for r in every}
+    assert any(r.is_variant for r in refs) and not all(r.is_variant for r in refs)
+    assert unsolved(corpus.keyboard.records(refs)) == {}
+    items = corpus.keyboard.items(refs)
+    assert keyboard_only(items) == []
+    assert sum(e["type"] == "keypress" for item in items for e in item.events) > 500
+
+
+@pytest.mark.full
+@pytest.mark.corpus(keyboard=suite)
+def test_oracle_alternate_path_solves_every_task(corpus) -> None:
+    refs = suite()
+    assert unsolved(corpus.keyboard.records(refs)) == {}
+    items = corpus.keyboard.items(refs)
+    assert keyboard_only(items) == []
     assert sum(e["type"] == "keypress" for item in items for e in item.events) > 500

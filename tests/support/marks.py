@@ -2,7 +2,8 @@
 a test uses, directly or through other fixtures, never from a hand-written mark:
 - `processes`: the test (or a fixture it uses) starts processes: `slow`. Every fixture that
   starts a server, a stack or a command depends on it (`stack` does, `browser` does);
-- `browser`: it drives Chromium: `browser` and `slow`;
+- `browser`, or `corpus` (tests/runner/conftest.py: the oracle's and noop's episodes, in
+  the runner's Chromium): it drives Chromium: `browser` and `slow`;
 - `docker_engine` (tests/deploy): it runs containers: `docker` and `slow`.
 A test with none of them runs with process creation refused, so `-m "not slow"` (`make
 unit`) starts nothing by construction: a test that starts a process without saying so fails
@@ -30,11 +31,12 @@ import pytest
 PHASES = ("unit", "stand", "browser", "agents", "docker")
 PHASE_FIXTURES = {
     "stand": {"processes"},
-    "browser": {"browser", "runs_episodes"},
+    "browser": {"browser", "corpus"},
     "agents": {"testmodel", "llama"},
     "docker": {"docker_engine"},
 }
 MARKS = {
+    "corpus": ("slow", "browser"),
     "processes": ("slow",),
     "browser": ("slow", "browser"),
     "docker_engine": ("slow", "docker"),

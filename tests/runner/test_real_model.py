@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import threading
-import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,13 +22,13 @@ from helpers import run_eval
 from runner import modelserver
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig, ModelRefused
-from runner.settings import TASKS_DIR, free_port, runner_home
+from runner.settings import TASKS_DIR, free_port
 from runner.wait import until
 from services.core.models.protocol import STEPS, Step
 from services.core.models.run import CALLS, ModelCall, Record
 
 # Building the server when the cache has none takes minutes (`make test` builds it first).
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(1200)]
+pytestmark = [pytest.mark.timeout(1200)]
 
 MODEL = modelserver.MODEL_NAME
 TEA = "grocery_showcase_tea"
@@ -37,8 +37,22 @@ ENDED = {"ok", "step_limit", "timeout", "agent_error"}
 MAX_TOKENS = 48
 
 
+# An environment variable every process a test starts inherits (the runner passes an agent
+# its environment but for the stand's `WPB_` settings); its value is the test's own.
+STARTED_BY = "WEBPAGEBENCH_TEST"
+
+
+@pytest.fixture(autouse=True)
+def started_by(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Marks the processes this test starts, for `leftovers`: processes of other tests, in
+    this session or beside it, are none of its leftovers."""
+    monkeypatch.setenv(STARTED_BY, uuid.uuid4().hex)
+
+
 @pytest.fixture(scope="module")
-def llama(tmp_path_factory: pytest.TempPathFactory) -> Iterator[modelserver.ModelServer]:
+def llama(
+    processes: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[modelserver.ModelServer]:
     log = tmp_path_factory.mktemp("llama") / "llama-server.log"
     with modelserver.serving(modelserver.ServeSettings(), log) as server:
         yield server
@@ -63,14 +77,17 @@ def real_eval(
 
 
 def leftovers_of(*marks: str) -> list[str]:
-    """The command lines of running processes that hold one of `marks`."""
+    """The command lines of running processes that this test started (they carry its
+    `STARTED_BY`) and that hold one of `marks`."""
+    started = f"{STARTED_BY}={os.environ[STARTED_BY]}".encode()
     found = []
     for entry in Path("/proc").iterdir():
         try:
+            environ = (entry / "environ").read_bytes().split(b"\0")
             argv = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        if any(mark in argv for mark in marks):
+        if started in environ and any(mark in argv for mark in marks):
             found.append(f"{entry.name}: {argv[:300]}")
     return found
 
@@ -156,10 +173,9 @@ def test_an_external_agent_is_recorded_the_same(stack, tmp_path, llama):
 
 
 def test_screenshots_to_a_text_only_model_fail_the_run_at_once(stack, tmp_path, llama):
-    started = time.monotonic()
+    """At once: after the first call, without a retry."""
     with pytest.raises(ModelRefused, match=rf"'{MODEL}' at .* image input is not supported"):
         real_eval(stack, tmp_path, "gui", llama.base_url, family="qwen3vl")
-    assert time.monotonic() - started < 60
     (folder,) = (tmp_path / "episodes").iterdir()
     (call,) = ModelCall.read_lines(folder / CALLS)
     assert call.status == 500 and "image input is not supported" in str(call.error)
@@ -197,8 +213,6 @@ def test_a_server_that_stops_answering_is_infrastructure(stack, tmp_path):
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_to_runner_eval_ends_every_agent_and_browser(stack, tmp_path, llama, signum):
     home = tmp_path / "home"
-    home.mkdir()
-    (home / "harnesses").symlink_to(runner_home() / "harnesses")
     env = {**os.environ, "WPB_HOME": str(home), "WPB_ADMIN_TOKEN": stack.token}
     argv = [sys.executable, "-m", "runner", "eval", "--hub", stack.hub_url]
     argv += ["--harness", "browser-use", "--model", MODEL, "--base-url", llama.base_url]
@@ -219,7 +233,7 @@ def test_a_signal_to_runner_eval_ends_every_agent_and_browser(stack, tmp_path, l
     assert not leftovers()
 
 
-def test_runner_model_serve_answers_until_stopped(tmp_path):
+def test_runner_model_serve_answers_until_stopped(processes, tmp_path):
     """`runner model serve` as the docs give it: a real endpoint, ended by SIGTERM."""
     port = free_port()
     env = {**os.environ, "WPB_HOME": str(tmp_path)}
@@ -251,4 +265,4 @@ def test_runner_model_serve_answers_until_stopped(tmp_path):
         if serve.poll() is None:
             serve.kill()
     assert f"127.0.0.1:{port}/v1" in output.decode()
-    assert not [p for p in leftovers_of("llama-server") if f"--port {port}" in p]
+    assert not leftovers_of("llama-server")

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from helpers import runner
 
 from runner.audit import audit_log, audit_suite, class_check, suite_line
@@ -227,9 +226,7 @@ def test_a_submitted_value_evidences_its_control() -> None:
     assert class_check("WIDGET", booking, log).ok is False
 
 
-@pytest.mark.browser
-@pytest.mark.slow
-def test_the_command_runs_the_reference_solver_and_reports(tmp_path: Path) -> None:
+def test_the_command_runs_the_reference_solver_and_reports(processes, tmp_path: Path) -> None:
     report = tmp_path / "audit.json"
     done = runner(
         tmp_path, "tasks", "audit", "--tasks", "grocery_nav_bakery", "--report", str(report)

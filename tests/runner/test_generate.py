@@ -148,7 +148,7 @@ def test_the_same_seed_writes_the_same_files_and_another_seed_others(tmp_path: P
     assert {n: t.replace('"rail_pay-7"', '"all-7"') for n, t in alone.items()} == within
 
 
-def test_bad_input_is_refused_naming_the_option(tmp_path: Path) -> None:
+def test_bad_input_is_refused_naming_the_option(processes, tmp_path: Path) -> None:
     base = ("tasks", "generate", "--seed", "7", "--count", "3")
     unknown = runner(tmp_path, *base, "--family", "nosuch", "--out", str(tmp_path / "o"))
     assert unknown.returncode == 2

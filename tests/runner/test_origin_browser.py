@@ -24,8 +24,6 @@ from runner.settings import TASKS_DIR
 from services.core.models.api import MAX_LEFT, MAX_LEFT_URL
 from services.core.models.run import Viewport
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
 ELSEWHERE = "http://elsewhere.invalid/promo/confirm?from=review"  # the `leave-origin` script's
 
 

@@ -42,7 +42,11 @@ def test_a_scripted_episode_solves_the_task_with_reward_1(stack, hub):
     tid, steps = episode(stack, "solve")
     assert [s["reward"] for s in steps] == [0.0, 1.0, 1.0]
     assert [s["terminated"] for s in steps] == [False, False, True]
-    assert not any(s["error"] for s in steps), [s["error"] for s in steps]
+    # BrowserGym gives an action 500 ms, the navigation a click starts included: on a busy
+    # machine the tab's click may outlast them and still navigate (its call log says so, and
+    # the tea's reward after it).
+    errors = [s["error"] for s in steps]
+    assert all(not e or "navigated to" in e for e in errors), errors
     assert steps[-1]["verdict"]["ems"] == 1 and steps[-1]["verdict"]["trajectory_id"] == tid
     meta = run_async(hub_api(hub).trajectory(tid))
     assert meta.status == "closed" and meta.completion is True

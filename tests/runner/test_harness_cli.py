@@ -45,7 +45,8 @@ def test_a_bad_price_table_names_the_model(processes, tmp_path: Path) -> None:
 
 
 def test_harness_list_and_install(processes, tmp_path: Path) -> None:
-    listed = runner(tmp_path, "harness", "list")
+    empty = {"WPB_CACHE": str(tmp_path / "cache")}  # a machine where nothing is installed
+    listed = runner(tmp_path, "harness", "list", env=empty)
     assert listed.returncode == 0
     for name in (
         "oracle",
@@ -59,10 +60,10 @@ def test_harness_list_and_install(processes, tmp_path: Path) -> None:
         "hermes",
     ):
         assert name in listed.stdout
-    assert "runner harness install" in listed.stdout  # nothing installed under this home
-    done = runner(tmp_path, "harness", "install", "nothing")
+    assert "runner harness install" in listed.stdout
+    done = runner(tmp_path, "harness", "install", "nothing", env=empty)
     assert done.returncode == 2 and "unknown harness environment" in done.stdout
-    done = runner(tmp_path, "harness", "install", "dom")
+    done = runner(tmp_path, "harness", "install", "dom", env=empty)
     assert done.returncode == 0 and "ready" in done.stdout
 
 

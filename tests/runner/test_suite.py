@@ -26,8 +26,6 @@ from services.core.models.run import Record
 from services.core.models.task import RELEASED
 from services.core.tasks import suite_of
 
-pytestmark = [pytest.mark.ci]
-
 
 def suite() -> list[TaskRef]:
     """The released suite's task files: the canonical ones and every variant of it the map

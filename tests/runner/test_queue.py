@@ -502,7 +502,7 @@ def test_a_worker_of_another_build_sees_none_of_the_work(env, home, workers):
 
 
 @pytest.mark.timeout(60)
-def test_bad_input_is_refused_and_nothing_accepted_is_lost(env, home, workers):
+def test_bad_input_is_refused_and_nothing_accepted_is_lost(env, home, workers, tmp_path):
     """An unreachable queue and the queue's options without --queue are refused naming the
     option; a worker refuses a pool whose runs use a harness this host has not installed,
     naming it, and the episode stays queued."""
@@ -513,7 +513,8 @@ def test_bad_input_is_refused_and_nothing_accepted_is_lost(env, home, workers):
     assert detached.returncode == 2 and "--detach: needs --queue" in detached.stdout
     run_id = submit(env, "missing", "--harness", "openhands", "--model", "m", "--base-url",
                     "http://127.0.0.1:9/v1", "--tasks", "grocery_showcase_tea", detach=True)  # fmt: skip  # noqa: E501
-    refused = runner(env, "worker", "--pool", "missing", "--hub", workers.hub, "--name", "lacks")
+    bare = {**env, "WPB_CACHE": str(tmp_path / "cache")}  # a host with no harness venv
+    refused = runner(bare, "worker", "--pool", "missing", "--hub", workers.hub, "--name", "lacks")
     assert refused.returncode == 2
     assert "pool 'missing' runs harness 'openhands'" in refused.stdout
     assert "runner harness install openhands" in refused.stdout

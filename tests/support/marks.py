@@ -66,15 +66,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     phases = {item.nodeid: PHASES.index(phase_of(item)) for item in items}
     # Tests sharing a module's fixture stay together, in the latest phase among them: the
     # fixture is set up once.
+    shared = {item.nodeid: item.nodeid.split("::")[0] for item in items if module_fixtures(item)}
     latest: dict[str, int] = {}
+    for nodeid, module in shared.items():
+        latest[module] = max(latest.get(module, 0), phases[nodeid])
     for item in items:
-        if module_fixtures(item):
-            module = item.nodeid.split("::")[0]
-            latest[module] = max(latest.get(module, 0), phases[item.nodeid])
-    for item in items:
-        module = item.nodeid.split("::")[0]
-        if module_fixtures(item):
-            phases[item.nodeid] = latest[module]
+        if item.nodeid in shared:
+            phases[item.nodeid] = latest[shared[item.nodeid]]
         item.stash[PHASE] = PHASES[phases[item.nodeid]]
     items.sort(key=lambda item: phases[item.nodeid])
 
@@ -85,7 +83,7 @@ PHASE = pytest.StashKey[str]()
 def _refused(*args: object, **kwargs: object) -> None:
     raise RuntimeError(
         "this test starts a process without a fixture that says so: use `processes` (or a "
-        "fixture that depends on it), so that it is marked slow (tests/conftest.py)"
+        "fixture that depends on it), so that it is marked slow (tests/support/marks.py)"
     )
 
 

@@ -46,9 +46,9 @@ HARNESSES = {"sleep": "queue_harnesses:SleepHarness"}
 
 @contextlib.contextmanager
 def sleep_harness(folder: Path) -> Iterator[None]:
-    """The tests' `sleep` harness declared as their plug-in is (tests/helpers.py)."""
+    """The tests' `sleep` harness declared as their plug-in is (tests/support/stand.py)."""
     sys.path.insert(0, str(TESTS))
-    from helpers import plugins
+    from support.stand import plugins
 
     folder.mkdir(parents=True, exist_ok=True)
     with plugins(folder, ENTRY_POINT_GROUP, HARNESSES, "wpbbenchharnesses"):

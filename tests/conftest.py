@@ -13,8 +13,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from helpers import SCREENS, admin_client, running_stack
 from playwright.sync_api import Browser, Page, sync_playwright
+from support.pages import SCREENS
+from support.stand import admin_client, running_stack
 
 from runner.chromium import ARGS, chromium_path, context_options
 from runner.stack import Stack

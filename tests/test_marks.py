@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import run_async
+from support.http import run_async
 from support.marks import MARKS, PHASE, PHASES, phase_of
 
 

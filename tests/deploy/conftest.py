@@ -8,7 +8,7 @@ import subprocess
 from collections.abc import Iterator
 
 import pytest
-from helpers import Stand, compose_stand
+from support.compose import Stand, compose_stand
 
 from runner.settings import REPO
 

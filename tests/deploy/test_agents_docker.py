@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Stand, docker, runner
+from support.compose import Stand, docker
+from support.runs import runner
 
 from runner.agents.fonts import FAMILIES
 from runner.environments import ENVIRONMENTS

@@ -14,7 +14,9 @@ import time
 import httpx
 import pytest
 import yaml
-from helpers import Stand, docker, empty_panels, runner, wait_scrapes, wait_scraping
+from support.compose import Stand, docker
+from support.metrics import empty_panels, wait_scrapes, wait_scraping
+from support.runs import runner
 
 from runner.settings import REPO
 

@@ -20,7 +20,7 @@ import time
 import httpx
 import pytest
 import yaml
-from helpers import DASHBOARDS, empty_panels, query_range, wait_scrapes, wait_scraping
+from support.metrics import DASHBOARDS, empty_panels, query_range, wait_scrapes, wait_scraping
 
 from runner.settings import REPO, free_port
 from runner.stack import Stack

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from helpers import run_async, run_eval
+from support.http import run_async
+from support.runs import run_eval
 
 from runner.audit import AuditItem, collect
 from runner.evaluate import TaskRef, summarize, task_set_hash

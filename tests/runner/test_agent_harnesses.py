@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run_eval
 from playwright.sync_api import Page, expect
+from support.runs import run_eval
 
 from runner.agents.fonts import FAMILIES
 from runner.environments import ENVIRONMENTS, RUNNER_AGENT_PACKAGES

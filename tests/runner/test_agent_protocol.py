@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import run_eval
+from support.runs import run_eval
 
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from helpers import runner
+from support.runs import runner
 
 from runner.audit import audit_log, audit_suite, class_check, suite_line
 

@@ -4,7 +4,8 @@ A site change that breaks one says so here, not in the middle of `make bench`.""
 
 from __future__ import annotations
 
-from helpers import TODAY, run_async
+from support.http import run_async
+from support.stand import TODAY
 
 from bench import concurrency, trace
 from bench.common import hub_session

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run_eval, runner
 from playwright.sync_api import Browser, expect
+from support.runs import run_eval, runner
 
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig

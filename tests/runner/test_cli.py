@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import httpx
-from helpers import runner
+from support.runs import runner
 
 from runner.settings import free_port
 from runner.wait import until

@@ -9,7 +9,7 @@ import json
 import subprocess
 
 import pytest
-from helpers import run_eval
+from support.runs import run_eval
 
 from runner.agents.fonts import FAMILIES
 from runner.evaluate import TaskRef, select_tasks, summarize

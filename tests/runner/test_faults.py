@@ -15,7 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
-from helpers import admin_client, run_async, running_stack, stand_ready
+from support.http import run_async
+from support.stand import admin_client, running_stack, stand_ready
 
 from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import Episode, Outcome, get_harness

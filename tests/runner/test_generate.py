@@ -13,7 +13,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import run_async, run_eval, runner
+from support.http import run_async
+from support.runs import run_eval, runner
 
 from runner.audit import audit_suite, collect
 from runner.evaluate import TaskRef

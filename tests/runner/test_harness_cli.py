@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import runner
+from support.runs import runner
 
 from runner.environments import ENVIRONMENTS, Environment, Installed, find_python
 from runner.prices import Price, PriceError, cost, load_prices

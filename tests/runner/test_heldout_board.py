@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import runner
+from support.runs import runner
 
 from runner.evaluate import summarize
 from services.core.models.run import MANIFEST, RECORDS, SUMMARY, Manifest, Record, record_lines

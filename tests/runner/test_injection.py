@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import admin_client, run_eval
+from support.runs import run_eval
+from support.stand import admin_client
 
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import admin_client, failures, run_eval
 from playwright.sync_api import expect
+from support.runs import failures, run_eval
+from support.stand import admin_client
 
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig

@@ -7,7 +7,7 @@ each forbidden condition fails, and the hub recorded `origin_left`. The oracle's
 the corpus's (tests/runner/conftest.py).
 
 The hotels scripts search by address with the dates of `hotels_search_zurich` as the test
-stack's frozen today (`helpers.TODAY`) shifts them (8–13 December 2026): a script cannot work
+stack's frozen today (`support.stand.TODAY`) shifts them (8–13 December 2026): a script cannot work
 a calendar for dates it is not told."""
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from collections.abc import Callable
 from datetime import date, timedelta
 
 import pytest
-from helpers import TODAY, admin_client, run_eval
 from playwright.sync_api import Locator, Page, expect
+from support.runs import run_eval
+from support.stand import TODAY, admin_client
 
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig

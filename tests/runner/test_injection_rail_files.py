@@ -17,7 +17,8 @@ import zlib
 from pathlib import Path
 
 import pytest
-from helpers import admin_client, run_eval
+from support.runs import run_eval
+from support.stand import admin_client
 
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
@@ -117,7 +118,7 @@ def test_rail_aria_describes_the_search_and_the_trains_choice(stack, page) -> No
     page.goto(f"{created['url']}rail/")
     described = page.get_by_role("button", name="Найти").get_attribute("title")
     assert described == RAIL.with_address and "Ассистент" in described
-    # The donor's 15.09.2026 moved past the test stack's today (helpers.TODAY), as the
+    # The donor's 15.09.2026 moved past the test stack's today (support.stand.TODAY), as the
     # follow-injection-rail script types it.
     page.goto(
         f"{created['url']}rail/search?from=Москва&to=Санкт-Петербург&date=2026-12-08&adults=1"

@@ -23,7 +23,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from helpers import admin_client, runner, running_stack, serves_a_trajectory
+from support.runs import runner
+from support.stand import admin_client, running_stack, serves_a_trajectory
 
 from runner.stack import Stack, probe_ready
 from runner.wait import until

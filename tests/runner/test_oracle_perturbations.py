@@ -7,7 +7,7 @@ once, so no commit is doubled. noop scores 0 on them. The episodes are the corpu
 from __future__ import annotations
 
 import pytest
-from helpers import failures
+from support.runs import failures
 
 from runner.evaluate import select_tasks
 from runner.settings import TASKS_DIR

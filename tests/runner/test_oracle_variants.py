@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import partial
 
 import pytest
-from helpers import failures, site_tasks, with_variants
+from support.runs import failures, site_tasks, with_variants
 
 from runner.evaluate import select_tasks
 from runner.settings import TASKS_DIR

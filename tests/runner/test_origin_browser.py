@@ -12,8 +12,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from helpers import admin_client, run_async, run_eval
 from playwright.async_api import async_playwright
+from support.http import run_async
+from support.runs import run_eval
+from support.stand import admin_client
 
 from runner import chromium
 from runner.departures import Departures

@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import TODAY, plugins, run_async, run_eval
+from support.http import run_async
+from support.runs import run_eval
+from support.stand import TODAY, admin_client, plugins
 
 from runner.evaluate import select_tasks
 from runner.harness import ENTRY_POINT_GROUP, AgentConfig
@@ -328,8 +330,6 @@ def test_a_killed_workers_episode_is_done_by_another(env, home, stack, workers):
 
 
 def stack_trajectory(stack: Any, tid: str) -> dict[str, Any]:
-    from helpers import admin_client
-
     with admin_client(stack) as client:
         return client.get(f"/api/trajectories/{tid}").json()  # type: ignore[no-any-return]
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import run_eval
+from support.runs import run_eval
 
 from runner import modelserver
 from runner.evaluate import select_tasks

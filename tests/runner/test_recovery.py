@@ -11,15 +11,9 @@ from typing import Any
 import httpx
 import nats
 import pytest
-from helpers import (
-    create,
-    failures,
-    make_task,
-    run_async,
-    stand_nats,
-    verdict,
-    wait_events,
-)
+from support.http import create, hub_api, make_task, run_async, verdict, wait_events
+from support.runs import failures
+from support.stand import stand_nats
 
 from runner.evaluate import select_tasks
 from runner.settings import TASKS_DIR
@@ -91,8 +85,6 @@ def test_two_trajectories_keep_their_own_start_state(
 
 
 async def _events(hub: httpx.Client, tid: str) -> list[dict[str, Any]]:
-    from helpers import hub_api
-
     return (await hub_api(hub).events(tid)).events
 
 

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import runner
+from support.runs import runner
 
 from runner.evaluate import summarize
 from runner.static_board import export

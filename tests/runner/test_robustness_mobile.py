@@ -6,7 +6,7 @@ The episodes are the corpus's (tests/runner/conftest.py)."""
 from __future__ import annotations
 
 import pytest
-from helpers import failures
+from support.runs import failures
 
 from runner.evaluate import TaskRef, select_tasks
 from runner.settings import TASKS_DIR

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run_eval, runner
+from support.runs import run_eval, runner
 
 from runner.evaluate import TaskRef, select_tasks, summarize
 from runner.harness import AgentConfig

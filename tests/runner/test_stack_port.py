@@ -7,7 +7,8 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
-from helpers import runner, running_stack
+from support.runs import runner
+from support.stand import running_stack
 
 from runner.settings import ephemeral_ports, free_port, port_is_free
 

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import runner
+from support.runs import runner
 
 from runner.evaluate import run_suite, select_tasks, task_set_hash
 from runner.settings import TASKS_DIR

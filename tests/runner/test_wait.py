@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
-from helpers import run_async
+from support.http import run_async
 
 from runner import wait
 from runner.wait import WaitTimeout, until, until_async

@@ -12,8 +12,8 @@ from typing import Any
 
 import httpx
 import schemathesis
-from helpers import create, fixed_budget, make_task
 from hypothesis import given
+from support.http import create, fixed_budget, make_task
 
 from runner.stack import Stack
 from services.kit.web import service_headers

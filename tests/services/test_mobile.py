@@ -1,6 +1,6 @@
 """Every site's main flow through the real UI in Chromium, at the default viewport and at a
 phone's 390x844 (a mobile context with touch: the sites' narrow layout; each site at one of
-them in the default selection, every one under `full`: helpers.page_matrix), clicked by role
+them in the default selection, every one under `full`: support.pages.page_matrix), clicked by role
 and accessible name as a person would. No page visited, the hub's at both, scrolls sideways:
 the document is never wider than the window. Each page's screenshot is in
 test-artifacts/screens/."""
@@ -11,8 +11,9 @@ import re
 from pathlib import Path
 
 import httpx
-from helpers import create, open_site, page_matrix
 from playwright.sync_api import Page, expect
+from support.http import create
+from support.pages import open_site, page_matrix
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screens"
 

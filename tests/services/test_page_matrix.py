@@ -1,4 +1,4 @@
-"""The page tests' covering design (helpers.page_matrix), proved from the registries: the
+"""The page tests' covering design (support.pages.page_matrix), proved from the registries: the
 default selection runs every perturbation, and the page as it is, on every site, and each of
 them and each site at every screen; `full` holds the rest of the product. The page tests as
 written (their parametrization) hold every case."""
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import SCREENS, page_matrix, perturbations
+from support.pages import SCREENS, page_matrix, perturbations
 
 from services.core import perturb
 from services.core.sites import registry

@@ -24,10 +24,11 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
-from helpers import admin_client, fixed_budget, running_stack, serves_a_trajectory
 from hypothesis import given
 from hypothesis import strategies as st
 from starlette.routing import Mount
+from support.http import fixed_budget
+from support.stand import admin_client, running_stack, serves_a_trajectory
 
 from runner.stack import Stack
 from services.kit.settings import EventsSettings, HubSettings, SiteSettings, VerifierSettings

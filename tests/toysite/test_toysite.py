@@ -13,7 +13,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from helpers import admin_client, create, run_async, run_eval, running_stack, site_plugins
+from support.http import create, run_async
+from support.runs import run_eval
+from support.stand import admin_client, running_stack, site_plugins
 
 from runner.audit import audit_suite, collect
 from runner.evaluate import select_tasks

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from helpers import hub_api, run_async
+from support.http import hub_api, run_async
 
 from runner.environments import ENVIRONMENTS
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import httpx
-from helpers import create, make_task, open_site, params_of, wait_events
 from playwright.sync_api import Page, expect
+from support.http import create, make_task, params_of, wait_events
+from support.pages import open_site
 
 
 def test_search_filter_book_cart_and_checkout(page: Page, hub: httpx.Client) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import site_plugins
+from support.stand import site_plugins
 
 from services.core.contract import EVENT_TYPES, event_types
 from services.core.sites import SiteError, registry

@@ -7,7 +7,7 @@ import asyncio
 import signal
 
 import httpx
-from helpers import create, events_url, run_async, wait_events
+from support.http import create, events_url, run_async, wait_events
 
 from runner.stack import Stack
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import httpx
-from helpers import create, events_url
+from support.http import create, events_url
 
 from services.kit.web import service_headers
 

@@ -12,8 +12,9 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from helpers import create, make_task, open_site, wait_events
 from playwright.sync_api import Page, expect
+from support.http import create, make_task, wait_events
+from support.pages import open_site
 
 from services.files.catalog import load_catalog
 from services.kit.web import service_headers

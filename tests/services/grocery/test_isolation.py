@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
-from helpers import create, run_async, wait_events
+from support.http import create, run_async, wait_events
 
 
 def test_parallel_carts_are_isolated(hub: httpx.Client, stack) -> None:

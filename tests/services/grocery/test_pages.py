@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import httpx
-from helpers import create, make_task, open_site, wait_events
 from playwright.sync_api import Page, expect
+from support.http import create, make_task, wait_events
+from support.pages import open_site
 
 
 def test_cart_through_the_ui(page: Page, hub: httpx.Client) -> None:

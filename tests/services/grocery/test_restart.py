@@ -4,7 +4,7 @@ module has a stack of its own: the shared one never loses its grocery site."""
 from __future__ import annotations
 
 import httpx
-from helpers import create
+from support.http import create
 
 from runner.stack import Stack
 

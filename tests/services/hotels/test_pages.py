@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import create, events_url, make_task, open_site, params_of, wait_events
 from playwright.sync_api import Page, expect
+from support.http import create, events_url, make_task, params_of, wait_events
+from support.pages import open_site
 
 TASK = make_task([{"event_name": "bench_hotel_select_city"}], domain="hotels")
 

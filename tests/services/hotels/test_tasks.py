@@ -7,8 +7,9 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import httpx
-from helpers import load, open_site, verdict, wait_events
 from playwright.sync_api import Page, expect
+from support.http import load, verdict, wait_events
+from support.pages import open_site
 
 from services.core.russian import MONTHS_GENITIVE
 

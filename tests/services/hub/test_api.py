@@ -7,16 +7,8 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from helpers import (
-    TODAY,
-    admin_client,
-    admin_requests,
-    create,
-    events_url,
-    load,
-    make_task,
-    running_stack,
-)
+from support.http import create, events_url, load, make_task
+from support.stand import TODAY, admin_client, admin_requests, running_stack
 
 from runner.stack import built_sites
 from services.core import perturb

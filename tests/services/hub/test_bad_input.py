@@ -12,7 +12,8 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from helpers import admin_requests, create, events_url, make_task
+from support.http import create, events_url, make_task
+from support.stand import admin_requests
 
 DEEP = b"[" * 100_000
 

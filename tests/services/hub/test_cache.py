@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import httpx
-from helpers import close_behind_the_hub, create, events_url, refused_soon, wait_events
+from support.http import create, events_url, wait_events
+from support.stand import close_behind_the_hub, refused_soon
 
 from services.events.recent import RecentLogs
 

@@ -6,7 +6,8 @@ module has a stack of its own (unsupervised: each test restarts what it kills)."
 from __future__ import annotations
 
 import httpx
-from helpers import close_behind_the_hub, create, events_url, refused_soon, stand_ready
+from support.http import create, events_url
+from support.stand import close_behind_the_hub, refused_soon, stand_ready
 
 from runner.stack import Stack
 

@@ -21,8 +21,9 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
-from helpers import create, hub_api, load, run_async, run_eval, wait_events
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from support.http import create, hub_api, load, run_async, wait_events
+from support.runs import run_eval
 
 from runner.evaluate import select_tasks
 from runner.settings import REPO, TASKS_DIR

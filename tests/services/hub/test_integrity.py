@@ -10,9 +10,9 @@ import time
 import httpx
 import nats
 import pytest
-from helpers import create, events_url, load, run_async, wait_events
 from nats.errors import Error as NatsError
 from starlette.requests import Request
+from support.http import create, events_url, load, run_async, wait_events
 
 from runner.settings import NATS_CONFIG
 from services.core.errors import FieldError

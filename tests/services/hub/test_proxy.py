@@ -11,7 +11,7 @@ import httpx
 import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
-from helpers import run_async
+from support.http import run_async
 
 from services.hub.proxy import forward
 from services.kit.upstream import UPSTREAM_ERRORS, upstream_client

@@ -5,7 +5,7 @@ request; both server events, refused from a page."""
 from __future__ import annotations
 
 import httpx
-from helpers import create, events_url, load
+from support.http import create, events_url, load
 
 from services.core.inject import FORBIDDEN_PATH, carries, new_canary
 from services.hub.sinks import COOKIE

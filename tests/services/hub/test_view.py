@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import httpx
-from helpers import create, hub_api, load, make_task, run_async, wait_events
 from playwright.sync_api import Page, Route, expect
+from support.http import create, hub_api, load, make_task, run_async, wait_events
 
 from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import get_harness

@@ -8,8 +8,9 @@ from collections import Counter
 
 import httpx
 import pytest
-from helpers import make_task, open_site
 from playwright.sync_api import Page, expect
+from support.http import make_task
+from support.pages import open_site
 
 CONTROL = re.compile(r'- (button|link|menuitem) "([^"]+)"')
 

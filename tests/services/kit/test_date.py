@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import open_site, wait_events
 from playwright.sync_api import Locator, Page, expect
+from support.http import wait_events
+from support.pages import open_site
 
 
 def hotel_date(event: dict) -> bool:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import time
 
 import httpx
-from helpers import open_site, wait_events
 from playwright.sync_api import Page, Route, expect
+from support.http import wait_events
+from support.pages import open_site
 
 # settled(), or "hung" when it has not resolved within the given milliseconds.
 SETTLED_WITHIN = """ms => Promise.race([

@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from helpers import open_site, params_of, wait_events
 from playwright.sync_api import Page, expect
+from support.http import params_of, wait_events
+from support.pages import open_site
 
 
 def press(page: Page, *keys: str) -> None:

@@ -1,6 +1,6 @@
 """The page shell's `layout`, `session` and `tabs` perturbations on every site, clicked through
 in Chromium by role and accessible name at the default and the phone's screen (each site at
-one of them in the default selection, every one under `full`: helpers.page_matrix): a lazy
+one of them in the default selection, every one under `full`: support.pages.page_matrix): a lazy
 list loads its cards on scroll, a paginated one reaches its page 2, repeated controls share
 one caption under different names, an expired session asks to log in and keeps the cart, an
 item opens in a new tab of the same trajectory; and two trajectories at once, one perturbed
@@ -14,8 +14,10 @@ from datetime import date, timedelta
 from itertools import product
 
 import httpx
-from helpers import TODAY, create, make_task, open_site, page_matrix
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from support.http import create, make_task
+from support.pages import open_site, page_matrix
+from support.stand import TODAY
 
 from runner.chromium import context_options
 from services.core import perturb

@@ -1,6 +1,6 @@
 """The `latency` and `overlay` perturbations (services/core/perturb.py) on every site, at the
 default and the phone's screen (each site at one of them in the default selection, every one
-under `full`: helpers.page_matrix), clicked through as a person would, by role and name: the
+under `full`: support.pages.page_matrix), clicked through as a person would, by role and name: the
 consent blocks the page until answered and is never asked again on the trajectory; the
 promo opens a few seconds after load and closes; the sticky banner covers the bottom of the
 viewport; a slow trajectory's pages take their seeded delay with «Загрузка…» shown; a late
@@ -17,9 +17,10 @@ from typing import Any
 
 import httpx
 import pytest
-from helpers import create, make_task, open_site, page_matrix, site_tab, wait_events
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from support.http import create, events_url, make_task, wait_events
+from support.pages import open_site, page_matrix, site_tab
 
 from bench.suite import INJECTED, server_seconds
 from runner.chromium import LOCALE, TIMEZONE
@@ -356,8 +357,6 @@ def test_each_trajectory_sees_its_own_page(
 def test_a_page_writes_only_its_own_dialogs(agent: httpx.Client, hub: httpx.Client) -> None:
     """A shell dialog's events come from a page that shows it, of its trajectory's overlay,
     closed in one of its ways; anything else is refused, naming the field."""
-    from helpers import events_url
-
     consent = create(
         hub, make_task([{"event_name": "state_changed"}]), ui_variants={"overlay": "consent"}
     )

@@ -7,8 +7,8 @@ import re
 
 import httpx
 import pytest
-from helpers import open_site
 from playwright.sync_api import Page, expect
+from support.pages import open_site
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from helpers import open_site, params_of, wait_events
 from playwright.sync_api import Page, expect
+from support.http import params_of, wait_events
+from support.pages import open_site
 
 from services.core.sites import registry
 

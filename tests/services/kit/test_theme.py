@@ -7,8 +7,8 @@ import re
 
 import httpx
 import pytest
-from helpers import create, make_task
 from playwright.sync_api import Page
+from support.http import create, make_task
 
 from services.core.sites import registry
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import httpx
-from helpers import create, events_url, open_site, params_of, wait_events
 from playwright.sync_api import Page, expect
+from support.http import create, events_url, params_of, wait_events
+from support.pages import open_site
 
 
 def test_browse_filter_sort_cart_and_favourites(page: Page, hub: httpx.Client) -> None:

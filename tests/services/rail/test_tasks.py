@@ -10,8 +10,9 @@ from datetime import date, timedelta
 
 import httpx
 import pytest
-from helpers import load, open_site, verdict
 from playwright.sync_api import Page, expect
+from support.http import load, verdict
+from support.pages import open_site
 
 from services.core.russian import MONTHS_GENITIVE as MONTHS
 from services.rail.catalog import Seat, load_catalog

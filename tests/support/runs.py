@@ -1,0 +1,107 @@
+"""Evaluations from a test: `runner eval` in-process over chosen tasks (rendered through
+variants when asked), its failures, and the `runner` command as a user types it."""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from runner.settings import TASKS_DIR, free_port
+from services.core.models.run import Record
+from services.core.results.board import Run
+from support.http import run_async
+
+
+def site_tasks(site: str) -> list[Any]:
+    """A site's canonical tasks (`TaskRef`s), without the generated variant files."""
+    from runner.evaluate import select_tasks
+
+    return [ref for ref in select_tasks(TASKS_DIR, site, None) if not ref.is_variant]
+
+
+def with_variants(
+    refs: list[Any], site: str, variants: dict[str, str], profile: str | None = None
+) -> list[Any]:
+    """Copies of the tasks rendered through `variants` (the task's domain_configs); with a
+    `profile`, named and marked as that profile's variant files are."""
+    from runner.evaluate import TaskRef
+
+    out = []
+    for ref in refs:
+        task = copy.deepcopy(ref.task)
+        task["domain_configs"] = {site: {"ui_variants": dict(variants)}}
+        name = ref.name
+        if profile:
+            task["test_data"]["ui_variants"] = dict(variants)
+            task["test_data"]["ui_variant_profile"] = profile
+            name = f"{ref.name}__{profile}"
+        out.append(TaskRef(name, ref.path, task))
+    return out
+
+
+def run_eval(
+    stack: Any,
+    out: Any,
+    harness: str,
+    refs: list[Any],
+    workers: int = 2,
+    time_limit: float = 90,
+    agent: Any = None,
+    prices: Any = None,
+    repeat: int = 1,
+    viewport: Any = None,
+) -> Run:
+    """`runner eval` of these tasks against the test stack (two workers, 90 s a task unless
+    told), with an agent harness's settings and price table when given, `repeat` times, at
+    `viewport` (the default's when none)."""
+    from runner.evaluate import RunPlan, evaluate
+    from runner.harness import get_harness
+    from services.core.models.run import Viewport
+
+    run = evaluate(
+        stack.hub_url,
+        stack.token,
+        get_harness(harness),
+        refs,
+        out,
+        RunPlan(
+            workers=workers, time_limit=time_limit, repeat=repeat, viewport=viewport or Viewport()
+        ),
+        _skip,
+        agent,
+        prices,
+    )
+    return run_async(run)  # type: ignore[no-any-return]
+
+
+def _skip(record: Record) -> None:
+    """`evaluate`'s per-record callback, unused by the tests."""
+
+
+def failures(records: list[Record]) -> dict[str, tuple[str, str | None]]:
+    """Task -> (status, error) of every record that did not pass."""
+    return {r.task: (r.status, r.error) for r in records if r.ems != 1}
+
+
+def runner(
+    home: Path, *args: str, port: int | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The `runner` command as a user types it, under its own WPB_HOME and hub port (and
+    `env` besides)."""
+    env = {
+        **os.environ,
+        "WPB_HOME": str(home),
+        "WPB_HUB_PORT": str(port or free_port()),
+        **(env or {}),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "runner", *args],
+        env=env,
+        text=True,
+        capture_output=True,
+        timeout=180,
+    )

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 from support.http import run_async
-from support.marks import MARKS, PHASE, PHASES, phase_of
+from support.marks import MARKS, PHASES, busy, group_of, module_fixtures, phase_of
 
 
 def test_a_test_that_says_nothing_cannot_start_a_process() -> None:
@@ -28,9 +28,13 @@ def test_a_test_that_says_so_may(processes: None) -> None:
     assert subprocess.run([sys.executable, "-c", "pass"], check=False).returncode == 0
 
 
-def test_every_mark_and_phase_follows_from_the_fixtures(request: pytest.FixtureRequest) -> None:
+def test_every_mark_phase_and_group_follows_from_the_fixtures(
+    request: pytest.FixtureRequest,
+) -> None:
     """Of every test in this session: slow, browser and docker exactly where a fixture that
-    starts processes, drives Chromium or runs containers is used, and the phases in order."""
+    starts processes, drives Chromium or runs containers is used; the phases in order; the
+    corpus's readers in one xdist group, and a module's tests in one where they share one of
+    its fixtures."""
     items = request.session.items
     seen = []
     for item in items:
@@ -38,7 +42,21 @@ def test_every_mark_and_phase_follows_from_the_fixtures(request: pytest.FixtureR
         wanted = {mark for fixture, marks in MARKS.items() if fixture in used for mark in marks}
         marked = {m.name for m in item.iter_markers()} & {"slow", "browser", "docker"}
         assert marked == wanted, item.nodeid
-        seen.append(PHASES.index(item.stash[PHASE]))
-        if item.stash[PHASE] == "unit":
+        phase = dict(item.user_properties)["phase"]
+        seen.append(PHASES.index(phase))
+        if phase == "unit":
             assert phase_of(item) == "unit" and not wanted, item.nodeid
+        groups = [m.args[0] for m in item.iter_markers("xdist_group")]
+        if "corpus" in used:
+            assert groups == ["corpus"], item.nodeid
+        elif module_fixtures(item):
+            assert groups == [item.path.relative_to(request.config.rootpath).as_posix()]
+        else:
+            assert groups == [] and group_of(item) is None, item.nodeid
     assert seen == sorted(seen)
+
+
+def test_a_phase_lasts_while_one_of_its_tests_runs() -> None:
+    assert busy([]) == 0
+    assert busy([(0, 2), (1, 3), (5, 6)]) == 4
+    assert busy([(4, 5), (0, 10)]) == 10

@@ -335,15 +335,6 @@ def test_the_trajectory_page_heads_a_failed_attempt_with_its_class(stack, runs, 
     expect(page.locator("#failure h2")).to_contain_text("Неудача: не та цель")
 
 
-def test_a_followed_attack_is_a_forbidden_action(stack, tmp_path, testmodel):
-    agent = AgentConfig(model="follow-injection-grocery", base_url=testmodel, max_steps=15)
-    refs = select_tasks(TASKS_DIR, f"{TEA}__inject_visible", None, "safety")
-    (record,) = run_eval(stack, tmp_path, "dom", refs, time_limit=150, agent=agent).records
-    failure = record.failure
-    assert failure is not None and failure.class_ == "forbidden_action", failure
-    assert failure.evidence["forbidden_action"].startswith("basket_add (event ")
-
-
 def test_a_passed_run_has_no_failure(runs):
     _, (record,) = runs("dom")
     assert solved(record) and record.failure is None

@@ -161,6 +161,11 @@ def test_an_agent_that_follows_the_attack_fails_every_goal(
         # Every goal of the site's attack taken: each forbidden condition matched its event.
         assert len(forbidden) == len(ATTACKS[record.site].goals), record.task
         assert not any(c.success for c in forbidden), (record.task, forbidden)
+        # The failure the board shows: a forbidden action, named by the first one taken.
+        failure = record.failure
+        assert failure is not None and failure.class_ == "forbidden_action", failure
+        first = {"grocery": "basket_add", "hotels": "bench_hotel_select_hotel"}[record.site]
+        assert failure.evidence["forbidden_action"].startswith(f"{first} (event "), failure
         left = [
             e["params"] for e in sinks(stack, record.trajectory_id) if e["type"] == "origin_left"
         ]

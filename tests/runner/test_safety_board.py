@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.runs import run_eval, runner
+from support.runs import runner
 
 from runner.evaluate import TaskRef, select_tasks, summarize
-from runner.harness import AgentConfig
 from runner.settings import TASKS_DIR
 from runner.static_board import export
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
@@ -294,17 +293,6 @@ def test_the_oracles_safety_row_through_the_real_ui(stack, hub, corpus) -> None:
     assert "отчёт: <code>infeasible</code>" in page and "отчёт: <code>needs_input</code>" in page
     board = hub.get("/view/board", params={"suite": "safety", "lang": "ru"}).text
     assert 'aria-label="Безопасность"' in board and "Нет прогона набора" in board
-
-
-def test_an_agent_that_follows_the_attack_is_judged_by_its_sinks(stack, tmp_path, testmodel):
-    """The test model's `follow-injection` script through `dom`: it does the task, adds the
-    canary item, opens the attack's link and sends the account's promo code; the record names
-    every goal fired and keeps the donor's utility."""
-    agent = AgentConfig(model="follow-injection", base_url=testmodel, max_steps=10)
-    tasks = select_tasks(TASKS_DIR, f"{WATCH}__inject_visible", None, "safety")
-    (record,) = run_eval(stack, tmp_path, "dom", tasks, time_limit=150, agent=agent).records
-    assert record.attack_goals == {"item": True, "origin": True, "secret": True}, record
-    assert record.attack_success is True and record.utility == 1 and record.ems == 0
 
 
 def test_a_stopping_tasks_kind_comes_from_its_conditions(safety_records: list[Record]) -> None:

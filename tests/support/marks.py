@@ -14,6 +14,11 @@ nothing), stand (a stack and HTTP), browser (Chromium, the runner's evaluations)
 (the test model, real harnesses), docker; pytest's own order within each. At the end the
 session prints each phase's wall time, beside the set-up phases `make test` timed before
 pytest ($WPB_PHASES).
+
+Under pytest-xdist (`-n 2 --dist loadgroup`, as `make test` runs) the workers take the tests
+in that order, and each test carries the group it must share a worker with: the oracle
+corpus's readers one group (the corpus is evaluated once), a module's tests one group where
+they share a module fixture; every other test goes wherever a worker is free.
 """
 
 from __future__ import annotations
@@ -22,7 +27,6 @@ import os
 import subprocess
 import time
 from collections import defaultdict
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -41,7 +45,9 @@ MARKS = {
     "browser": ("slow", "browser"),
     "docker_engine": ("slow", "docker"),
 }
-PHASE_TIMES: defaultdict[str, float] = defaultdict(float)
+# Each phase's tests' (start, stop) times, from their reports.
+SPANS: defaultdict[str, list[tuple[float, float]]] = defaultdict(list)
+STARTED = pytest.StashKey[float]()
 
 
 def phase_of(item: pytest.Item) -> str:
@@ -56,6 +62,16 @@ def module_fixtures(item: pytest.Item) -> bool:
     return any(d[-1].scope in ("module", "class", "package") for d in defs)
 
 
+def group_of(item: pytest.Item) -> str | None:
+    """The group of tests `item` must run with on one xdist worker, if any: the corpus's
+    readers, or its module's tests where it uses a module fixture."""
+    if "corpus" in getattr(item, "fixturenames", ()):
+        return "corpus"
+    return item.nodeid.split("::")[0] if module_fixtures(item) else None
+
+
+# Before xdist's own hook, which reads the groups into the node ids.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
@@ -63,6 +79,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             if fixture in used:
                 for mark in marks:
                     item.add_marker(mark)
+        group = group_of(item)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
     phases = {item.nodeid: PHASES.index(phase_of(item)) for item in items}
     # Tests sharing a module's fixture stay together, in the latest phase among them: the
     # fixture is set up once.
@@ -73,11 +92,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid in shared:
             phases[item.nodeid] = latest[shared[item.nodeid]]
-        item.stash[PHASE] = PHASES[phases[item.nodeid]]
+        # Carried into the test's reports, which the session that prints the times reads
+        # (under xdist, not the one that ran the test).
+        item.user_properties.append(("phase", PHASES[phases[item.nodeid]]))
     items.sort(key=lambda item: phases[item.nodeid])
-
-
-PHASE = pytest.StashKey[str]()
 
 
 def _refused(*args: object, **kwargs: object) -> None:
@@ -101,28 +119,38 @@ def processes() -> None:
     """Used by every test and fixture that starts processes: such a test is marked slow."""
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    started = time.monotonic()
-    try:
-        return (yield)
-    finally:
-        PHASE_TIMES[item.stash.get(PHASE, PHASES[0])] += time.monotonic() - started
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config.stash[STARTED] = time.time()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    phase = dict(report.user_properties).get("phase")
+    if isinstance(phase, str):
+        SPANS[phase].append((report.start, report.stop))
+
+
+def busy(spans: list[tuple[float, float]]) -> float:
+    """How long at least one of these (start, stop) intervals was running."""
+    total, reached = 0.0, 0.0
+    for start, stop in sorted(spans):
+        total += max(0.0, stop - max(start, reached))
+        reached = max(reached, stop)
+    return total
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """The wall time of each phase: `make test`'s set-up phases (the file $WPB_PHASES, lines
-    of `phase seconds`), then this session's."""
-    before = Path(os.environ.get("WPB_PHASES", "/nonexistent"))
-    rows = [line.split() for line in before.read_text().splitlines()] if before.exists() else []
-    rows += [[phase, f"{PHASE_TIMES[phase]:.0f}"] for phase in PHASES if phase in PHASE_TIMES]
-    if not rows:
+    of `phase seconds`), then this session's (the time while one of its tests ran: phases
+    overlap under xdist), then pytest's whole run and the total of the set-up and it."""
+    if not SPANS:
         return
+    before = Path(os.environ.get("WPB_PHASES", "/nonexistent"))
+    lines = before.read_text().splitlines() if before.exists() else []
+    setup = [(phase, int(seconds)) for phase, seconds in map(str.split, lines)]
+    tests = [(phase, round(busy(SPANS[phase]))) for phase in PHASES if phase in SPANS]
+    ran = round(time.time() - terminalreporter.config.stash.get(STARTED, time.time()))
     terminalreporter.section("where the time went (wall seconds by phase)")
-    for phase, seconds in rows:
-        terminalreporter.write_line(
-            f"{phase:<10} {int(seconds):>6} s  ({int(seconds) / 60:.1f} min)"
-        )
-    total = sum(int(seconds) for _, seconds in rows)
-    terminalreporter.write_line(f"{'total':<10} {total:>6} s  ({total / 60:.1f} min)")
+    total = sum(seconds for _, seconds in setup) + ran
+    for phase, seconds in [*setup, *tests, ("pytest", ran), ("total", total)]:
+        terminalreporter.write_line(f"{phase:<10} {seconds:>6} s  ({seconds / 60:.1f} min)")

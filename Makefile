@@ -104,14 +104,17 @@ messages: setup
 
 # `make test`: set-up (the venv, Chromium, the harness venvs and llama-server, all cached
 # outside the checkout), lint, the images (built once per content), then pytest: every test
-# but the `full` matrices, in phases (unit first: tests/support/marks.py). Each phase's wall
-# time goes to $(WPB_PHASES); pytest prints them all at its end, with its 25 slowest tests.
+# but the `full` matrices, in phases (unit first: tests/support/marks.py), on $(TEST_WORKERS)
+# xdist workers that take them in that order, a group of tests that share a fixture on one
+# worker. Each phase's wall time goes to $(WPB_PHASES); pytest prints them all at its end,
+# with its 25 slowest tests.
 # `make test-full` runs the `full` matrices too (every implementation on every site at both
 # viewports, the oracle's whole second path and the phone run): a release's run.
 export WPB_PHASES ?= $(WPB_HOME)/phases
 timed = start=$$(date +%s); $(2); status=$$?; \
   echo "$(1) $$(( $$(date +%s) - start ))" >> $(WPB_PHASES); exit $$status
 PRE_TEST := --no-print-directory setup harnesses model
+TEST_WORKERS ?= 2
 
 test test-full:
 	@mkdir -p $(WPB_HOME) && : > $(WPB_PHASES)
@@ -119,7 +122,8 @@ test test-full:
 	@$(call timed,lint,$(MAKE) --no-print-directory lint)
 	@$(call timed,images,$(MAKE) --no-print-directory images \
 	  || echo "no Docker engine or no images: tests/deploy skip")
-	$(BIN)/pytest $(if $(filter test,$@),-m "not full")
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder \
+	  $(if $(filter test,$@),-m "not full")
 
 # The tests that start nothing (no stack, no Chromium, no process): seconds.
 unit: $(BIN)/runner

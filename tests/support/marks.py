@@ -48,6 +48,7 @@ MARKS = {
 # Each phase's tests' (start, stop) times, from their reports.
 SPANS: defaultdict[str, list[tuple[float, float]]] = defaultdict(list)
 STARTED = pytest.StashKey[float]()
+CONFIG: dict[str, pytest.Config] = {}
 
 
 def phase_of(item: pytest.Item) -> str:
@@ -123,10 +124,24 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     session.config.stash[STARTED] = time.time()
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """A phase's time, from the report; a failure named when it happens (under xdist the
+    progress shows only an `F` until the end)."""
     phase = dict(report.user_properties).get("phase")
     if isinstance(phase, str):
         SPANS[phase].append((report.start, report.stop))
+    config = CONFIG.get("config")
+    terminal = config and config.pluginmanager.get_plugin("terminalreporter")
+    if report.failed and terminal is not None:
+        terminal.ensure_newline()
+        if getattr(config.option, "numprocesses", None):  # xdist's progress: dots, no path
+            terminal.write("\n")
+        terminal.write_line(f"FAILED {report.nodeid} ({report.when}, phase {phase})", red=True)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    CONFIG["config"] = config
 
 
 def busy(spans: list[tuple[float, float]]) -> float:

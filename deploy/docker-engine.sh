@@ -23,8 +23,7 @@ if ! command -v dockerd >/dev/null || ! command -v debootstrap >/dev/null \
     || ! command -v iptables >/dev/null; then
   if ! docker info >/dev/null 2>&1; then
     as_root "installing docker.io"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io iptables debootstrap >/dev/null
+    "$(dirname "$0")/debian-packages.sh" docker.io iptables debootstrap
   fi
 fi
 

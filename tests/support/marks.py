@@ -165,16 +165,19 @@ def busy(spans: list[tuple[float, float]]) -> float:
 @pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """The wall time of each phase: `make test`'s set-up phases (the file $WPB_PHASES, lines
-    of `phase seconds`), then this session's (the time while one of its tests ran: phases
-    overlap under xdist), then pytest's whole run and the total of the set-up and it."""
+    of `phase seconds` after `began EPOCH`; its images beside its harnesses), then this
+    session's (the time while one of its tests ran: phases overlap under xdist), then
+    pytest's whole run, and the total since `make test` began."""
     if not SPANS:
         return
     before = Path(os.environ.get("WPB_PHASES", "/nonexistent"))
     lines = before.read_text().splitlines() if before.exists() else []
-    setup = [(phase, int(seconds)) for phase, seconds in map(str.split, lines)]
+    rows = [(phase, int(seconds)) for phase, seconds in map(str.split, lines)]
+    began = dict(rows).get("began", 0) or terminalreporter.config.stash.get(STARTED, time.time())
+    setup = [(phase, seconds) for phase, seconds in rows if phase != "began"]
     tests = [(phase, round(busy(SPANS[phase]))) for phase in PHASES if phase in SPANS]
     ran = round(time.time() - terminalreporter.config.stash.get(STARTED, time.time()))
+    total = round(time.time() - began)
     terminalreporter.section("where the time went (wall seconds by phase)")
-    total = sum(seconds for _, seconds in setup) + ran
     for phase, seconds in [*setup, *tests, ("pytest", ran), ("total", total)]:
         terminalreporter.write_line(f"{phase:<10} {seconds:>6} s  ({seconds / 60:.1f} min)")

@@ -44,7 +44,7 @@ def running_stack(
         started.stop()
 
 
-TESTS = Path(__file__).resolve().parent
+TESTS = REPO / "tests"
 
 
 @contextlib.contextmanager

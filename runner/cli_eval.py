@@ -25,8 +25,9 @@ from runner.cli_common import (
     stoppable,
 )
 from runner.containers import DockerBackend
+from runner.errors import ModelRefused
 from runner.evaluate import StandNotReady, TaskRef, evaluate, select_tasks
-from runner.harness import Harness, ModelRefused, get_harness
+from runner.harness import Harness, get_harness
 from runner.metrics import RUNNER_PORT
 from runner.prices import Price, PriceError, load_prices
 from runner.request import Backend, EvalRequest, refusal

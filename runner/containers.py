@@ -31,7 +31,8 @@ from docker.models.containers import Container
 
 from runner.chromium import TIMEZONE
 from runner.environments import ENVIRONMENTS
-from runner.harness import Episode, InfraError, Outcome
+from runner.errors import InfraError
+from runner.harness import Episode, Outcome
 from runner.harnesses.program import (
     CHROMIUM_START_S,
     POLL_S,

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import aiohttp
 
-from runner.harness import InfraError
+from runner.errors import InfraError
 from services.core.models.api import MAX_LEFT, MAX_LEFT_URL
 
 # Schemes whose requests go to a host; `data:`, `blob:`, `about:` and `chrome:` do not.

@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from runner import chromium
 from runner.agents.fonts import rendered_fonts
-from runner.harness import AgentConfig, Episode, Harness, InfraError, ModelRefused, Outcome
+from runner.errors import InfraError, ModelRefused
+from runner.harness import AgentConfig, Episode, Harness, Outcome
 from runner.hub import HubClient, HubRefused
 from runner.modelcalls import ModelProxy
 from runner.prices import Price

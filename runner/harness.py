@@ -24,15 +24,6 @@ if TYPE_CHECKING:
 ENTRY_POINT_GROUP = "webpagebench.harnesses"
 
 
-class InfraError(RuntimeError):
-    """The stand or the browser failed, not the agent; the run is retried, never scored."""
-
-
-class ModelRefused(RuntimeError):
-    """The model endpoint refused a request as unsupported (images sent to a text-only
-    model): the run's configuration is wrong, so none of its tasks is run or scored."""
-
-
 class AgentConfig(AgentSettings):
     """How an agent harness is run: the manifest's agent settings (`runner eval`'s options:
     the endpoint, the limits, the harness's options, `external`'s `--agent-cmd`) and the

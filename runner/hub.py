@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import httpx
 
-from runner.harness import InfraError
+from runner.errors import InfraError
 from services.core.models.api import (
     CloseTrajectory,
     CreatedTrajectory,

@@ -8,7 +8,7 @@ cost, and the record's tokens and calls are the server's, not the agent's own co
 One proxy per run on a loopback port; each episode gets a base URL of its own
 (`http://127.0.0.1:PORT/<key>`), which the agent's input names instead of the endpoint.
 A request the endpoint refuses as unsupported (images sent to a text-only model) is a
-configuration error of the run (`runner.harness.ModelRefused`), not an infrastructure
+configuration error of the run (`runner.errors.ModelRefused`), not an infrastructure
 failure to retry.
 """
 

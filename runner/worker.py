@@ -36,8 +36,9 @@ from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from pydantic import ValidationError
 
+from runner.errors import InfraError, ModelRefused
 from runner.evaluate import RunContext, Stand, TaskRef, run_context, run_with_retries
-from runner.harness import Harness, InfraError, ModelRefused
+from runner.harness import Harness
 from runner.hub import HubClient, HubFailed, HubRefused
 from runner.queue import (
     STREAM,

@@ -32,7 +32,8 @@ from runner.agents.fonts import fonts_over_cdp
 from runner.chromium import ARGS, LOCALE, TIMEZONE
 from runner.departures import Departures
 from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError
-from runner.harness import Episode, InfraError, ModelRefused, Outcome
+from runner.errors import InfraError, ModelRefused
+from runner.harness import Episode, Outcome
 from runner.modelcalls import refusal, usage_of
 from runner.provenance import runner_packages
 from runner.settings import REPO

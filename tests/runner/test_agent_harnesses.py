@@ -22,8 +22,9 @@ from support.runs import run_eval
 
 from runner.agents.fonts import FAMILIES
 from runner.environments import ENVIRONMENTS, RUNNER_AGENT_PACKAGES
+from runner.errors import ModelRefused
 from runner.evaluate import select_tasks
-from runner.harness import AgentConfig, ModelRefused
+from runner.harness import AgentConfig
 from runner.modelcalls import usage_of
 from runner.provenance import distribution
 from runner.settings import REPO, TASKS_DIR

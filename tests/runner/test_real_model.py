@@ -20,8 +20,9 @@ import pytest
 from support.runs import run_eval
 
 from runner import modelserver
+from runner.errors import ModelRefused
 from runner.evaluate import select_tasks
-from runner.harness import AgentConfig, ModelRefused
+from runner.harness import AgentConfig
 from runner.settings import TASKS_DIR, free_port
 from runner.wait import until
 from services.core.models.protocol import STEPS, Step

@@ -11,3 +11,7 @@ class InfraError(RuntimeError):
 class ModelRefused(RuntimeError):
     """The model endpoint refused a request as unsupported (images sent to a text-only
     model): the run's configuration is wrong, so none of its tasks is run or scored."""
+
+
+class QueueError(RuntimeError):
+    """The queue cannot be used as asked (no server answers, a bad pool or run id)."""

@@ -12,12 +12,10 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal, TypeVar
-from urllib.parse import urlsplit
 
 import nats
 import nats.errors
@@ -46,8 +44,10 @@ from nats.js.object_store import ObjectStore
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from runner.errors import QueueError
 from runner.harness import AgentConfig
 from runner.provenance import commit, package_version
+from runner.request import check_run_id
 from services.core.models.run import LostAttempt, Record
 from services.kit.bus import MAX_PINGS_OUT, PING_EVERY_S, RECONNECT_WAIT_S
 
@@ -63,17 +63,10 @@ DUPLICATE_WINDOW_S = 3600.0
 DAY_S = 86400.0
 # The queue's one client user on a cluster made by `runner nats-cluster` (deploy/nats-cluster.conf).
 QUEUE_USER = "wpb-queue"
-# A run id: today's run-directory name (UTC stamp and harness) and 4 hex, safe in a subject.
-RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,99}")
-POOL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 # How long a JetStream call waits for its answer (a leader election takes 4-9 s).
 API_TIMEOUT_S = 10.0
 # How long the first connection to the queue may take, every server tried.
 CONNECT_S = 15.0
-
-
-class QueueError(RuntimeError):
-    """The queue cannot be used as asked (no server answers, a bad pool or run id)."""
 
 
 class Fenced(RuntimeError):
@@ -113,31 +106,6 @@ def build_id(settings: QueueSettings | None = None) -> str:
     if settings.build:
         return settings.build
     return hashlib.sha256(f"{package_version()}+{commit()}".encode()).hexdigest()[:8]
-
-
-def servers(text: str) -> list[str]:
-    """`--queue`'s comma-separated server list, each `nats://host:port` (or tls://);
-    a QueueError names the first that is not."""
-    urls = [part.strip() for part in text.split(",") if part.strip()]
-    if not urls:
-        raise QueueError("--queue: expected nats://host:port[,nats://host:port…]")
-    for url in urls:
-        parts = urlsplit(url)
-        if parts.scheme not in ("nats", "tls") or not parts.hostname:
-            raise QueueError(f"--queue: expected nats://host:port, got {url!r}")
-    return urls
-
-
-def check_pool(pool: str) -> str:
-    if not POOL.fullmatch(pool):
-        raise QueueError(f"--pool: letters, digits, '-' and '_' (at most 40), got {pool!r}")
-    return pool
-
-
-def check_run_id(run_id: str) -> str:
-    if not RUN_ID.fullmatch(run_id):
-        raise QueueError(f"run id: letters, digits and '-', got {run_id!r}")
-    return run_id
 
 
 def episode_key(run_id: str, task_id: str, repeat: int) -> str:

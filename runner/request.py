@@ -8,26 +8,58 @@ selection and where the run goes.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from runner.agents.gui_families import GuiFamily
 from runner.containers import DockerBackend, unsupported
 from runner.environments import ENVIRONMENTS
+from runner.errors import QueueError
 from runner.evaluate import RunPlan
 from runner.harness import AgentConfig, harness_factory
 from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
-from runner.queue import QueueError, check_pool, check_run_id, servers
 from runner.settings import RunnerSettings
 from services.core.errors import FieldError
 from services.core.models.run import ZOOMS, Options, Viewport
 from services.core.models.task import RELEASED
 from services.core.tasks import GENERATED, check_suite
+
+# The queue's names (docs/scaleout.md), which its options give and it checks again.
+# A run id: today's run-directory name (UTC stamp and harness) and 4 hex, safe in a subject.
+RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,99}")
+POOL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+
+
+def servers(text: str) -> list[str]:
+    """`--queue`'s comma-separated server list, each `nats://host:port` (or tls://);
+    a QueueError names the first that is not."""
+    urls = [part.strip() for part in text.split(",") if part.strip()]
+    if not urls:
+        raise QueueError("--queue: expected nats://host:port[,nats://host:port…]")
+    for url in urls:
+        parts = urlsplit(url)
+        if parts.scheme not in ("nats", "tls") or not parts.hostname:
+            raise QueueError(f"--queue: expected nats://host:port, got {url!r}")
+    return urls
+
+
+def check_pool(pool: str) -> str:
+    if not POOL.fullmatch(pool):
+        raise QueueError(f"--pool: letters, digits, '-' and '_' (at most 40), got {pool!r}")
+    return pool
+
+
+def check_run_id(run_id: str) -> str:
+    if not RUN_ID.fullmatch(run_id):
+        raise QueueError(f"run id: letters, digits and '-', got {run_id!r}")
+    return run_id
 
 
 class Backend(StrEnum):

@@ -21,6 +21,7 @@ from typing import Any
 import nats.errors
 from nats.js.errors import NotFoundError, ObjectNotFoundError
 
+from runner.errors import QueueError
 from runner.evaluate import (
     HarnessFacts,
     RunPlan,
@@ -38,13 +39,12 @@ from runner.queue import (
     Entry,
     EpisodeSpec,
     Queue,
-    QueueError,
     RunEntry,
-    check_run_id,
     episode_key,
     episode_subject,
     retried,
 )
+from runner.request import check_run_id
 from runner.settings import RunnerSettings
 from services.core.models.run import (
     EPISODES,

@@ -47,7 +47,6 @@ from runner.queue import (
     EpisodeSpec,
     Fenced,
     Queue,
-    QueueError,
     consumer_name,
     pool_harnesses,
     retried,
@@ -591,4 +590,4 @@ def default_name() -> str:
     return socket.gethostname().split(".")[0] or "worker"
 
 
-__all__ = ["QueueError", "Worker", "WorkerRefused", "default_name"]
+__all__ = ["Worker", "WorkerRefused", "default_name"]

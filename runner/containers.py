@@ -30,7 +30,7 @@ import docker.errors
 from docker.models.containers import Container
 
 from runner.chromium import TIMEZONE
-from runner.environments import ENVIRONMENTS
+from runner.environments import ENVIRONMENTS, distribution
 from runner.errors import InfraError
 from runner.harness import Episode, Outcome
 from runner.harnesses.program import (
@@ -40,7 +40,6 @@ from runner.harnesses.program import (
     chromium_flags,
     chromium_preferences,
 )
-from runner.provenance import distribution
 from runner.wait import WaitTimeout, until_async
 from services.core.models.protocol import INPUT
 from services.core.models.run import Viewport

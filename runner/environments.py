@@ -8,6 +8,8 @@ folder that is made once. What the checkout itself holds (an integration's packa
 the agent's PYTHONPATH, never installed, so that no venv points into one checkout.
 
 `runner harness install NAME` makes the venv; `runner harness list` tells what is ready.
+The versions a manifest records of the packages installed here (the benchmark's, the
+runner's own for its agents) are read from the distributions (`package_version`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from pydantic import Field
@@ -232,6 +235,8 @@ DEEPAGENTS = (
     "langchain-mcp-adapters>=0.3,<0.4",
 )
 PLAYWRIGHT_MCP = ("@playwright/mcp@0.0.83",)
+# The benchmark's own distribution (a manifest records its version).
+PACKAGE = "webpagebench"
 # What the `dom` and `gui` agents import beyond the standard library (pyproject's versions):
 # pydantic for the protocol's models.
 RUNNER_AGENT_PACKAGES = ("playwright>=1.45", "httpx>=0.27", "pydantic>=2.7")
@@ -396,3 +401,22 @@ def _run(argv: list[str]) -> None:
         raise HarnessEnvError(
             f"{' '.join(argv[:4])}… failed ({done.returncode}):\n{done.stderr[-3000:]}"
         )
+
+
+def package_version(package: str = PACKAGE) -> str:
+    """An installed distribution's version, as a manifest records it; `unknown` without it."""
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def distribution(requirement: str) -> str:
+    """A requirement's distribution name (`browser-use>=0.13` -> `browser-use`)."""
+    return re.split(r"[\s<>=!~\[;@]", requirement, maxsplit=1)[0]
+
+
+def runner_packages() -> dict[str, str]:
+    """The versions of the runner's packages an agent on its interpreter imports."""
+    names = [distribution(r) for r in RUNNER_AGENT_PACKAGES]
+    return {name: package_version(name) for name in sorted(names)}

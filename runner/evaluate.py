@@ -20,13 +20,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from runner import chromium
 from runner.agents.fonts import rendered_fonts
+from runner.environments import package_version
 from runner.errors import InfraError, ModelRefused
 from runner.harness import AgentConfig, Episode, Harness, Outcome
 from runner.hub import HubClient, HubRefused
 from runner.modelcalls import ModelProxy
 from runner.prices import Price
 from runner.prices import cost as prices_cost
-from runner.provenance import commit, package_version
+from runner.provenance import commit
 from runner.settings import RunnerSettings
 from runner.wait import WaitTimeout, until_async
 from services.core import inject

@@ -1,28 +1,18 @@
 """What a run's manifest records of where it ran, beyond its settings (docs/results.md,
-"Manifest"): the benchmark's commit and the runner's package versions. The harness's own
-(its packages, the fonts its browser renders with, what its agent sees and does) each
-harness tells: `AgentHarness.packages` and `rendered_fonts`, the docker backend's from its
-images. Each is read from the thing itself (git, the venv or image, the browser), not from
-what the code expects.
+"Manifest"): the benchmark's commit; the versions of its packages and the runner's are read
+from the installed distributions (runner/environments.py `package_version`). The
+harness's own (its packages, the fonts its browser renders with, what its agent sees and
+does) each harness tells: `AgentHarness.packages` and `rendered_fonts`, the docker
+backend's from its images. Each is read from the thing itself (git, the venv or image, the
+browser), not from what the code expects.
 """
 
 from __future__ import annotations
 
-import re
 import subprocess
-from importlib.metadata import PackageNotFoundError, version
 
-from runner.environments import RUNNER_AGENT_PACKAGES
+from runner.environments import PACKAGE, package_version
 from runner.settings import REPO
-
-PACKAGE = "webpagebench"
-
-
-def package_version(package: str = PACKAGE) -> str:
-    try:
-        return version(package)
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def commit() -> str:
@@ -43,14 +33,3 @@ def commit() -> str:
     changed = git("status", "--porcelain", "--untracked-files=no")
     dirty = changed is None or changed.returncode != 0 or bool(changed.stdout.strip())
     return head.stdout.strip() + ("-dirty" if dirty else "")
-
-
-def distribution(requirement: str) -> str:
-    """A requirement's distribution name (`browser-use>=0.13` -> `browser-use`)."""
-    return re.split(r"[\s<>=!~\[;@]", requirement, maxsplit=1)[0]
-
-
-def runner_packages() -> dict[str, str]:
-    """The versions of the runner's packages an agent on its interpreter imports."""
-    names = [distribution(r) for r in RUNNER_AGENT_PACKAGES]
-    return {name: package_version(name) for name in sorted(names)}

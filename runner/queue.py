@@ -44,9 +44,10 @@ from nats.js.object_store import ObjectStore
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from runner.environments import package_version
 from runner.errors import QueueError
 from runner.harness import AgentConfig
-from runner.provenance import commit, package_version
+from runner.provenance import commit
 from runner.request import check_run_id
 from services.core.models.run import LostAttempt, Record
 from services.kit.bus import MAX_PINGS_OUT, PING_EVERY_S, RECONNECT_WAIT_S

@@ -31,11 +31,10 @@ import httpx
 from runner.agents.fonts import fonts_over_cdp
 from runner.chromium import ARGS, LOCALE, TIMEZONE
 from runner.departures import Departures
-from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError
+from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError, runner_packages
 from runner.errors import InfraError, ModelRefused
 from runner.harness import Episode, Outcome
 from runner.modelcalls import refusal, usage_of
-from runner.provenance import runner_packages
 from runner.settings import REPO
 from runner.wait import WaitTimeout, until_async
 from services.core.models.base import FileFormatError

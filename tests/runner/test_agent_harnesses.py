@@ -21,12 +21,11 @@ from playwright.sync_api import Page, expect
 from support.runs import run_eval
 
 from runner.agents.fonts import FAMILIES
-from runner.environments import ENVIRONMENTS, RUNNER_AGENT_PACKAGES
+from runner.environments import ENVIRONMENTS, RUNNER_AGENT_PACKAGES, distribution
 from runner.errors import ModelRefused
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
 from runner.modelcalls import usage_of
-from runner.provenance import distribution
 from runner.settings import REPO, TASKS_DIR
 from runner.stack import Stack
 from services.core.models.run import CALLS, SUMMARY, Manifest, ModelCall, Record, Summary, Usage

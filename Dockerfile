@@ -137,7 +137,8 @@ FROM base AS testmodel
 COPY --from=packages /opt/venv /opt/venv
 COPY runner/__init__.py runner/
 COPY runner/agents runner/agents
-COPY runner/testmodel runner/testmodel
+COPY runner/models/__init__.py runner/models/
+COPY runner/models/testmodel runner/models/testmodel
 # The gui dialect reads the gui families, which read the chat shapes on the core's models.
 COPY services/__init__.py services/
 COPY services/core services/core
@@ -146,7 +147,7 @@ EXPOSE 8011
 HEALTHCHECK --interval=2s --timeout=3s --start-period=20s --retries=5 \
   CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8011/v1/models', timeout=2)"]
 ENTRYPOINT ["python", "-m", "uvicorn", "--factory", "--host", "0.0.0.0", "--port", "8011", \
-  "--no-access-log", "--log-level", "warning", "runner.testmodel.server:create_app"]
+  "--no-access-log", "--log-level", "warning", "runner.models.testmodel.server:create_app"]
 
 # An agent harness's image: its pinned packages (REQUIREMENTS, from runner/environments.py)
 # in a venv of its own and the agent programs (runner/agents); the runner gives the command.

@@ -23,9 +23,9 @@ from bench.common import fresh_stack, table
 from runner.environments import ENVIRONMENTS
 from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import AgentConfig, get_harness
+from runner.models.testmodel.process import background
 from runner.settings import TASKS_DIR
 from runner.stack import Stack
-from runner.testmodel.process import background
 from services.core.models.protocol import STEPS, Step
 from services.core.models.run import Options, Record
 

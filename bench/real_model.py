@@ -21,11 +21,11 @@ from pathlib import Path
 import httpx
 
 from bench.common import fresh_stack, table
-from runner import modelserver
 from runner.environments import ENVIRONMENTS
 from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import AgentConfig, get_harness
-from runner.modelcalls import ModelProxy
+from runner.models import real
+from runner.models.proxy import ModelProxy
 from runner.settings import TASKS_DIR
 from services.core.models.run import CALLS, ModelCall
 
@@ -41,7 +41,7 @@ def harness_rows(args: argparse.Namespace, base_url: str) -> list[list[str]]:
                 rows.append([name, "not installed", "", "", "", "", ""])
                 continue
             agent = AgentConfig(
-                model=modelserver.MODEL_NAME,
+                model=real.MODEL_NAME,
                 base_url=base_url,
                 max_steps=args.max_steps,
                 max_tokens=args.max_tokens,
@@ -79,7 +79,7 @@ def harness_rows(args: argparse.Namespace, base_url: str) -> list[list[str]]:
 async def proxy_overhead(base_url: str, calls: int, folder: Path) -> tuple[float, float]:
     """Median seconds of one short call sent directly and through the proxy, alternating."""
     body = {
-        "model": modelserver.MODEL_NAME,
+        "model": real.MODEL_NAME,
         "messages": [{"role": "user", "content": "Скажи «да»."}],
         "max_tokens": 1,
     }
@@ -108,11 +108,11 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "llama-server.log"
-        with modelserver.serving(modelserver.ServeSettings(), log) as server:
+        with real.serving(real.ServeSettings(), log) as server:
             direct, proxied = asyncio.run(proxy_overhead(server.base_url, args.calls, Path(folder)))
             rows = harness_rows(args, server.base_url)
     table(
-        f"Harnesses against llama-server + {modelserver.MODEL_NAME} on {TASK} "
+        f"Harnesses against llama-server + {real.MODEL_NAME} on {TASK} "
         f"(max {args.max_steps} steps, {args.max_tokens} completion tokens a call)",
         [
             "harness",

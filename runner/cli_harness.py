@@ -11,10 +11,10 @@ from typing import Annotated
 
 import typer
 
-from runner import modelserver
 from runner.cli_common import console, fail
 from runner.environments import ENVIRONMENTS, HarnessEnvError
 from runner.harness import available
+from runner.models import real
 from runner.settings import runner_home
 from runner.tables import print_harnesses
 
@@ -82,7 +82,7 @@ def testmodel(
     """Serve the deterministic test model (OpenAI-compatible) at http://127.0.0.1:PORT/v1."""
     import uvicorn
 
-    from runner.testmodel.server import SCRIPTS_DIR, create_app
+    from runner.models.testmodel.server import SCRIPTS_DIR, create_app
 
     folder = scripts or SCRIPTS_DIR
     if not folder.is_dir():
@@ -102,8 +102,8 @@ def model_prepare() -> None:
     """Build llama-server and assemble the model into the cache, once (minutes the first
     time; nothing after)."""
     try:
-        binary, model = modelserver.prepare(log=console.print)
-    except modelserver.ModelServerError as exc:
+        binary, model = real.prepare(log=console.print)
+    except real.ModelServerError as exc:
         fail(str(exc))
     console.print(f"[green]ready[/green] {binary}\n      {model}")
 
@@ -114,21 +114,21 @@ def model_serve(
     context: Annotated[int, typer.Option(min=512, help="tokens of context")] = 32768,
     max_tokens: Annotated[
         int, typer.Option(min=1, help="completion length of a request that asks for none")
-    ] = modelserver.ServeSettings.max_tokens,
-    threads: Annotated[int, typer.Option(min=1)] = modelserver.ServeSettings.threads,
+    ] = real.ServeSettings.max_tokens,
+    threads: Annotated[int, typer.Option(min=1)] = real.ServeSettings.threads,
 ) -> None:
     """Serve Gemma 3 270M with llama-server at http://127.0.0.1:PORT/v1 until Ctrl-C (built
     and assembled first when the cache has neither). It solves nothing: it shows a harness
     working against a real server, without a key."""
-    settings = modelserver.ServeSettings(port, context, max_tokens, threads)
+    settings = real.ServeSettings(port, context, max_tokens, threads)
     log = runner_home() / "logs" / "llama-server.log"
     try:
-        server = modelserver.start(settings, log, say=console.print)
-    except modelserver.ModelServerError as exc:
+        server = real.start(settings, log, say=console.print)
+    except real.ModelServerError as exc:
         fail(f"llama-server: {exc} (log: {log})")
     console.print(
-        f"{modelserver.MODEL_NAME} at {server.base_url} (log: {log})\n"
-        f"  runner eval --harness dom --model {modelserver.MODEL_NAME} "
+        f"{real.MODEL_NAME} at {server.base_url} (log: {log})\n"
+        f"  runner eval --harness dom --model {real.MODEL_NAME} "
         f"--base-url {server.base_url} --tasks grocery_showcase_tea --max-steps 3"
     )
     # SIGTERM (a process manager, `timeout`) ends it as Ctrl-C does: the server with it.

@@ -24,7 +24,7 @@ from runner.environments import package_version
 from runner.errors import InfraError, ModelRefused
 from runner.harness import AgentConfig, Episode, Harness, Outcome
 from runner.hub import HubClient, HubRefused
-from runner.modelcalls import ModelProxy
+from runner.models.proxy import ModelProxy
 from runner.prices import Price
 from runner.prices import cost as prices_cost
 from runner.provenance import commit

@@ -19,7 +19,7 @@ from services.core.models.events import Condition
 from services.core.models.run import AgentSettings, ReportStatus, Status, Usage, Viewport
 
 if TYPE_CHECKING:
-    from runner.modelcalls import ModelProxy
+    from runner.models.proxy import ModelProxy
 
 ENTRY_POINT_GROUP = "webpagebench.harnesses"
 
@@ -52,7 +52,7 @@ class Episode:
     output_dir: Path | None = None
     # The Chromium binary for harnesses that launch their own browser per episode.
     chromium: str | None = None
-    # The runner's recording proxy in front of `agent.base_url` (runner/modelcalls.py), for
+    # The runner's recording proxy in front of `agent.base_url` (runner/models/proxy.py), for
     # harnesses whose agent can reach the runner's loopback.
     model_proxy: ModelProxy | None = None
     # The run's page size and zoom (`runner eval --viewport --zoom`): every harness's browser

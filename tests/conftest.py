@@ -18,8 +18,8 @@ from support.pages import SCREENS
 from support.stand import admin_client, running_stack
 
 from runner.chromium import ARGS, chromium_path, context_options
+from runner.models.testmodel.process import background
 from runner.stack import Stack
-from runner.testmodel.process import background
 
 pytest_plugins = ["support.marks"]
 

@@ -7,7 +7,7 @@ and watches it: past the time limit or the step limit it is killed, process grou
 The runner's own CDP session fails the browser's requests to other hosts than the hub's and
 notes them (runner/departures.py). A browser that dies, or an agent that reports its model
 endpoint failing, is an infrastructure failure (retried, never scored). The agent calls the
-model through the runner's proxy (runner/modelcalls.py): the episode's `calls.jsonl` and its
+model through the runner's proxy (runner/models/proxy.py): the episode's `calls.jsonl` and its
 usage are the endpoint's; an endpoint that refuses the harness's requests as unsupported
 ends the run.
 """
@@ -34,7 +34,7 @@ from runner.departures import Departures
 from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError, runner_packages
 from runner.errors import InfraError, ModelRefused
 from runner.harness import Episode, Outcome
-from runner.modelcalls import refusal, usage_of
+from runner.models.proxy import refusal, usage_of
 from runner.settings import REPO
 from runner.wait import WaitTimeout, until_async
 from services.core.models.base import FileFormatError

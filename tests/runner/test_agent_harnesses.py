@@ -25,7 +25,7 @@ from runner.environments import ENVIRONMENTS, RUNNER_AGENT_PACKAGES, distributio
 from runner.errors import ModelRefused
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
-from runner.modelcalls import usage_of
+from runner.models.proxy import usage_of
 from runner.settings import REPO, TASKS_DIR
 from runner.stack import Stack
 from services.core.models.run import CALLS, SUMMARY, Manifest, ModelCall, Record, Summary, Usage
@@ -135,7 +135,7 @@ def test_openmanus_reads_its_prompt_from_the_installed_package(processes) -> Non
     assert "OpenManus" in done.stdout and "{" not in done.stdout  # no placeholder left
 
 
-# One scripted task on each site but the tea's (runner/testmodel/scripts/).
+# One scripted task on each site but the tea's (runner/models/testmodel/scripts/).
 OTHER_SITES = ",".join(
     [
         "shop_any_electronics",

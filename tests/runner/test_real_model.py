@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from support.runs import run_eval
 
-from runner import modelserver
 from runner.errors import ModelRefused
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
+from runner.models import real
 from runner.settings import TASKS_DIR, free_port
 from runner.wait import until
 from services.core.models.protocol import STEPS, Step
@@ -31,7 +31,7 @@ from services.core.models.run import CALLS, ModelCall, Record
 # Building the server when the cache has none takes minutes (`make test` builds it first).
 pytestmark = [pytest.mark.timeout(1200)]
 
-MODEL = modelserver.MODEL_NAME
+MODEL = real.MODEL_NAME
 TEA = "grocery_showcase_tea"
 ENDED = {"ok", "step_limit", "timeout", "agent_error"}
 # Completion tokens asked per call: the model rambles to any limit it is given.
@@ -51,11 +51,9 @@ def started_by(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="module")
-def llama(
-    processes: None, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[modelserver.ModelServer]:
+def llama(processes: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[real.ModelServer]:
     log = tmp_path_factory.mktemp("llama") / "llama-server.log"
-    with modelserver.serving(modelserver.ServeSettings(), log) as server:
+    with real.serving(real.ServeSettings(), log) as server:
         yield server
 
 
@@ -185,7 +183,7 @@ def test_screenshots_to_a_text_only_model_fail_the_run_at_once(stack, tmp_path, 
 
 def test_a_server_that_stops_answering_is_infrastructure(stack, tmp_path):
     log = tmp_path / "llama-server.log"
-    server = modelserver.start(modelserver.ServeSettings(), log)
+    server = real.start(real.ServeSettings(), log)
 
     def stop_after_the_first_call() -> None:
         until(lambda: any(tmp_path.glob(f"episodes/*/{CALLS}")), 120, "a first model call")

@@ -417,7 +417,7 @@ def record_lines(records: Iterable[Record]) -> str:
 
 class ModelCall(Boundary):
     """One line of an episode's `calls.jsonl`: a model call the runner's proxy forwarded
-    (runner/modelcalls.py), written as it returned, also the calls a framework retried or
+    (runner/models/proxy.py), written as it returned, also the calls a framework retried or
     took no step from."""
 
     call: int

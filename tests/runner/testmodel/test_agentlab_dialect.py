@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from fastapi import HTTPException
 
-from runner.testmodel.dialects import all_dialects
-from runner.testmodel.dialects.agentlab import DIALECT, parse_tree
-from runner.testmodel.schema import ChatRequest, Step
-from runner.testmodel.server import find_label
+from runner.models.testmodel.dialects import all_dialects
+from runner.models.testmodel.dialects.agentlab import DIALECT, parse_tree
+from runner.models.testmodel.schema import ChatRequest, Step
+from runner.models.testmodel.server import find_label
 
 TID = "0123456789abcdef0123456789abcdef"
 URL = f"http://127.0.0.1:8000/t/{TID}/"

@@ -11,10 +11,10 @@ from typing import Any
 import httpx
 import pytest
 
-import runner.testmodel.server as server
-from runner.testmodel.dialects.browser_use import DIALECT, parse_attributes, parse_state
-from runner.testmodel.schema import ChatCompletion, ChatRequest, Reply, Step
-from runner.testmodel.server import find_label
+import runner.models.testmodel.server as server
+from runner.models.testmodel.dialects.browser_use import DIALECT, parse_attributes, parse_state
+from runner.models.testmodel.schema import ChatCompletion, ChatRequest, Reply, Step
+from runner.models.testmodel.server import find_label
 
 TID = "0123456789abcdef0123456789abcdef"
 SYSTEM = (

@@ -12,11 +12,11 @@ import httpx
 import pytest
 from fastapi import HTTPException
 
-from runner.testmodel.dialects import all_dialects
-from runner.testmodel.dialects.base import Element
-from runner.testmodel.dialects.deepagents import DIALECT
-from runner.testmodel.schema import ChatCompletion, ChatRequest, Reply, Step
-from runner.testmodel.server import find_label
+from runner.models.testmodel.dialects import all_dialects
+from runner.models.testmodel.dialects.base import Element
+from runner.models.testmodel.dialects.deepagents import DIALECT
+from runner.models.testmodel.schema import ChatCompletion, ChatRequest, Reply, Step
+from runner.models.testmodel.server import find_label
 
 TID = "00112233445566778899aabbccddeeff"
 BASE = f"http://127.0.0.1:8000/t/{TID}/"

@@ -12,10 +12,10 @@ import pytest
 from fastapi import HTTPException
 
 from runner.agents import dom_agent
-from runner.testmodel.dialects.base import Element
-from runner.testmodel.dialects.dom import DIALECT, parse_tree
-from runner.testmodel.schema import ChatRequest, Reply, Step
-from runner.testmodel.server import find_label
+from runner.models.testmodel.dialects.base import Element
+from runner.models.testmodel.dialects.dom import DIALECT, parse_tree
+from runner.models.testmodel.schema import ChatRequest, Reply, Step
+from runner.models.testmodel.server import find_label
 
 TID = "0123456789abcdef0123456789abcdef"
 HUB_TREE = f"""- generic [active] [ref=e1]:

@@ -25,10 +25,10 @@ from runner.agents.gui_families import (
     parse_uitars,
     smart_resize,
 )
-from runner.testmodel.dialects.base import Element
-from runner.testmodel.dialects.gui import DIALECT
-from runner.testmodel.schema import ChatRequest, Step
-from runner.testmodel.server import find_label
+from runner.models.testmodel.dialects.base import Element
+from runner.models.testmodel.dialects.gui import DIALECT
+from runner.models.testmodel.schema import ChatRequest, Step
+from runner.models.testmodel.server import find_label
 
 VIEWPORT = (1280, 800)
 TEA = {"label": "В корзину", "box": [1002, 529, 109, 32]}  # centre (1056.5, 545)

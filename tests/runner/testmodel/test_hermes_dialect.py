@@ -13,9 +13,9 @@ import httpx
 import pytest
 from fastapi import HTTPException
 
-from runner.testmodel.dialects import all_dialects
-from runner.testmodel.dialects.hermes import DIALECT, TOOL
-from runner.testmodel.schema import ChatCompletion, ChatCompletionChunk, ChatRequest
+from runner.models.testmodel.dialects import all_dialects
+from runner.models.testmodel.dialects.hermes import DIALECT, TOOL
+from runner.models.testmodel.schema import ChatCompletion, ChatCompletionChunk, ChatRequest
 
 # A trajectory of its own: the session-wide test model keeps a script's place per start URL.
 TID = uuid.uuid4().hex

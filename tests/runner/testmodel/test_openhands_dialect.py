@@ -11,10 +11,10 @@ import httpx
 import pytest
 from fastapi import HTTPException
 
-from runner.testmodel.dialects.base import Element
-from runner.testmodel.dialects.openhands import DIALECT, parse_elements
-from runner.testmodel.schema import ChatCompletion, ChatRequest, Reply, Step
-from runner.testmodel.server import find_label
+from runner.models.testmodel.dialects.base import Element
+from runner.models.testmodel.dialects.openhands import DIALECT, parse_elements
+from runner.models.testmodel.schema import ChatCompletion, ChatRequest, Reply, Step
+from runner.models.testmodel.server import find_label
 
 TID = "fedcba9876543210fedcba9876543210"
 BASE = f"http://127.0.0.1:8000/t/{TID}/"

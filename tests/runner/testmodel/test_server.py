@@ -8,8 +8,8 @@ import httpx
 from fastapi.testclient import TestClient
 
 from runner.agents import dom_agent
-from runner.testmodel.dialects.base import Element
-from runner.testmodel.server import SCRIPTS_DIR, Script, create_app, find_label, load_scripts
+from runner.models.testmodel.dialects.base import Element
+from runner.models.testmodel.server import SCRIPTS_DIR, Script, create_app, find_label, load_scripts
 
 
 def test_labels_resolve_exact_then_prefix_then_substring() -> None:

@@ -15,8 +15,8 @@ from typing import Any
 from fastapi import HTTPException
 
 from runner.agents.gui_families import FAMILIES, TERMINATE_STATUSES, smart_resize
-from runner.testmodel.dialects.base import Element
-from runner.testmodel.schema import ChatRequest, JsonObject, PageGeometry, Reply, Step
+from runner.models.testmodel.dialects.base import Element
+from runner.models.testmodel.schema import ChatRequest, JsonObject, PageGeometry, Reply, Step
 
 
 def page_of(body: ChatRequest) -> PageGeometry:

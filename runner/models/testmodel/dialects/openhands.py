@@ -16,8 +16,8 @@ import re
 
 from fastapi import HTTPException
 
-from runner.testmodel.dialects.base import Element, final_words
-from runner.testmodel.schema import ChatRequest, Reply, Step, ToolCall
+from runner.models.testmodel.dialects.base import Element, final_words
+from runner.models.testmodel.schema import ChatRequest, Reply, Step, ToolCall
 
 # Tools only an OpenHands browser tool set offers (browser-use's own MCP names overlap,
 # but browser-use agents send no `tools`).

@@ -24,9 +24,9 @@ from fastapi.exception_handlers import request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from runner.testmodel.dialects import all_dialects
-from runner.testmodel.dialects.base import Dialect, Element
-from runner.testmodel.schema import (
+from runner.models.testmodel.dialects import all_dialects
+from runner.models.testmodel.dialects.base import Dialect, Element
+from runner.models.testmodel.schema import (
     ChatCompletion,
     ChatCompletionChunk,
     ChatRequest,

@@ -25,8 +25,8 @@ import re
 
 from fastapi import HTTPException
 
-from runner.testmodel.dialects.base import Element
-from runner.testmodel.schema import ChatRequest, Reply, Step
+from runner.models.testmodel.dialects.base import Element
+from runner.models.testmodel.schema import ChatRequest, Reply, Step
 
 # What every generic-agent prompt says (AgentLab's dynamic_prompting), and no other
 # harness's.

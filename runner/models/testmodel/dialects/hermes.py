@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from fastapi import HTTPException
 
-from runner.testmodel.dialects.base import Element, final_words
-from runner.testmodel.schema import ChatRequest, Reply, Step, ToolCall
+from runner.models.testmodel.dialects.base import Element, final_words
+from runner.models.testmodel.schema import ChatRequest, Reply, Step, ToolCall
 
 TOOL = "browser_task"
 

@@ -3,7 +3,7 @@ action must be written back. One module per dialect, over what they share (`base
 
 from __future__ import annotations
 
-from runner.testmodel.dialects import (
+from runner.models.testmodel.dialects import (
     agentlab,
     browser_use,
     deepagents,
@@ -12,7 +12,7 @@ from runner.testmodel.dialects import (
     hermes,
     openhands,
 )
-from runner.testmodel.dialects.base import Dialect
+from runner.models.testmodel.dialects.base import Dialect
 
 
 def all_dialects() -> list[Dialect]:

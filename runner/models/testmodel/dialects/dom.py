@@ -18,8 +18,8 @@ import re
 
 from fastapi import HTTPException
 
-from runner.testmodel.dialects.base import Element
-from runner.testmodel.schema import ChatRequest, JsonObject, Reply, Step, ToolCall, member
+from runner.models.testmodel.dialects.base import Element
+from runner.models.testmodel.schema import ChatRequest, JsonObject, Reply, Step, ToolCall, member
 
 LINE = re.compile(
     r'^(?P<indent>\s*)- (?P<role>[\w-]+)(?: "(?P<name>(?:[^"\\]|\\.)*)")?'

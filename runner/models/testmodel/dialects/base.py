@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from runner.agents.protocol import tagged
-from runner.testmodel.schema import ChatRequest, Reply, Step
+from runner.models.testmodel.schema import ChatRequest, Reply, Step
 
 
 @dataclass

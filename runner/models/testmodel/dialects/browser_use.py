@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 import re
 
-from runner.testmodel.dialects.base import Element
-from runner.testmodel.schema import ChatRequest, JsonObject, Reply, Step, member
+from runner.models.testmodel.dialects.base import Element
+from runner.models.testmodel.schema import ChatRequest, JsonObject, Reply, Step, member
 
 SCHEMA_NAME = "agent_output"
 # Phrases of browser-use's system prompt, for requests without a response_format.

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from fastapi import HTTPException
 
-from runner.testmodel.dialects.base import Element, final_words
-from runner.testmodel.dialects.dom import TREE, parse_tree
-from runner.testmodel.schema import ChatRequest, JsonObject, Reply, Step, ToolCall
+from runner.models.testmodel.dialects.base import Element, final_words
+from runner.models.testmodel.dialects.dom import TREE, parse_tree
+from runner.models.testmodel.schema import ChatRequest, JsonObject, Reply, Step, ToolCall
 
 # Playwright's MCP tools together with deepagents' subagent tool: no other harness offers both.
 SIGNATURE = {"browser_snapshot", "browser_click", "task"}

@@ -38,7 +38,7 @@ HEALTHCHECK --interval=2s --timeout=3s --start-period=20s --retries=5 \
 CMD ["nats-server", "-c", "/etc/nats/nats.conf", "-js", "-sd", "/data", "-n", "wpb", "-m", "8222"]
 
 # What every service image shares: the packages, the kit, uvicorn started as the embedded
-# stack starts it (runner/stack.py Stack.service_process), on port 8000; CMD names the app.
+# stack starts it (runner/stack/stack.py Stack.service_process), on port 8000; CMD names the app.
 FROM base AS service
 COPY --from=packages /opt/venv /opt/venv
 COPY services/__init__.py services/

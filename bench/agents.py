@@ -25,7 +25,7 @@ from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import AgentConfig, get_harness
 from runner.models.testmodel.process import background
 from runner.settings import TASKS_DIR
-from runner.stack import Stack
+from runner.stack.stack import Stack
 from services.core.models.protocol import STEPS, Step
 from services.core.models.run import Options, Record
 

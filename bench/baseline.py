@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from runner.settings import free_port
-from runner.stack import Stack
+from runner.stack.stack import Stack
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus
 from services.kit.settings import Settings
 

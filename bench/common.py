@@ -19,7 +19,7 @@ from rich.table import Table
 
 from runner.hub import HubClient, Params
 from runner.settings import free_port
-from runner.stack import Stack, built_sites
+from runner.stack.stack import Stack, built_sites
 
 console = Console(width=120)
 

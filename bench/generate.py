@@ -19,7 +19,7 @@ from runner.evaluate import RunPlan, TaskRef, evaluate
 from runner.generate import Report, generate, verdicts
 from runner.harness import get_harness
 from runner.settings import TASKS_DIR
-from runner.stack import Stack
+from runner.stack.stack import Stack
 from services.core.families import load_families
 
 SEED = 7

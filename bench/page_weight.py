@@ -15,7 +15,7 @@ from playwright.sync_api import Response, sync_playwright
 from rich.table import Table
 
 from bench.common import console, fresh_stack
-from runner.chromium import ARGS, LOCALE, TIMEZONE, VIEWPORT, chromium_path
+from runner.stack.chromium import ARGS, LOCALE, TIMEZONE, VIEWPORT, chromium_path
 
 GETS = 20
 SCREENS: dict[str, list[tuple[str, str]]] = {

@@ -21,7 +21,7 @@ import nats
 
 from bench import baseline
 from bench.common import Hub, fresh_stack, hub_session, percentile, summary_ms, table
-from runner.stack import Stack
+from runner.stack.stack import Stack
 from runner.wait import WaitTimeout, until
 from services.kit import pagetoken
 from services.kit.bus import NATS_USER, event_subject

@@ -34,7 +34,7 @@ from runner.harness import ENTRY_POINT_GROUP, AgentConfig
 from runner.nats_cluster import NatsCluster
 from runner.queue import STREAM, Entry, Queue, consumer_name
 from runner.settings import REPO, TASKS_DIR
-from runner.stack import Stack
+from runner.stack.stack import Stack
 from runner.submit import gather, new_run_id, submit
 from runner.wait import WaitTimeout, until
 

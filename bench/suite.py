@@ -25,7 +25,7 @@ from bench.common import fresh_stack, hub_session, summary_ms, table
 from runner.evaluate import RunPlan, TaskRef, evaluate, select_tasks
 from runner.harness import get_harness
 from runner.settings import TASKS_DIR
-from runner.stack import Stack
+from runner.stack.stack import Stack
 from services.core import perturb
 from services.core.models.run import Record
 from services.core.models.task import Task, TestData

@@ -26,10 +26,10 @@ from urllib.parse import parse_qsl, urlsplit
 from playwright.async_api import Browser, BrowserContext, Download, Request, async_playwright
 
 from bench.common import fresh_stack
-from runner import chromium
 from runner.harness import Episode
 from runner.harnesses.oracle import OracleHarness
 from runner.hub import HubClient
+from runner.stack import chromium
 from services.core.tasks import load_task
 
 TRACES = Path(__file__).parent / "traces"

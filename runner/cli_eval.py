@@ -32,7 +32,7 @@ from runner.metrics import RUNNER_PORT
 from runner.prices import Price, PriceError, load_prices
 from runner.request import Backend, EvalRequest, refusal
 from runner.settings import TASKS_DIR, admin_token, runner_home
-from runner.stack import Stack, StackError, running_stack
+from runner.stack.stack import Stack, StackError, running_stack
 from runner.tables import print_run
 from services.core.errors import FieldError
 from services.core.models.task import RELEASED

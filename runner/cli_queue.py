@@ -25,7 +25,7 @@ from runner.prices import Price, PriceError, load_prices
 from runner.queue import Queue
 from runner.request import Backend, EvalRequest, check_pool, servers
 from runner.settings import admin_token, runner_home
-from runner.stack import Stack, StackError, running_stack
+from runner.stack.stack import Stack, StackError, running_stack
 from runner.submit import gather, new_run_id, resume, run_of, submit
 from runner.tables import print_run
 from runner.worker import Worker, WorkerRefused, default_name

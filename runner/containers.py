@@ -29,7 +29,6 @@ import docker
 import docker.errors
 from docker.models.containers import Container
 
-from runner.chromium import TIMEZONE
 from runner.environments import ENVIRONMENTS, distribution
 from runner.errors import InfraError
 from runner.harness import Episode, Outcome
@@ -40,6 +39,7 @@ from runner.harnesses.program import (
     chromium_flags,
     chromium_preferences,
 )
+from runner.stack.chromium import TIMEZONE
 from runner.wait import WaitTimeout, until_async
 from services.core.models.protocol import INPUT
 from services.core.models.run import Viewport

@@ -18,7 +18,6 @@ from typing import Any
 from playwright.async_api import Browser, async_playwright
 from pydantic import BaseModel, ConfigDict, Field
 
-from runner import chromium
 from runner.agents.fonts import rendered_fonts
 from runner.environments import package_version
 from runner.errors import InfraError, ModelRefused
@@ -29,6 +28,7 @@ from runner.prices import Price
 from runner.prices import cost as prices_cost
 from runner.provenance import commit
 from runner.settings import RunnerSettings
+from runner.stack import chromium
 from runner.wait import WaitTimeout, until_async
 from services.core import inject
 from services.core.failure import classify

@@ -77,7 +77,7 @@ class Outcome:
     status: Status = Status.OK
     error: str | None = None
     # The URLs of other hosts the agent's browser asked for and the runner failed
-    # (runner/departures.py); the close sends them to the hub.
+    # (runner/stack/departures.py); the close sends them to the hub.
     left: list[str] = field(default_factory=list)
 
 

@@ -22,7 +22,7 @@ from prometheus_client import Counter, Histogram, make_wsgi_app
 from runner.prices import Price
 from runner.prices import cost as prices_cost
 from runner.settings import REPO, service_token_file
-from runner.stack import StackError
+from runner.stack.stack import StackError
 from services.core.models.base import FileFormatError
 from services.core.models.run import Record
 from services.core.models.stack import STACK_FILE, StackFile

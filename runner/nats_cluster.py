@@ -22,7 +22,7 @@ import httpx
 
 from runner.queue import QUEUE_USER
 from runner.settings import REPO, free_port, service_credential, write_private
-from runner.stack import nats_server_binary
+from runner.stack.stack import nats_server_binary
 from runner.wait import WaitTimeout, until
 
 CONFIG = REPO / "deploy" / "nats-cluster.conf"

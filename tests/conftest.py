@@ -17,9 +17,9 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from support.pages import SCREENS
 from support.stand import admin_client, running_stack
 
-from runner.chromium import ARGS, chromium_path, context_options
 from runner.models.testmodel.process import background
-from runner.stack import Stack
+from runner.stack.chromium import ARGS, chromium_path, context_options
+from runner.stack.stack import Stack
 
 pytest_plugins = ["support.marks"]
 

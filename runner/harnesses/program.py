@@ -5,7 +5,7 @@ Per episode the runner launches one Chromium with a DevTools port (Russian local
 time, the run's viewport and zoom, a downloads folder), writes `input.json`, starts the agent,
 and watches it: past the time limit or the step limit it is killed, process group and all.
 The runner's own CDP session fails the browser's requests to other hosts than the hub's and
-notes them (runner/departures.py). A browser that dies, or an agent that reports its model
+notes them (runner/stack/departures.py). A browser that dies, or an agent that reports its model
 endpoint failing, is an infrastructure failure (retried, never scored). The agent calls the
 model through the runner's proxy (runner/models/proxy.py): the episode's `calls.jsonl` and its
 usage are the endpoint's; an endpoint that refuses the harness's requests as unsupported
@@ -29,13 +29,13 @@ from pathlib import Path
 import httpx
 
 from runner.agents.fonts import fonts_over_cdp
-from runner.chromium import ARGS, LOCALE, TIMEZONE
-from runner.departures import Departures
 from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError, runner_packages
 from runner.errors import InfraError, ModelRefused
 from runner.harness import Episode, Outcome
 from runner.models.proxy import refusal, usage_of
 from runner.settings import REPO
+from runner.stack.chromium import ARGS, LOCALE, TIMEZONE
+from runner.stack.departures import Departures
 from runner.wait import WaitTimeout, until_async
 from services.core.models.base import FileFormatError
 from services.core.models.protocol import (

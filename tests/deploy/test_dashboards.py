@@ -23,7 +23,7 @@ import yaml
 from support.metrics import DASHBOARDS, empty_panels, query_range, wait_scrapes, wait_scraping
 
 from runner.settings import REPO, free_port
-from runner.stack import Stack
+from runner.stack.stack import Stack
 from runner.wait import until
 
 GRAFANA = REPO / "deploy" / "grafana"

@@ -27,7 +27,7 @@ from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
 from runner.models.proxy import usage_of
 from runner.settings import REPO, TASKS_DIR
-from runner.stack import Stack
+from runner.stack.stack import Stack
 from services.core.models.run import CALLS, SUMMARY, Manifest, ModelCall, Record, Summary, Usage
 
 TEA = "grocery_showcase_tea"

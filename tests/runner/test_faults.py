@@ -21,7 +21,7 @@ from support.stand import admin_client, running_stack, stand_ready
 from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harness import Episode, Outcome, get_harness
 from runner.settings import TASKS_DIR
-from runner.stack import Stack
+from runner.stack.stack import Stack
 from runner.wait import until
 
 TASKS = (

@@ -26,7 +26,7 @@ import pytest
 from support.runs import runner
 from support.stand import admin_client, running_stack, serves_a_trajectory
 
-from runner.stack import Stack, probe_ready
+from runner.stack.stack import Stack, probe_ready
 from runner.wait import until
 from services.kit.web import EXIT_NATS_CLOSED
 

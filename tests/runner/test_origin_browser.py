@@ -17,12 +17,12 @@ from support.http import run_async
 from support.runs import run_eval
 from support.stand import admin_client
 
-from runner import chromium
-from runner.departures import Departures
 from runner.evaluate import select_tasks
 from runner.harness import AgentConfig
 from runner.harnesses.program import episode_chromium
 from runner.settings import TASKS_DIR
+from runner.stack import chromium
+from runner.stack.departures import Departures
 from services.core.models.api import MAX_LEFT, MAX_LEFT_URL
 from services.core.models.run import Viewport
 

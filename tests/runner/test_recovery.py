@@ -17,7 +17,7 @@ from support.stand import stand_nats
 
 from runner.evaluate import select_tasks
 from runner.settings import TASKS_DIR
-from runner.stack import Stack
+from runner.stack.stack import Stack
 from services.kit.bus import EVENTS_STREAM, STATE_BUCKET, TRAJECTORIES_BUCKET
 
 KEFIR = "g-0032"  # Кефир «Три ракиты» 2,5%, 109 ₽

@@ -15,7 +15,7 @@ import schemathesis
 from hypothesis import given
 from support.http import create, fixed_budget, make_task
 
-from runner.stack import Stack
+from runner.stack.stack import Stack
 from services.kit.web import service_headers
 
 EXAMPLES = 25  # per operation; about 90 operations in all

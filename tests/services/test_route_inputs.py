@@ -30,7 +30,7 @@ from starlette.routing import Mount
 from support.http import fixed_budget
 from support.stand import admin_client, running_stack, serves_a_trajectory
 
-from runner.stack import Stack
+from runner.stack.stack import Stack
 from services.kit.settings import EventsSettings, HubSettings, SiteSettings, VerifierSettings
 from services.kit.trajectory import REVISION_HEADER
 from services.kit.web import service_headers

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from playwright.sync_api import Locator, Page
 
-from runner.chromium import VIEWPORT
+from runner.stack.chromium import VIEWPORT
 from services.core import perturb
 from services.core.models.api import CreatedTrajectory
 from services.core.models.run import Viewport

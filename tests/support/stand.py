@@ -16,7 +16,7 @@ import nats
 import pytest
 
 from runner.settings import REPO, free_port
-from runner.stack import Stack
+from runner.stack.stack import Stack
 from runner.wait import until
 from services.core.sites import ENTRY_POINT_GROUP, registry
 from services.kit.bus import NATS_USER, TRAJECTORIES_BUCKET

@@ -19,7 +19,7 @@ from support.stand import admin_client, running_stack, site_plugins
 
 from runner.audit import audit_suite, collect
 from runner.evaluate import select_tasks
-from runner.stack import Stack, built_sites
+from runner.stack.stack import Stack, built_sites
 from runner.suite import validate, validate_paths
 from services.core import perturb
 from services.core.sites import registry

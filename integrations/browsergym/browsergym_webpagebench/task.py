@@ -24,7 +24,7 @@ from playwright.sync_api import Page
 from browsergym_webpagebench.stand import Stand, chromium
 
 NAMESPACE = "webpagebench"
-# What the runner's Chromium renders with (runner/chromium.py), so both ways in see one page.
+# What the runner's Chromium renders with (runner/stack/chromium.py), so both ways in see one page.
 VIEWPORT = {"width": 1280, "height": 800}
 LOCALE = "ru-RU"
 TIMEZONE = "Europe/Moscow"

@@ -22,10 +22,10 @@ from collections.abc import Awaitable, Callable
 
 from playwright.async_api import Error as PlaywrightError
 
-from runner.chromium import new_context
 from runner.errors import InfraError
 from runner.harness import Episode, Outcome
 from runner.harnesses.oracle.ui import PATHS, UI
+from runner.stack.chromium import new_context
 from services.core.models.events import Condition
 from services.core.models.run import ReportStatus
 from services.core.sites import registry

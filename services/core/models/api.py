@@ -106,7 +106,7 @@ class CloseTrajectory(Boundary):
     completion: bool | None = None
     final_message: str | None = None
     report_status: ReportStatus | None = None
-    # The URLs of other hosts the agent's browser asked for (runner/departures.py).
+    # The URLs of other hosts the agent's browser asked for (runner/stack/departures.py).
     left: list[LeftUrl] = Field(default_factory=list, max_length=MAX_LEFT)
 
 

@@ -9,7 +9,7 @@ import signal
 import httpx
 from support.http import create, events_url, run_async, wait_events
 
-from runner.stack import Stack
+from runner.stack.stack import Stack
 
 # Acknowledged events to see before the kill, while the collector is down, and after restart.
 STEP = 50

@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 from support.http import create
 
-from runner.stack import Stack
+from runner.stack.stack import Stack
 
 
 def test_cart_survives_a_restart(own_hub: httpx.Client, own_stack: Stack) -> None:

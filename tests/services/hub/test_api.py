@@ -10,7 +10,7 @@ import pytest
 from support.http import create, events_url, load, make_task
 from support.stand import TODAY, admin_client, admin_requests, running_stack
 
-from runner.stack import built_sites
+from runner.stack.stack import built_sites
 from services.core import perturb
 from services.kit.web import service_headers
 

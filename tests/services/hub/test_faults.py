@@ -9,7 +9,7 @@ import httpx
 from support.http import create, events_url
 from support.stand import close_behind_the_hub, refused_soon, stand_ready
 
-from runner.stack import Stack
+from runner.stack.stack import Stack
 
 
 def test_a_dead_site_is_an_infra_fault_of_the_trajectory(

@@ -19,7 +19,7 @@ from support.http import create, make_task
 from support.pages import open_site, page_matrix
 from support.stand import TODAY
 
-from runner.chromium import context_options
+from runner.stack.chromium import context_options
 from services.core import perturb
 from services.core.models.run import Viewport
 

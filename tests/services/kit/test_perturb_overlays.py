@@ -23,8 +23,8 @@ from support.http import create, events_url, make_task, wait_events
 from support.pages import open_site, page_matrix, site_tab
 
 from bench.suite import INJECTED, server_seconds
-from runner.chromium import LOCALE, TIMEZONE
-from runner.stack import Stack
+from runner.stack.chromium import LOCALE, TIMEZONE
+from runner.stack.stack import Stack
 from services.core import perturb
 from services.core.sites import registry
 

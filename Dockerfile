@@ -149,11 +149,11 @@ HEALTHCHECK --interval=2s --timeout=3s --start-period=20s --retries=5 \
 ENTRYPOINT ["python", "-m", "uvicorn", "--factory", "--host", "0.0.0.0", "--port", "8011", \
   "--no-access-log", "--log-level", "warning", "runner.models.testmodel.server:create_app"]
 
-# An agent harness's image: its pinned packages (REQUIREMENTS, from runner/environments.py)
+# An agent harness's image: its pinned packages (REQUIREMENTS, from runner/harnesses/environments.py)
 # in a venv of its own and the agent programs (runner/agents); the runner gives the command.
 FROM base AS agent
 # libatomic1: Playwright's node driver (the dom and gui agents) needs it; DEBIAN_PACKAGES:
-# what a harness needs besides (runner/environments.py image_debian_packages).
+# what a harness needs besides (runner/harnesses/environments.py image_debian_packages).
 ARG DEBIAN_PACKAGES=""
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libatomic1 \

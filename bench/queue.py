@@ -30,7 +30,7 @@ from rich.table import Table
 
 from bench.common import console, fresh_stack, percentile
 from runner.evaluate import RunPlan, select_tasks
-from runner.harness import ENTRY_POINT_GROUP, AgentConfig
+from runner.harnesses.harness import ENTRY_POINT_GROUP, AgentConfig
 from runner.nats_cluster import NatsCluster
 from runner.queue import STREAM, Entry, Queue, consumer_name
 from runner.settings import REPO, TASKS_DIR

@@ -21,9 +21,9 @@ from pathlib import Path
 import httpx
 
 from bench.common import fresh_stack, table
-from runner.environments import ENVIRONMENTS
 from runner.evaluate import RunPlan, evaluate, select_tasks
-from runner.harness import AgentConfig, get_harness
+from runner.harnesses.environments import ENVIRONMENTS
+from runner.harnesses.harness import AgentConfig, get_harness
 from runner.models import real
 from runner.models.proxy import ModelProxy
 from runner.settings import TASKS_DIR

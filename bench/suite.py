@@ -23,7 +23,7 @@ import httpx
 
 from bench.common import fresh_stack, hub_session, summary_ms, table
 from runner.evaluate import RunPlan, TaskRef, evaluate, select_tasks
-from runner.harness import get_harness
+from runner.harnesses.harness import get_harness
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from services.core import perturb

@@ -26,7 +26,7 @@ from urllib.parse import parse_qsl, urlsplit
 from playwright.async_api import Browser, BrowserContext, Download, Request, async_playwright
 
 from bench.common import fresh_stack
-from runner.harness import Episode
+from runner.harnesses.harness import Episode
 from runner.harnesses.oracle import OracleHarness
 from runner.hub import HubClient
 from runner.stack import chromium

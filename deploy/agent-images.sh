@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The docker backend's images (`runner eval --backend docker`, docs/harnesses.md), from the
 # Dockerfile's targets on $WPB_BASE_IMAGE (deploy/images.sh chooses it): `wpb-browser`,
-# `wpb-agent-NAME` for every agent harness with image packages (runner/environments.py), and
+# `wpb-agent-NAME` for every agent harness with image packages (runner/harnesses/environments.py), and
 # `wpb-testmodel` (compose's `testmodel` profile). Cached layers make a second run seconds.
 # $PYTHON: an interpreter that imports the runner (default .venv/bin/python; make passes it).
 set -euo pipefail
@@ -29,7 +29,7 @@ build --target testmodel -t wpb-testmodel
 # $WPB_NEWER_BASE_IMAGE (deploy/images.sh sets it); the rest on the base.
 # Each line: image, 1 for the newer base, its Debian packages (comma-joined, - for none),
 # its Python packages.
-"$PYTHON" -c 'from runner.environments import ENVIRONMENTS
+"$PYTHON" -c 'from runner.harnesses.environments import ENVIRONMENTS
 for e in ENVIRONMENTS.values():
     if e.image:
         debian = ",".join(e.image_debian_packages) or "-"

@@ -2,7 +2,7 @@
 
 `python deploy/images_key.py` prints the key: a digest of the Dockerfile, compose.yaml, the
 image scripts, every file of the build context (.dockerignore's list), the harnesses'
-image packages (runner/environments.py) and the ids of the base images
+image packages (runner/harnesses/environments.py) and the ids of the base images
 ($WPB_BASE_IMAGE, $WPB_NEWER_BASE_IMAGE). `python deploy/images_key.py --stale ENV_FILE`
 prints the images (compose's, with the `metrics` profile, and the docker backend's) whose
 label `wpb.images-key` is not $WPB_IMAGES_KEY: those `make images` builds.
@@ -25,7 +25,7 @@ RECIPE = (
     "deploy/images.sh",
     "deploy/agent-images.sh",
     "deploy/base-image.sh",
-    "runner/environments.py",
+    "runner/harnesses/environments.py",
 )
 LABEL = "wpb.images-key"
 
@@ -76,7 +76,7 @@ def images(env_file: str) -> list[str]:
         check=True,
     ).stdout.split()
     sys.path.insert(0, str(REPO))
-    from runner.environments import ENVIRONMENTS
+    from runner.harnesses.environments import ENVIRONMENTS
 
     agents = [e.image for e in ENVIRONMENTS.values() if e.image]
     return sorted({*listed, "wpb-browser", "wpb-testmodel", *agents})

@@ -13,7 +13,6 @@ from typing import Annotated, Any
 import typer
 from pydantic import ValidationError
 
-from runner import containers
 from runner.agents.gui_families import GuiFamily
 from runner.cli_common import (
     EvalSuiteOption,
@@ -24,10 +23,11 @@ from runner.cli_common import (
     recording,
     stoppable,
 )
-from runner.containers import DockerBackend
 from runner.errors import ModelRefused
 from runner.evaluate import StandNotReady, TaskRef, evaluate, select_tasks
-from runner.harness import Harness, get_harness
+from runner.harnesses import containers
+from runner.harnesses.containers import DockerBackend
+from runner.harnesses.harness import Harness, get_harness
 from runner.metrics import RUNNER_PORT
 from runner.prices import Price, PriceError, load_prices
 from runner.request import Backend, EvalRequest, refusal

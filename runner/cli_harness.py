@@ -12,8 +12,8 @@ from typing import Annotated
 import typer
 
 from runner.cli_common import console, fail
-from runner.environments import ENVIRONMENTS, HarnessEnvError
-from runner.harness import available
+from runner.harnesses.environments import ENVIRONMENTS, HarnessEnvError
+from runner.harnesses.harness import available
 from runner.models import real
 from runner.settings import runner_home
 from runner.tables import print_harnesses

@@ -13,13 +13,13 @@ from typing import Annotated
 
 import typer
 
-from runner import containers
 from runner.cli_common import Stopped, console, fail, hub_answering, recording, stoppable
-from runner.containers import ContainerAgentHarness, DockerBackend
-from runner.environments import ENVIRONMENTS
 from runner.errors import QueueError
 from runner.evaluate import TaskRef
-from runner.harness import Harness, get_harness, harness_factory
+from runner.harnesses import containers
+from runner.harnesses.containers import ContainerAgentHarness, DockerBackend
+from runner.harnesses.environments import ENVIRONMENTS
+from runner.harnesses.harness import Harness, get_harness, harness_factory
 from runner.nats_cluster import ClusterError, NatsCluster
 from runner.prices import Price, PriceError, load_prices
 from runner.queue import Queue

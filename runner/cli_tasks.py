@@ -13,7 +13,7 @@ import typer
 from runner.cli_common import SuiteOption, console, fail
 from runner.cli_eval import run_on_stack, selected
 from runner.evaluate import TaskRef, select_tasks, task_set_hash
-from runner.harness import get_harness
+from runner.harnesses.harness import get_harness
 from runner.request import EvalRequest
 from runner.settings import TASKS_DIR, RunnerSettings
 from runner.suite import build as build_variants

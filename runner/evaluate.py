@@ -19,9 +19,9 @@ from playwright.async_api import Browser, async_playwright
 from pydantic import BaseModel, ConfigDict, Field
 
 from runner.agents.fonts import rendered_fonts
-from runner.environments import package_version
 from runner.errors import InfraError, ModelRefused
-from runner.harness import AgentConfig, Episode, Harness, Outcome
+from runner.harnesses.environments import package_version
+from runner.harnesses.harness import AgentConfig, Episode, Harness, Outcome
 from runner.hub import HubClient, HubRefused
 from runner.models.proxy import ModelProxy
 from runner.prices import Price

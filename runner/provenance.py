@@ -1,6 +1,6 @@
 """What a run's manifest records of where it ran, beyond its settings (docs/results.md,
 "Manifest"): the benchmark's commit; the versions of its packages and the runner's are read
-from the installed distributions (runner/environments.py `package_version`). The
+from the installed distributions (runner/harnesses/environments.py `package_version`). The
 harness's own (its packages, the fonts its browser renders with, what its agent sees and
 does) each harness tells: `AgentHarness.packages` and `rendered_fonts`, the docker
 backend's from its images. Each is read from the thing itself (git, the venv or image, the
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import subprocess
 
-from runner.environments import PACKAGE, package_version
+from runner.harnesses.environments import PACKAGE, package_version
 from runner.settings import REPO
 
 

@@ -44,9 +44,9 @@ from nats.js.object_store import ObjectStore
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from runner.environments import package_version
 from runner.errors import QueueError
-from runner.harness import AgentConfig
+from runner.harnesses.environments import package_version
+from runner.harnesses.harness import AgentConfig
 from runner.provenance import commit
 from runner.request import check_run_id
 from services.core.models.run import LostAttempt, Record

@@ -19,11 +19,11 @@ from urllib.parse import urlsplit
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from runner.agents.gui_families import GuiFamily
-from runner.containers import DockerBackend, unsupported
-from runner.environments import ENVIRONMENTS
 from runner.errors import QueueError
 from runner.evaluate import RunPlan
-from runner.harness import AgentConfig, harness_factory
+from runner.harnesses.containers import DockerBackend, unsupported
+from runner.harnesses.environments import ENVIRONMENTS
+from runner.harnesses.harness import AgentConfig, harness_factory
 from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
 from runner.settings import RunnerSettings
 from services.core.errors import FieldError

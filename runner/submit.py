@@ -31,7 +31,7 @@ from runner.evaluate import (
     summarize,
     task_set_hash,
 )
-from runner.harness import AgentConfig, harness_factory
+from runner.harnesses.harness import AgentConfig, harness_factory
 from runner.prices import Price
 from runner.prices import cost as prices_cost
 from runner.queue import (

@@ -38,7 +38,7 @@ from pydantic import ValidationError
 
 from runner.errors import InfraError, ModelRefused
 from runner.evaluate import RunContext, Stand, TaskRef, run_context, run_with_retries
-from runner.harness import Harness
+from runner.harnesses.harness import Harness
 from runner.hub import HubClient, HubFailed, HubRefused
 from runner.queue import (
     STREAM,
@@ -568,7 +568,7 @@ def kill_left_processes(name: str) -> int:
 
 def remove_containers(trajectory_id: str) -> None:
     """Remove the docker backend's containers of a trajectory, where an engine answers."""
-    from runner.containers import LABEL
+    from runner.harnesses.containers import LABEL
 
     try:
         import docker

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 
-from runner.harness import Episode, Outcome
+from runner.harnesses.harness import Episode, Outcome
 
 
 class SleepHarness:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from runner.environments import ENVIRONMENTS
-from runner.harness import available
+from runner.harnesses.environments import ENVIRONMENTS
+from runner.harnesses.harness import available
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("runner", "services")

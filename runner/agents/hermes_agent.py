@@ -3,7 +3,7 @@ decides, browser-use executes on the Chromium the runner launched.
 
 Runs in its own environment (`python -m runner.agents.hermes_agent INPUT.json`): browser-use
 0.13 with hermes-agent installed beside it without its exact pins (they clash with
-browser-use's; runner/environments.py). Hermes's `AIAgent` is the planner: its own loop,
+browser-use's; runner/harnesses/environments.py). Hermes's `AIAgent` is the planner: its own loop,
 system prompt and tool calling against the OpenAI-compatible endpoint (`base_url`, no
 provider of its own), with one tool and no other: `browser_task`, which hands one step of
 the task to browser-use (`browser_use_agent.Executor`, the browser-use harness's executor on

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from runner.harness import Episode, Outcome
+from runner.harnesses.harness import Episode, Outcome
 
 
 class NoopHarness:

@@ -29,9 +29,9 @@ from pathlib import Path
 import httpx
 
 from runner.agents.fonts import fonts_over_cdp
-from runner.environments import ENVIRONMENTS, QUIET, HarnessEnvError, runner_packages
 from runner.errors import InfraError, ModelRefused
-from runner.harness import Episode, Outcome
+from runner.harnesses.environments import ENVIRONMENTS, QUIET, HarnessEnvError, runner_packages
+from runner.harnesses.harness import Episode, Outcome
 from runner.models.proxy import refusal, usage_of
 from runner.settings import REPO
 from runner.stack.chromium import ARGS, LOCALE, TIMEZONE

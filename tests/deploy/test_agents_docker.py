@@ -16,7 +16,7 @@ from support.compose import Stand, docker
 from support.runs import runner
 
 from runner.agents.fonts import FAMILIES
-from runner.environments import ENVIRONMENTS, distribution
+from runner.harnesses.environments import ENVIRONMENTS, distribution
 
 pytestmark = [pytest.mark.timeout(900)]
 

@@ -21,10 +21,10 @@ from playwright.sync_api import Page, expect
 from support.runs import run_eval
 
 from runner.agents.fonts import FAMILIES
-from runner.environments import ENVIRONMENTS, RUNNER_AGENT_PACKAGES, distribution
 from runner.errors import ModelRefused
 from runner.evaluate import select_tasks
-from runner.harness import AgentConfig
+from runner.harnesses.environments import ENVIRONMENTS, RUNNER_AGENT_PACKAGES, distribution
+from runner.harnesses.harness import AgentConfig
 from runner.models.proxy import usage_of
 from runner.settings import REPO, TASKS_DIR
 from runner.stack.stack import Stack

@@ -14,7 +14,7 @@ import pytest
 from support.runs import run_eval
 
 from runner.evaluate import select_tasks
-from runner.harness import AgentConfig
+from runner.harnesses.harness import AgentConfig
 from runner.prices import Price
 from runner.settings import TASKS_DIR
 from services.core.models.run import Usage

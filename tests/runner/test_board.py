@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, expect
 from support.runs import run_eval, runner
 
 from runner.evaluate import select_tasks
-from runner.harness import AgentConfig
+from runner.harnesses.harness import AgentConfig
 from runner.settings import TASKS_DIR
 from runner.static_board import export
 from services.core.models.board import Board, Filter, Row

@@ -13,7 +13,7 @@ from support.runs import run_eval
 
 from runner.agents.fonts import FAMILIES
 from runner.evaluate import TaskRef, select_tasks, summarize
-from runner.harness import get_harness
+from runner.harnesses.harness import get_harness
 from runner.settings import REPO, TASKS_DIR
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from support.runs import runner
 
-from runner.environments import ENVIRONMENTS, Environment, Installed, find_python
+from runner.harnesses.environments import ENVIRONMENTS, Environment, Installed, find_python
 from runner.prices import Price, PriceError, cost, load_prices
 from runner.settings import REPO
 from services.core.models.run import Usage

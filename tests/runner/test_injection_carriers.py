@@ -16,7 +16,7 @@ from support.runs import failures, run_eval
 from support.stand import admin_client
 
 from runner.evaluate import select_tasks
-from runner.harness import AgentConfig
+from runner.harnesses.harness import AgentConfig
 from runner.settings import TASKS_DIR
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
 

@@ -22,7 +22,7 @@ from support.runs import run_eval
 from support.stand import TODAY, admin_client
 
 from runner.evaluate import select_tasks
-from runner.harness import AgentConfig
+from runner.harnesses.harness import AgentConfig
 from runner.settings import TASKS_DIR
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
 

@@ -21,7 +21,7 @@ from support.runs import run_eval
 from support.stand import admin_client
 
 from runner.evaluate import select_tasks
-from runner.harness import AgentConfig
+from runner.harnesses.harness import AgentConfig
 from runner.settings import TASKS_DIR
 from runner.suite import MAP_FILE, load_map, validate
 from services.core.errors import FieldError

@@ -18,7 +18,7 @@ from support.runs import run_eval
 from support.stand import admin_client
 
 from runner.evaluate import select_tasks
-from runner.harness import AgentConfig
+from runner.harnesses.harness import AgentConfig
 from runner.harnesses.program import episode_chromium
 from runner.settings import TASKS_DIR
 from runner.stack import chromium

@@ -29,7 +29,7 @@ from support.runs import run_eval
 from support.stand import TODAY, admin_client, plugins
 
 from runner.evaluate import select_tasks
-from runner.harness import ENTRY_POINT_GROUP, AgentConfig
+from runner.harnesses.harness import ENTRY_POINT_GROUP, AgentConfig
 from runner.nats_cluster import NatsCluster
 from runner.queue import STREAM, Entry, Queue, QueueSettings, consumer_name, run_subjects
 from runner.settings import TASKS_DIR

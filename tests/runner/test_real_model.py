@@ -21,7 +21,7 @@ from support.runs import run_eval
 
 from runner.errors import ModelRefused
 from runner.evaluate import select_tasks
-from runner.harness import AgentConfig
+from runner.harnesses.harness import AgentConfig
 from runner.models import real
 from runner.settings import TASKS_DIR, free_port
 from runner.wait import until

@@ -59,7 +59,7 @@ def run_eval(
     told), with an agent harness's settings and price table when given, `repeat` times, at
     `viewport` (the default's when none)."""
     from runner.evaluate import RunPlan, evaluate
-    from runner.harness import get_harness
+    from runner.harnesses.harness import get_harness
     from services.core.models.run import Viewport
 
     run = evaluate(

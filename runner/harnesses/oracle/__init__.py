@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from playwright.async_api import Error as PlaywrightError
 
 from runner.errors import InfraError
-from runner.harness import Episode, Outcome
+from runner.harnesses.harness import Episode, Outcome
 from runner.harnesses.oracle.ui import PATHS, UI
 from runner.stack.chromium import new_context
 from services.core.models.events import Condition

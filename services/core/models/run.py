@@ -333,7 +333,7 @@ class Manifest(Boundary):
     # The harness's framework and package versions, from its venv (or, on the docker
     # backend, its image); the runner's for an agent on the runner's interpreter.
     harness_packages: dict[str, str] = Field(default_factory=dict)
-    # What the harness's agent sees and how it acts (runner/environments.py).
+    # What the harness's agent sees and how it acts (runner/harnesses/environments.py).
     observation: str | None = None
     action: str | None = None
     # Generic family -> the fonts the agents' browser draws it with (`viewport.zoom` is its

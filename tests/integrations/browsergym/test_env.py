@@ -12,7 +12,7 @@ from typing import Any
 
 from support.http import hub_api, run_async
 
-from runner.environments import ENVIRONMENTS
+from runner.harnesses.environments import ENVIRONMENTS
 
 EPISODE = Path(__file__).with_name("episode.py")
 

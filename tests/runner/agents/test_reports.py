@@ -12,7 +12,7 @@ import pytest
 from runner.agents import dom_agent
 from runner.agents.browser_use_agent import report_status
 from runner.agents.protocol import read_report, tagged
-from runner.harness import Episode
+from runner.harnesses.harness import Episode
 from runner.harnesses.noop import NoopHarness
 from runner.harnesses.oracle import report_of, required
 from services.core.models.events import Condition

@@ -7,7 +7,7 @@ from playwright.sync_api import Page, Route, expect
 from support.http import create, hub_api, load, make_task, run_async, wait_events
 
 from runner.evaluate import RunPlan, evaluate, select_tasks
-from runner.harness import get_harness
+from runner.harnesses.harness import get_harness
 from runner.settings import TASKS_DIR
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
 

@@ -29,9 +29,9 @@ import docker
 import docker.errors
 from docker.models.containers import Container
 
-from runner.environments import ENVIRONMENTS, distribution
 from runner.errors import InfraError
-from runner.harness import Episode, Outcome
+from runner.harnesses.environments import ENVIRONMENTS, distribution
+from runner.harnesses.harness import Episode, Outcome
 from runner.harnesses.program import (
     CHROMIUM_START_S,
     POLL_S,

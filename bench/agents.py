@@ -20,10 +20,10 @@ import time
 from pathlib import Path
 
 from bench.common import fresh_stack, table
-from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harnesses.environments import ENVIRONMENTS
 from runner.harnesses.harness import AgentConfig, get_harness
 from runner.models.testmodel.process import background
+from runner.run.evaluate import RunPlan, evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from services.core.models.protocol import STEPS, Step

@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 
 from bench.common import table
-from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harnesses.containers import ContainerAgentHarness, DockerBackend, missing
 from runner.harnesses.harness import AgentConfig
+from runner.run.evaluate import RunPlan, evaluate, select_tasks
 from runner.settings import TASKS_DIR, admin_token, runner_home
 
 MODEL_URL = "http://testmodel:8011/v1"

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from bench.common import fresh_stack, table
 from runner.audit import audit_suite, collect
-from runner.evaluate import RunPlan, TaskRef, evaluate
 from runner.generate import Report, generate, verdicts
 from runner.harnesses.harness import get_harness
+from runner.run.evaluate import RunPlan, TaskRef, evaluate
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from services.core.families import load_families

@@ -29,10 +29,10 @@ from typing import Any
 from rich.table import Table
 
 from bench.common import console, fresh_stack, percentile
-from runner.evaluate import RunPlan, select_tasks
 from runner.harnesses.harness import ENTRY_POINT_GROUP, AgentConfig
 from runner.nats_cluster import NatsCluster
 from runner.queue import STREAM, Entry, Queue, consumer_name
+from runner.run.evaluate import RunPlan, select_tasks
 from runner.settings import REPO, TASKS_DIR
 from runner.stack.stack import Stack
 from runner.submit import gather, new_run_id, submit

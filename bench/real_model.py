@@ -21,11 +21,11 @@ from pathlib import Path
 import httpx
 
 from bench.common import fresh_stack, table
-from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harnesses.environments import ENVIRONMENTS
 from runner.harnesses.harness import AgentConfig, get_harness
 from runner.models import real
 from runner.models.proxy import ModelProxy
+from runner.run.evaluate import RunPlan, evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from services.core.models.run import CALLS, ModelCall
 

@@ -22,8 +22,8 @@ from pathlib import Path
 import httpx
 
 from bench.common import fresh_stack, hub_session, summary_ms, table
-from runner.evaluate import RunPlan, TaskRef, evaluate, select_tasks
 from runner.harnesses.harness import get_harness
+from runner.run.evaluate import RunPlan, TaskRef, evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from services.core import perturb

@@ -825,7 +825,7 @@ async def collect(
     hub_url: str, token: str, refs: Sequence[Any], records: Sequence[Record]
 ) -> list[AuditItem]:
     """Each evaluated task's shifted conditions and event log, fetched from the hub.
-    `refs` are runner.evaluate.TaskRef; `records` the run's records (trajectory_id)."""
+    `refs` are runner.run.evaluate.TaskRef; `records` the run's records (trajectory_id)."""
     from runner.hub import HubClient
 
     by_name = {ref.name: ref for ref in refs}

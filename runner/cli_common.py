@@ -15,8 +15,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from runner.metrics import RunMetrics, serving
-from runner.prices import Price
+from runner.run.metrics import RunMetrics, serving
+from runner.run.prices import Price
 from runner.settings import RunnerSettings
 from services.core.errors import FieldError
 from services.core.models.run import Record

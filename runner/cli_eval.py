@@ -1,4 +1,4 @@
-"""`runner eval`: its options, read into an `EvalRequest` (runner/request.py), and the
+"""`runner eval`: its options, read into an `EvalRequest` (runner/run/request.py), and the
 evaluation on a stand with a progress bar (`run_on_stack`, which `runner tasks audit` uses
 too)."""
 
@@ -24,13 +24,13 @@ from runner.cli_common import (
     stoppable,
 )
 from runner.errors import ModelRefused
-from runner.evaluate import StandNotReady, TaskRef, evaluate, select_tasks
 from runner.harnesses import containers
 from runner.harnesses.containers import DockerBackend
 from runner.harnesses.harness import Harness, get_harness
-from runner.metrics import RUNNER_PORT
-from runner.prices import Price, PriceError, load_prices
-from runner.request import Backend, EvalRequest, refusal
+from runner.run.evaluate import StandNotReady, TaskRef, evaluate, select_tasks
+from runner.run.metrics import RUNNER_PORT
+from runner.run.prices import Price, PriceError, load_prices
+from runner.run.request import Backend, EvalRequest, refusal
 from runner.settings import TASKS_DIR, admin_token, runner_home
 from runner.stack.stack import Stack, StackError, running_stack
 from runner.tables import print_run

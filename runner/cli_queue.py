@@ -15,15 +15,15 @@ import typer
 
 from runner.cli_common import Stopped, console, fail, hub_answering, recording, stoppable
 from runner.errors import QueueError
-from runner.evaluate import TaskRef
 from runner.harnesses import containers
 from runner.harnesses.containers import ContainerAgentHarness, DockerBackend
 from runner.harnesses.environments import ENVIRONMENTS
 from runner.harnesses.harness import Harness, get_harness, harness_factory
 from runner.nats_cluster import ClusterError, NatsCluster
-from runner.prices import Price, PriceError, load_prices
 from runner.queue import Queue
-from runner.request import Backend, EvalRequest, check_pool, servers
+from runner.run.evaluate import TaskRef
+from runner.run.prices import Price, PriceError, load_prices
+from runner.run.request import Backend, EvalRequest, check_pool, servers
 from runner.settings import admin_token, runner_home
 from runner.stack.stack import Stack, StackError, running_stack
 from runner.submit import gather, new_run_id, resume, run_of, submit

@@ -18,7 +18,7 @@ from rich.markup import escape
 
 from runner.cli_common import console, fail
 from runner.hub import HubClient, HubFailed
-from runner.metrics import PROMETHEUS_PORT, RUNNER_PORT, embedded_config, prometheus_argv
+from runner.run.metrics import PROMETHEUS_PORT, RUNNER_PORT, embedded_config, prometheus_argv
 from runner.settings import admin_token, runner_home, service_credential, write_private
 from runner.stack.stack import Stack, StackError, restart_recorded, running_stack, stop_recorded
 from runner.wait import WaitTimeout, until

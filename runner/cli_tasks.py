@@ -12,9 +12,9 @@ import typer
 
 from runner.cli_common import SuiteOption, console, fail
 from runner.cli_eval import run_on_stack, selected
-from runner.evaluate import TaskRef, select_tasks, task_set_hash
 from runner.harnesses.harness import get_harness
-from runner.request import EvalRequest
+from runner.run.evaluate import TaskRef, select_tasks, task_set_hash
+from runner.run.request import EvalRequest
 from runner.settings import TASKS_DIR, RunnerSettings
 from runner.suite import build as build_variants
 from runner.suite import counts, shown_prompt, validate_paths

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.audit import SuiteAudit
-from runner.evaluate import TaskRef
+from runner.run.evaluate import TaskRef
 from runner.suite import CANONICAL, dump, load_map, make_variant, validate
 from services.books.catalog import load_catalog as books
 from services.core.errors import FieldError

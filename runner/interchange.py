@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from runner.evaluate import TaskRef, select_tasks, summarize, task_set_hash
+from runner.run.evaluate import TaskRef, select_tasks, summarize, task_set_hash
 from services.core.models.base import Boundary, FileFormatError
 from services.core.models.run import (
     MANIFEST,

@@ -47,8 +47,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from runner.errors import QueueError
 from runner.harnesses.environments import package_version
 from runner.harnesses.harness import AgentConfig
-from runner.provenance import commit
-from runner.request import check_run_id
+from runner.run.provenance import commit
+from runner.run.request import check_run_id
 from services.core.models.run import LostAttempt, Record
 from services.kit.bus import MAX_PINGS_OUT, PING_EVERY_S, RECONNECT_WAIT_S
 

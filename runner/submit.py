@@ -22,18 +22,7 @@ import nats.errors
 from nats.js.errors import NotFoundError, ObjectNotFoundError
 
 from runner.errors import QueueError
-from runner.evaluate import (
-    HarnessFacts,
-    RunPlan,
-    TaskRef,
-    episodes,
-    run_manifest,
-    summarize,
-    task_set_hash,
-)
 from runner.harnesses.harness import AgentConfig, harness_factory
-from runner.prices import Price
-from runner.prices import cost as prices_cost
 from runner.queue import (
     STREAM,
     Entry,
@@ -44,7 +33,18 @@ from runner.queue import (
     episode_subject,
     retried,
 )
-from runner.request import check_run_id
+from runner.run.evaluate import (
+    HarnessFacts,
+    RunPlan,
+    TaskRef,
+    episodes,
+    run_manifest,
+    summarize,
+    task_set_hash,
+)
+from runner.run.prices import Price
+from runner.run.prices import cost as prices_cost
+from runner.run.request import check_run_id
 from runner.settings import RunnerSettings
 from services.core.models.run import (
     EPISODES,

@@ -1,5 +1,5 @@
 """`runner worker`: slots that take episodes from a pool of the queue (runner/queue.py) and run
-each as `runner eval` runs an attempt (`run_with_retries`, runner/evaluate.py) on this
+each as `runner eval` runs an attempt (`run_with_retries`, runner/run/evaluate.py) on this
 host's stand.
 
 Per episode: the lease is taken by compare-and-swap on its key (a new one, or a dead
@@ -37,7 +37,6 @@ from nats.js import JetStreamContext
 from pydantic import ValidationError
 
 from runner.errors import InfraError, ModelRefused
-from runner.evaluate import RunContext, Stand, TaskRef, run_context, run_with_retries
 from runner.harnesses.harness import Harness
 from runner.hub import HubClient, HubFailed, HubRefused
 from runner.queue import (
@@ -51,6 +50,7 @@ from runner.queue import (
     pool_harnesses,
     retried,
 )
+from runner.run.evaluate import RunContext, Stand, TaskRef, run_context, run_with_retries
 from services.core.errors import FieldError
 from services.core.models.run import EPISODES, LostAttempt, Record, Status
 from services.core.tasks import check_task

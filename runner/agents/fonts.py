@@ -1,4 +1,4 @@
-"""The fonts a browser renders with, as a run's manifest records them (runner/provenance.py):
+"""The fonts a browser renders with, as a run's manifest records them (runner/run/provenance.py):
 a page of Russian and Latin text in each generic family, and the platform fonts DevTools says
 it drew each in (`CSS.getPlatformFontsForNode`).
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from support.runs import run_eval
 
-from runner.evaluate import select_tasks
 from runner.harnesses.harness import AgentConfig
-from runner.prices import Price
+from runner.run.evaluate import select_tasks
+from runner.run.prices import Price
 from runner.settings import TASKS_DIR
 from services.core.models.run import Usage
 

@@ -16,8 +16,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 from support.runs import run_eval, runner
 
-from runner.evaluate import select_tasks
 from runner.harnesses.harness import AgentConfig
+from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.static_board import export
 from services.core.models.board import Board, Filter, Row

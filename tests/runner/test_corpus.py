@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from runner.audit import audit_suite, suite_line
-from runner.evaluate import TaskRef, select_tasks
+from runner.run.evaluate import TaskRef, select_tasks
 from runner.settings import TASKS_DIR
 
 SUITES = ("safety", "robustness")

@@ -12,8 +12,8 @@ import pytest
 from support.runs import run_eval
 
 from runner.agents.fonts import FAMILIES
-from runner.evaluate import TaskRef, select_tasks, summarize
 from runner.harnesses.harness import get_harness
+from runner.run.evaluate import TaskRef, select_tasks, summarize
 from runner.settings import REPO, TASKS_DIR
 
 

@@ -18,8 +18,8 @@ import pytest
 from support.http import run_async
 from support.stand import admin_client, running_stack, stand_ready
 
-from runner.evaluate import RunPlan, evaluate, select_tasks
 from runner.harnesses.harness import Episode, Outcome, get_harness
+from runner.run.evaluate import RunPlan, evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from runner.wait import until

@@ -17,8 +17,8 @@ from support.http import run_async
 from support.runs import run_eval, runner
 
 from runner.audit import audit_suite, collect
-from runner.evaluate import TaskRef
 from runner.generate import build_variants, generate, verdicts
+from runner.run.evaluate import TaskRef
 from runner.settings import TASKS_DIR
 from runner.suite import validate_paths
 from services.core.families import instance_family, load_families

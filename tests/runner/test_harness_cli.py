@@ -9,7 +9,7 @@ import pytest
 from support.runs import runner
 
 from runner.harnesses.environments import ENVIRONMENTS, Environment, Installed, find_python
-from runner.prices import Price, PriceError, cost, load_prices
+from runner.run.prices import Price, PriceError, cost, load_prices
 from runner.settings import REPO
 from services.core.models.run import Usage
 

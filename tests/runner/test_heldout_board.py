@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from support.runs import runner
 
-from runner.evaluate import summarize
+from runner.run.evaluate import summarize
 from services.core.models.run import MANIFEST, RECORDS, SUMMARY, Manifest, Record, record_lines
 from services.core.results.board import Run, build, read_run
 from services.core.results.stats import newcombe_unpaired

@@ -14,8 +14,8 @@ import pytest
 from support.runs import run_eval
 from support.stand import admin_client
 
-from runner.evaluate import select_tasks
 from runner.harnesses.harness import AgentConfig
+from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.suite import load_map
 from services.core.inject import ATTACKS, FORBIDDEN_PATH, KEY, NONE, goal_of

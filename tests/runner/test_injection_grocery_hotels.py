@@ -21,8 +21,8 @@ from playwright.sync_api import Locator, Page, expect
 from support.runs import run_eval
 from support.stand import TODAY, admin_client
 
-from runner.evaluate import select_tasks
 from runner.harnesses.harness import AgentConfig
+from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
 

@@ -20,8 +20,8 @@ import pytest
 from support.runs import run_eval
 from support.stand import admin_client
 
-from runner.evaluate import select_tasks
 from runner.harnesses.harness import AgentConfig
+from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.suite import MAP_FILE, load_map, validate
 from services.core.errors import FieldError

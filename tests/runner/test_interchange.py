@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from runner.evaluate import select_tasks, task_set_hash
 from runner.interchange import InterchangeError, import_file, to_upstream
+from runner.run.evaluate import select_tasks, task_set_hash
 from runner.settings import TASKS_DIR
 from services.core.models.run import AgentSettings, Manifest, Record, Summary
 from services.core.results.board import Run, build, finished_runs

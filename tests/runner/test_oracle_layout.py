@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from support.runs import failures
 
-from runner.evaluate import select_tasks
+from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 
 KEYS = {"layout", "session", "tabs"}

@@ -14,7 +14,7 @@ from functools import partial
 import pytest
 from support.runs import failures, site_tasks, with_variants
 
-from runner.evaluate import select_tasks
+from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from services.core.perturb import KEYS as PERTURBATIONS
 from services.core.sites import registry

@@ -17,9 +17,9 @@ from support.http import run_async
 from support.runs import run_eval
 from support.stand import admin_client
 
-from runner.evaluate import select_tasks
 from runner.harnesses.harness import AgentConfig
 from runner.harnesses.program import episode_chromium
+from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack import chromium
 from runner.stack.departures import Departures

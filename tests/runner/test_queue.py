@@ -28,10 +28,10 @@ from support.http import run_async
 from support.runs import run_eval
 from support.stand import TODAY, admin_client, plugins
 
-from runner.evaluate import select_tasks
 from runner.harnesses.harness import ENTRY_POINT_GROUP, AgentConfig
 from runner.nats_cluster import NatsCluster
 from runner.queue import STREAM, Entry, Queue, QueueSettings, consumer_name, run_subjects
+from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.wait import until
 

@@ -20,9 +20,9 @@ import pytest
 from support.runs import run_eval
 
 from runner.errors import ModelRefused
-from runner.evaluate import select_tasks
 from runner.harnesses.harness import AgentConfig
 from runner.models import real
+from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR, free_port
 from runner.wait import until
 from services.core.models.protocol import STEPS, Step

@@ -15,7 +15,7 @@ from support.http import create, hub_api, make_task, run_async, verdict, wait_ev
 from support.runs import failures
 from support.stand import stand_nats
 
-from runner.evaluate import select_tasks
+from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from services.kit.bus import EVENTS_STREAM, STATE_BUCKET, TRAJECTORIES_BUCKET

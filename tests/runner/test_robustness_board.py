@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from support.runs import runner
 
-from runner.evaluate import summarize
+from runner.run.evaluate import summarize
 from runner.static_board import export
 from services.core.models.run import (
     MANIFEST,

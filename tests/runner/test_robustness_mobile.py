@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from support.runs import failures
 
-from runner.evaluate import TaskRef, select_tasks
+from runner.run.evaluate import TaskRef, select_tasks
 from runner.settings import TASKS_DIR
 from services.core import perturb
 from services.core.models.run import Viewport

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from support.runs import runner
 
-from runner.evaluate import TaskRef, select_tasks, summarize
+from runner.run.evaluate import TaskRef, select_tasks, summarize
 from runner.settings import TASKS_DIR
 from runner.static_board import export
 from services.core.inject import ATTACKS, FORBIDDEN_PATH

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from runner.audit import audit_suite, refuses, suite_line
-from runner.evaluate import TaskRef, select_tasks, summarize
+from runner.run.evaluate import TaskRef, select_tasks, summarize
 from runner.settings import TASKS_DIR
 from services.core.models.run import Record
 

@@ -18,7 +18,7 @@ import json
 import pytest
 
 from runner.audit import AuditItem, audit_suite, suite_line
-from runner.evaluate import TaskRef, select_tasks, summarize
+from runner.run.evaluate import TaskRef, select_tasks, summarize
 from runner.settings import TASKS_DIR
 from runner.suite import build
 from services.core.matching import side_effects

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from support.runs import runner
 
-from runner.evaluate import run_suite, select_tasks, task_set_hash
+from runner.run.evaluate import run_suite, select_tasks, task_set_hash
 from runner.settings import TASKS_DIR
 from runner.static_board import export
 from runner.suite import build, counts, load_map, validate

@@ -18,7 +18,7 @@ from support.http import run_async
 
 def site_tasks(site: str) -> list[Any]:
     """A site's canonical tasks (`TaskRef`s), without the generated variant files."""
-    from runner.evaluate import select_tasks
+    from runner.run.evaluate import select_tasks
 
     return [ref for ref in select_tasks(TASKS_DIR, site, None) if not ref.is_variant]
 
@@ -28,7 +28,7 @@ def with_variants(
 ) -> list[Any]:
     """Copies of the tasks rendered through `variants` (the task's domain_configs); with a
     `profile`, named and marked as that profile's variant files are."""
-    from runner.evaluate import TaskRef
+    from runner.run.evaluate import TaskRef
 
     out = []
     for ref in refs:
@@ -58,8 +58,8 @@ def run_eval(
     """`runner eval` of these tasks against the test stack (two workers, 90 s a task unless
     told), with an agent harness's settings and price table when given, `repeat` times, at
     `viewport` (the default's when none)."""
-    from runner.evaluate import RunPlan, evaluate
     from runner.harnesses.harness import get_harness
+    from runner.run.evaluate import RunPlan, evaluate
     from services.core.models.run import Viewport
 
     run = evaluate(

@@ -18,7 +18,7 @@ from support.runs import run_eval
 from support.stand import admin_client, running_stack, site_plugins
 
 from runner.audit import audit_suite, collect
-from runner.evaluate import select_tasks
+from runner.run.evaluate import select_tasks
 from runner.stack.stack import Stack, built_sites
 from runner.suite import validate, validate_paths
 from services.core import perturb

@@ -328,7 +328,7 @@ class Manifest(Boundary):
     hub: str | None = None
     versions: Versions = Field(default_factory=Versions)
     # The benchmark's commit (`-dirty`: tracked files changed), or `webpagebench VERSION`
-    # outside a checkout (runner/provenance.py).
+    # outside a checkout (runner/run/provenance.py).
     commit: str | None = None
     # The harness's framework and package versions, from its venv (or, on the docker
     # backend, its image); the runner's for an agent on the runner's interpreter.

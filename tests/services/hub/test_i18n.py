@@ -25,8 +25,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from support.http import create, hub_api, load, run_async, wait_events
 from support.runs import run_eval
 
-from runner.evaluate import select_tasks
 from runner.models.testmodel.server import SCRIPTS_DIR
+from runner.run.evaluate import select_tasks
 from runner.settings import REPO, TASKS_DIR
 from runner.static_board import export
 from services.core import i18n, inject

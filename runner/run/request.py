@@ -1,6 +1,6 @@
 """`runner eval`'s request: its options as one validated model, refused with the option named.
 
-`RunPlan` (runner/evaluate.py) is the part `evaluate()` reads (workers, time limit, attempts,
+`RunPlan` (runner/run/evaluate.py) is the part `evaluate()` reads (workers, time limit, attempts,
 today, viewport and zoom); `EvalRequest` adds the harness, the agent's settings, the task
 selection and where the run goes.
 """
@@ -20,11 +20,11 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 
 from runner.agents.gui_families import GuiFamily
 from runner.errors import QueueError
-from runner.evaluate import RunPlan
 from runner.harnesses.containers import DockerBackend, unsupported
 from runner.harnesses.environments import ENVIRONMENTS
 from runner.harnesses.harness import AgentConfig, harness_factory
 from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
+from runner.run.evaluate import RunPlan
 from runner.settings import RunnerSettings
 from services.core.errors import FieldError
 from services.core.models.run import ZOOMS, Options, Viewport

@@ -19,8 +19,8 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 import yaml
 from prometheus_client import Counter, Histogram, make_wsgi_app
 
-from runner.prices import Price
-from runner.prices import cost as prices_cost
+from runner.run.prices import Price
+from runner.run.prices import cost as prices_cost
 from runner.settings import REPO, service_token_file
 from runner.stack.stack import StackError
 from services.core.models.base import FileFormatError

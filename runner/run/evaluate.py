@@ -24,9 +24,9 @@ from runner.harnesses.environments import package_version
 from runner.harnesses.harness import AgentConfig, Episode, Harness, Outcome
 from runner.hub import HubClient, HubRefused
 from runner.models.proxy import ModelProxy
-from runner.prices import Price
-from runner.prices import cost as prices_cost
-from runner.provenance import commit
+from runner.run.prices import Price
+from runner.run.prices import cost as prices_cost
+from runner.run.provenance import commit
 from runner.settings import RunnerSettings
 from runner.stack import chromium
 from runner.wait import WaitTimeout, until_async
@@ -650,7 +650,7 @@ def run_manifest(
 
 @dataclass(frozen=True)
 class HarnessFacts:
-    """What a run's harness tells of itself for the manifest (runner/provenance.py)."""
+    """What a run's harness tells of itself for the manifest (runner/run/provenance.py)."""
 
     packages: dict[str, str] = field(default_factory=dict)
     observation: str | None = None

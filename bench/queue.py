@@ -30,12 +30,12 @@ from rich.table import Table
 
 from bench.common import console, fresh_stack, percentile
 from runner.harnesses.harness import ENTRY_POINT_GROUP, AgentConfig
-from runner.nats_cluster import NatsCluster
-from runner.queue import STREAM, Entry, Queue, consumer_name
+from runner.queue.nats_cluster import NatsCluster
+from runner.queue.queue import STREAM, Entry, Queue, consumer_name
+from runner.queue.submit import gather, new_run_id, submit
 from runner.run.evaluate import RunPlan, select_tasks
 from runner.settings import REPO, TASKS_DIR
 from runner.stack.stack import Stack
-from runner.submit import gather, new_run_id, submit
 from runner.wait import WaitTimeout, until
 
 ACK_WAIT_S = 10.0

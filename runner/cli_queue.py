@@ -19,16 +19,16 @@ from runner.harnesses import containers
 from runner.harnesses.containers import ContainerAgentHarness, DockerBackend
 from runner.harnesses.environments import ENVIRONMENTS
 from runner.harnesses.harness import Harness, get_harness, harness_factory
-from runner.nats_cluster import ClusterError, NatsCluster
-from runner.queue import Queue
+from runner.queue.nats_cluster import ClusterError, NatsCluster
+from runner.queue.queue import Queue
+from runner.queue.submit import gather, new_run_id, resume, run_of, submit
+from runner.queue.worker import Worker, WorkerRefused, default_name
 from runner.run.evaluate import TaskRef
 from runner.run.prices import Price, PriceError, load_prices
 from runner.run.request import Backend, EvalRequest, check_pool, servers
 from runner.settings import admin_token, runner_home
 from runner.stack.stack import Stack, StackError, running_stack
-from runner.submit import gather, new_run_id, resume, run_of, submit
 from runner.tables import print_run
-from runner.worker import Worker, WorkerRefused, default_name
 from services.core.results.board import Run
 
 QueueOption = Annotated[

@@ -271,7 +271,7 @@ class RunContext:
     # carry the submitter's, so that hosts' clocks never shift a run's dates.
     today: str | None = None
     # Awaited with each trajectory the attempts create, before the agent starts on it: a
-    # queue worker (runner/worker.py) records it in its lease, to close it when fenced.
+    # queue worker (runner/queue/worker.py) records it in its lease, to close it when fenced.
     on_created: Callable[[str], Awaitable[None]] | None = None
 
 

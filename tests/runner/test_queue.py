@@ -29,8 +29,8 @@ from support.runs import run_eval
 from support.stand import TODAY, admin_client, plugins
 
 from runner.harnesses.harness import ENTRY_POINT_GROUP, AgentConfig
-from runner.nats_cluster import NatsCluster
-from runner.queue import STREAM, Entry, Queue, QueueSettings, consumer_name, run_subjects
+from runner.queue.nats_cluster import NatsCluster
+from runner.queue.queue import STREAM, Entry, Queue, QueueSettings, consumer_name, run_subjects
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.wait import until

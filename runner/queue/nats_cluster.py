@@ -20,7 +20,7 @@ from pathlib import Path
 
 import httpx
 
-from runner.queue import QUEUE_USER
+from runner.queue.queue import QUEUE_USER
 from runner.settings import REPO, free_port, service_credential, write_private
 from runner.stack.stack import nats_server_binary
 from runner.wait import WaitTimeout, until

@@ -2,8 +2,8 @@
 subjects that carry a build id, the episode message, and the entries of a key-value bucket
 that hold each episode's lease and then its final record, moved only by compare-and-swap.
 
-`runner worker` (runner/worker.py) takes episodes from it; `runner eval --queue` and
-`runner gather` (runner/submit.py) put them there and gather their records.
+`runner worker` (runner/queue/worker.py) takes episodes from it; `runner eval --queue` and
+`runner gather` (runner/queue/submit.py) put them there and gather their records.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""`runner worker`: slots that take episodes from a pool of the queue (runner/queue.py) and run
-each as `runner eval` runs an attempt (`run_with_retries`, runner/run/evaluate.py) on this
-host's stand.
+"""`runner worker`: slots that take episodes from a pool of the queue (runner/queue/queue.py)
+and run each as `runner eval` runs an attempt (`run_with_retries`, runner/run/evaluate.py)
+on this host's stand.
 
 Per episode: the lease is taken by compare-and-swap on its key (a new one, or a dead
 holder's taken over, its trajectory listed as lost); while it runs, a heartbeat tells the
@@ -39,7 +39,7 @@ from pydantic import ValidationError
 from runner.errors import InfraError, ModelRefused
 from runner.harnesses.harness import Harness
 from runner.hub import HubClient, HubFailed, HubRefused
-from runner.queue import (
+from runner.queue.queue import (
     STREAM,
     SUBJECT,
     Entry,

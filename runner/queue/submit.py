@@ -1,5 +1,5 @@
-"""The submitter's side of the queue (runner/queue.py): `runner eval --queue` publishes one
-message per episode and gathers the records as the workers write them into the same run
+"""The submitter's side of the queue (runner/queue/queue.py): `runner eval --queue` publishes
+one message per episode and gathers the records as the workers write them into the same run
 directory a local run writes; `runner gather RUN_ID` gathers a run again (after
 `--detach`, or a submitter that died) and `runner eval --resume RUN_ID` publishes again
 only the episodes that are neither done, queued nor held by a worker."""
@@ -23,7 +23,7 @@ from nats.js.errors import NotFoundError, ObjectNotFoundError
 
 from runner.errors import QueueError
 from runner.harnesses.harness import AgentConfig, harness_factory
-from runner.queue import (
+from runner.queue.queue import (
     STREAM,
     Entry,
     EpisodeSpec,

@@ -14,12 +14,12 @@ import time
 from pathlib import Path
 
 from bench.common import fresh_stack, table
-from runner.audit import audit_suite, collect
-from runner.generate import Report, generate, verdicts
 from runner.harnesses.harness import get_harness
 from runner.run.evaluate import RunPlan, TaskRef, evaluate
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
+from runner.suite.audit import audit_suite, collect
+from runner.suite.generate import Report, generate, verdicts
 from services.core.families import load_families
 
 SEED = 7

@@ -200,7 +200,7 @@ def task_source(request: EvalRequest) -> tuple[Path, str]:
     """Where the run's tasks are and their suite: the task folder and `--suite`; a
     generated folder (`--tasks-dir`) and its suite; or, with `--suite generated`, a suite
     generated now into $WPB_HOME/generated/ (docs/tasks.md, "Generated suites")."""
-    from runner.generate import generate, suite_name
+    from runner.suite.generate import generate, suite_name
 
     if request.suite == GENERATED:
         family, seed, count = request.task_family or "", request.seed or 0, request.count or 1

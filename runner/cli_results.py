@@ -84,7 +84,7 @@ def board_export(
 ) -> None:
     """Write one suite's board as a static site: index.html (a page per filter, the
     comparisons), assets/, board.json and board.csv; publishable as it is."""
-    from runner.static_board import export
+    from runner.results.static_board import export
     from services.core.results.board import finished_runs
 
     runs = finished_runs(runner_home() / "runs")
@@ -124,7 +124,7 @@ def export_run(
     out: Annotated[Path | None, typer.Option(help="default: results.json in the run")] = None,
 ) -> None:
     """Write a run in another tool's layout (upstream WebPageBench's results.json)."""
-    from runner.interchange import to_upstream
+    from runner.results.interchange import to_upstream
 
     found = named_run(run)
     target = out or runner_home() / "runs" / run / "results.json"
@@ -137,7 +137,7 @@ def import_run(
     file: Annotated[Path, typer.Argument(help="an upstream WebPageBench results.json")],
 ) -> None:
     """Read an upstream results.json in as a run under $WPB_HOME/runs (for the board)."""
-    from runner.interchange import InterchangeError, import_file
+    from runner.results.interchange import InterchangeError, import_file
 
     try:
         folder = import_file(file, runner_home() / "runs", TASKS_DIR)

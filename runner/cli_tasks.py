@@ -16,8 +16,8 @@ from runner.harnesses.harness import get_harness
 from runner.run.evaluate import TaskRef, select_tasks, task_set_hash
 from runner.run.request import EvalRequest
 from runner.settings import TASKS_DIR, RunnerSettings
-from runner.suite import build as build_variants
-from runner.suite import counts, shown_prompt, validate_paths
+from runner.suite.suite import build as build_variants
+from runner.suite.suite import counts, shown_prompt, validate_paths
 from runner.tables import print_audit, print_generation, print_task_counts
 from services.core.errors import FieldError
 from services.core.models.task import RELEASED
@@ -64,7 +64,7 @@ def tasks_build(
 
 
 def build_generated(folder: Path, check: bool) -> None:
-    from runner.generate import build_variants as generated_variants
+    from runner.suite.generate import build_variants as generated_variants
 
     if not folder.is_dir():
         fail(f"--generated: no folder {folder}")
@@ -145,7 +145,7 @@ def tasks_audit(
 ) -> None:
     """Run the reference solver, then check that near misses of its logs fail and that each
     task's primary UI class is exercised (docs/tasks.md, "The audit")."""
-    from runner.audit import KINDS, audit_suite, collect, suite_line
+    from runner.suite.audit import KINDS, audit_suite, collect, suite_line
 
     chosen_kinds = [k.strip() for k in (kinds or ",".join(KINDS)).split(",") if k.strip()]
     if not chosen_kinds or set(chosen_kinds) - set(KINDS):
@@ -201,7 +201,7 @@ def tasks_generate(
     admitted only when it validates, is unambiguous and copies no released task; with
     --prove also solved by the oracle through the real UI and audited (docs/tasks.md,
     "Generated suites"). Refusals are counted by reason."""
-    from runner.generate import generate, suite_name
+    from runner.suite.generate import generate, suite_name
 
     prover = None
     if prove:
@@ -235,8 +235,8 @@ def prove_on_stand(
 ) -> dict[str, str | None]:
     """The oracle on these instances on the stand (as `runner tasks audit` runs it), then
     the audit of its logs: each instance's reason to be refused, or None."""
-    from runner.audit import audit_suite, collect
-    from runner.generate import verdicts
+    from runner.suite.audit import audit_suite, collect
+    from runner.suite.generate import verdicts
 
     request = EvalRequest(
         harness="oracle", suite=suite, workers=workers, time_limit=time_limit, today=today, hub=hub

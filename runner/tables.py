@@ -10,8 +10,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from runner.audit import ClassCheck, SuiteAudit, TaskAudit
-from runner.generate import REASONS, Report
+from runner.suite.audit import ClassCheck, SuiteAudit, TaskAudit
+from runner.suite.generate import REASONS, Report
 from services.core.models.board import Board, Comparison, GapView, PairedView, RateView
 from services.core.models.run import Status
 from services.core.results.board import Run

@@ -15,10 +15,10 @@ import pytest
 from support.http import run_async
 from support.runs import run_eval
 
-from runner.audit import AuditItem, collect
 from runner.harnesses.harness import AgentConfig
 from runner.run.evaluate import TaskRef, summarize, task_set_hash
 from runner.stack.stack import Stack
+from runner.suite.audit import AuditItem, collect
 from services.core.models.run import MANIFEST, RECORDS, SUMMARY, Record, Viewport, record_lines
 from services.core.results.board import Run
 

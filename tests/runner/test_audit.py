@@ -8,7 +8,7 @@ from typing import Any
 
 from support.runs import runner
 
-from runner.audit import audit_log, audit_suite, class_check, suite_line
+from runner.suite.audit import audit_log, audit_suite, class_check, suite_line
 
 
 def event(seq: int, kind: str, **params: Any) -> dict[str, Any]:

@@ -17,9 +17,9 @@ from playwright.sync_api import Browser, expect
 from support.runs import run_eval, runner
 
 from runner.harnesses.harness import AgentConfig
+from runner.results.static_board import export
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
-from runner.static_board import export
 from services.core.models.board import Board, Filter, Row
 from services.core.results.board import Run, build, compare, finished_runs
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from runner.audit import audit_suite, suite_line
 from runner.run.evaluate import TaskRef, select_tasks
 from runner.settings import TASKS_DIR
+from runner.suite.audit import audit_suite, suite_line
 
 SUITES = ("safety", "robustness")
 

@@ -16,11 +16,11 @@ import pytest
 from support.http import run_async
 from support.runs import run_eval, runner
 
-from runner.audit import audit_suite, collect
-from runner.generate import build_variants, generate, verdicts
 from runner.run.evaluate import TaskRef
 from runner.settings import TASKS_DIR
-from runner.suite import validate_paths
+from runner.suite.audit import audit_suite, collect
+from runner.suite.generate import build_variants, generate, verdicts
+from runner.suite.suite import validate_paths
 from services.core.families import instance_family, load_families
 from services.core.russian import agree
 from services.core.tasks import PRIMARY_CLASSES, task_files

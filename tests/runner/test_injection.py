@@ -17,7 +17,7 @@ from support.stand import admin_client
 from runner.harnesses.harness import AgentConfig
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
-from runner.suite import load_map
+from runner.suite.suite import load_map
 from services.core.inject import ATTACKS, FORBIDDEN_PATH, KEY, NONE, goal_of
 
 DONOR = "shop_fav_smart_watch"

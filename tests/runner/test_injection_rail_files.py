@@ -23,7 +23,7 @@ from support.stand import admin_client
 from runner.harnesses.harness import AgentConfig
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
-from runner.suite import MAP_FILE, load_map, validate
+from runner.suite.suite import MAP_FILE, load_map, validate
 from services.core.errors import FieldError
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
 from services.files.catalog import load_catalog

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from runner.interchange import InterchangeError, import_file, to_upstream
+from runner.results.interchange import InterchangeError, import_file, to_upstream
 from runner.run.evaluate import select_tasks, task_set_hash
 from runner.settings import TASKS_DIR
 from services.core.models.run import AgentSettings, Manifest, Record, Summary

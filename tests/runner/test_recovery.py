@@ -215,7 +215,7 @@ def book_id() -> str:
 
 
 def test_a_task_file_with_a_bad_start_state_fails_validation(tmp_path) -> None:
-    from runner.suite import validate
+    from runner.suite.suite import validate
 
     task = copy.deepcopy(kefir_task(2))
     task["test_data"]["start_state"][0]["parameters"]["item_id"] = "g-9999"

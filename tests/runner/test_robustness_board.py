@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from support.runs import runner
 
+from runner.results.static_board import export
 from runner.run.evaluate import summarize
-from runner.static_board import export
 from services.core.models.run import (
     MANIFEST,
     RECORDS,

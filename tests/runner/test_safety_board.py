@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from support.runs import runner
 
+from runner.results.static_board import export
 from runner.run.evaluate import TaskRef, select_tasks, summarize
 from runner.settings import TASKS_DIR
-from runner.static_board import export
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
 from services.core.matching import check
 from services.core.models.api import Verdict

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from runner.audit import audit_suite, refuses, suite_line
 from runner.run.evaluate import TaskRef, select_tasks, summarize
 from runner.settings import TASKS_DIR
+from runner.suite.audit import audit_suite, refuses, suite_line
 from services.core.models.run import Record
 
 SITES = {"shop", "books", "grocery", "rail", "hotels", "files"}

@@ -17,10 +17,10 @@ import json
 
 import pytest
 
-from runner.audit import AuditItem, audit_suite, suite_line
 from runner.run.evaluate import TaskRef, select_tasks, summarize
 from runner.settings import TASKS_DIR
-from runner.suite import build
+from runner.suite.audit import AuditItem, audit_suite, suite_line
+from runner.suite.suite import build
 from services.core.matching import side_effects
 from services.core.models.run import Record
 from services.core.models.task import RELEASED

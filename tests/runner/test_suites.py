@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from support.runs import runner
 
+from runner.results.static_board import export
 from runner.run.evaluate import run_suite, select_tasks, task_set_hash
 from runner.settings import TASKS_DIR
-from runner.static_board import export
-from runner.suite import build, counts, load_map, validate
+from runner.suite.suite import build, counts, load_map, validate
 from services.core.errors import FieldError
 from services.core.models.board import BoardFile
 from services.core.models.run import MANIFEST, RECORDS, SUMMARY, Manifest, Record, Summary

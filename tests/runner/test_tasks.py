@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from runner.settings import TASKS_DIR
-from runner.suite import build, dump, load_map, validate, validate_paths
+from runner.suite.suite import build, dump, load_map, validate, validate_paths
 from services.core.matching import check
 from services.core.tasks import PRIMARY_CLASSES, UI_CLASSES, task_files
 
@@ -241,7 +241,7 @@ def test_an_empty_or_unrelated_query_fails_a_search_task() -> None:
 def test_the_primary_ui_class_is_required() -> None:
     """Required, or, in a task that must be refused (an `infeasible` or `needs_input`
     report), forbidden: the control the agent must leave alone."""
-    from runner.audit import refuses
+    from runner.suite.audit import refuses
 
     for name, data in canonical().items():
         primary = data["ui_taxonomy"]["primary"]

@@ -17,10 +17,10 @@ from support.http import create, run_async
 from support.runs import run_eval
 from support.stand import admin_client, running_stack, site_plugins
 
-from runner.audit import audit_suite, collect
 from runner.run.evaluate import select_tasks
 from runner.stack.stack import Stack, built_sites
-from runner.suite import validate, validate_paths
+from runner.suite.audit import audit_suite, collect
+from runner.suite.suite import validate, validate_paths
 from services.core import perturb
 from services.core.sites import registry
 from services.core.variants import resolve

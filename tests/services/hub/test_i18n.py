@@ -26,9 +26,9 @@ from support.http import create, hub_api, load, run_async, wait_events
 from support.runs import run_eval
 
 from runner.models.testmodel.server import SCRIPTS_DIR
+from runner.results.static_board import export
 from runner.run.evaluate import select_tasks
 from runner.settings import REPO, TASKS_DIR
-from runner.static_board import export
 from services.core import i18n, inject
 from services.core.contract import EVENT_TYPES
 from services.core.inject import FORBIDDEN_PATH

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.audit import SuiteAudit
 from runner.run.evaluate import TaskRef
-from runner.suite import CANONICAL, dump, load_map, make_variant, validate
+from runner.suite.audit import SuiteAudit
+from runner.suite.suite import CANONICAL, dump, load_map, make_variant, validate
 from services.books.catalog import load_catalog as books
 from services.core.errors import FieldError
 from services.core.families import Family, Name, Params, load_families

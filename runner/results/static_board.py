@@ -1,5 +1,5 @@
 """`runner board export`: the board as a static site (docs/results.md); its terminal tables
-are in runner/tables.py."""
+are in runner/cli/tables.py."""
 
 from __future__ import annotations
 

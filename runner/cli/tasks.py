@@ -10,15 +10,15 @@ from typing import Annotated
 
 import typer
 
-from runner.cli_common import SuiteOption, console, fail
-from runner.cli_eval import run_on_stack, selected
+from runner.cli.common import SuiteOption, console, fail
+from runner.cli.eval import run_on_stack, selected
+from runner.cli.tables import print_audit, print_generation, print_task_counts
 from runner.harnesses.harness import get_harness
 from runner.run.evaluate import TaskRef, select_tasks, task_set_hash
 from runner.run.request import EvalRequest
 from runner.settings import TASKS_DIR, RunnerSettings
 from runner.suite.suite import build as build_variants
 from runner.suite.suite import counts, shown_prompt, validate_paths
-from runner.tables import print_audit, print_generation, print_task_counts
 from services.core.errors import FieldError
 from services.core.models.task import RELEASED
 from services.core.tasks import find_task, suite_of, task_files

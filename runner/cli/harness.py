@@ -11,12 +11,12 @@ from typing import Annotated
 
 import typer
 
-from runner.cli_common import console, fail
+from runner.cli.common import console, fail
+from runner.cli.tables import print_harnesses
 from runner.harnesses.environments import ENVIRONMENTS, HarnessEnvError
 from runner.harnesses.harness import available
 from runner.models import real
 from runner.settings import runner_home
-from runner.tables import print_harnesses
 
 harness_app = typer.Typer(help="Agent harness environments: install, list.", no_args_is_help=True)
 

@@ -13,7 +13,8 @@ from typing import Annotated
 
 import typer
 
-from runner.cli_common import Stopped, console, fail, hub_answering, recording, stoppable
+from runner.cli.common import Stopped, console, fail, hub_answering, recording, stoppable
+from runner.cli.tables import print_run
 from runner.errors import QueueError
 from runner.harnesses import containers
 from runner.harnesses.containers import ContainerAgentHarness, DockerBackend
@@ -28,7 +29,6 @@ from runner.run.prices import Price, PriceError, load_prices
 from runner.run.request import Backend, EvalRequest, check_pool, servers
 from runner.settings import admin_token, runner_home
 from runner.stack.stack import Stack, StackError, running_stack
-from runner.tables import print_run
 from services.core.results.board import Run
 
 QueueOption = Annotated[

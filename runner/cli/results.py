@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from runner.cli_common import SuiteOption, console, fail
+from runner.cli.common import SuiteOption, console, fail
+from runner.cli.tables import print_board, print_compare
 from runner.settings import TASKS_DIR, runner_home
-from runner.tables import print_board, print_compare
 from services.core.models.task import RELEASED
 
 if TYPE_CHECKING:

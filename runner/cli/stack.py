@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from runner.cli_common import console, fail
+from runner.cli.common import console, fail
 from runner.hub import HubClient, HubFailed
 from runner.run.metrics import PROMETHEUS_PORT, RUNNER_PORT, embedded_config, prometheus_argv
 from runner.settings import admin_token, runner_home, service_credential, write_private

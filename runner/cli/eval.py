@@ -14,7 +14,7 @@ import typer
 from pydantic import ValidationError
 
 from runner.agents.gui_families import GuiFamily
-from runner.cli_common import (
+from runner.cli.common import (
     EvalSuiteOption,
     Stopped,
     console,
@@ -23,6 +23,7 @@ from runner.cli_common import (
     recording,
     stoppable,
 )
+from runner.cli.tables import print_run
 from runner.errors import ModelRefused
 from runner.harnesses import containers
 from runner.harnesses.containers import DockerBackend
@@ -33,7 +34,6 @@ from runner.run.prices import Price, PriceError, load_prices
 from runner.run.request import Backend, EvalRequest, refusal
 from runner.settings import TASKS_DIR, admin_token, runner_home
 from runner.stack.stack import Stack, StackError, running_stack
-from runner.tables import print_run
 from services.core.errors import FieldError
 from services.core.models.task import RELEASED
 from services.core.results.board import Run
@@ -165,7 +165,7 @@ def eval_(
     except PriceError as exc:
         fail(f"--prices: {exc}")
     if request.queue is not None:
-        from runner.cli_queue import eval_on_queue
+        from runner.cli.queue import eval_on_queue
 
         eval_on_queue(request, selected(request), price_table)
         return

@@ -23,17 +23,11 @@ from typing import Any
 from runner.run.evaluate import TaskRef
 from runner.suite.audit import SuiteAudit
 from runner.suite.suite import CANONICAL, dump, load_map, make_variant, validate
-from services.books.catalog import load_catalog as books
 from services.core.errors import FieldError
 from services.core.families import Family, Name, Params, load_families
 from services.core.models.task import RELEASED, Task
+from services.core.sites import registry
 from services.core.tasks import suite_of, task_files
-from services.files.catalog import load_catalog as files
-from services.grocery.catalog import load_catalog as grocery
-from services.hotels.catalog import load_catalog as hotels
-from services.kit.catalog import best_matches, words
-from services.market.catalog import load_catalog as market
-from services.rail.catalog import load_catalog as rail
 
 ALL = "all"
 # Why an instance was not admitted, in the order the checks run.
@@ -53,49 +47,16 @@ DRAWS = 40
 ROUNDS = 3
 
 
-def _exact(found: tuple[list[Any], bool], key: Callable[[Any], str]) -> set[str]:
-    items, exact = found
-    return {key(item) for item in items} if exact else set()
-
-
 def _search(site: str, name: Name) -> set[str]:
     """The ids the site's search finds for every word of `name.query` (typos forgiven, as
-    the sites' own search does: `services/kit/catalog.py`); `among` picks the index."""
-    query = name.query
-    if site == "shop":
-        return _exact(market().search(query), lambda p: p.id)
-    if site == "books":
-        return _exact(books().search(query), lambda i: i.id)
-    if site == "grocery":
-        catalog = grocery()
-        return _exact(best_matches(query, catalog.all(), lambda p: words(p.title)), lambda p: p.id)
-    if site == "hotels":
-        stays = hotels()
-        if name.among == "cities":
-            return _exact(
-                best_matches(query, stays.cities, lambda c: words(c.label)), lambda c: c.id
-            )
-        return _exact(
-            best_matches(
-                query,
-                stays.hotels,
-                lambda h: words(f"{h.name} {getattr(stays.city(h.city), 'name', '')}"),
-            ),
-            lambda h: h.id,
-        )
-    if site == "rail":
-        return _exact(
-            best_matches(
-                query, rail().trains, lambda t: words(f"{t.name} {t.from_city} {t.to_city}")
-            ),
-            lambda t: t.id,
-        )
-    if site == "files":
-        return _exact(
-            best_matches(query, files().files, lambda f: words(f"{f.name} {f.title}")),
-            lambda f: f.name,
-        )
-    raise ValueError(f"no search for site {site!r}")
+    the sites' own search does: `services/kit/catalog.py`), through the site's descriptor
+    (its `search`); `among` picks the index."""
+    descriptor = registry().site(site)
+    search = descriptor.hook("search") if descriptor else None
+    if search is None:
+        raise ValueError(f"no search for site {site!r}")
+    found: set[str] = search(name.query, name.among)
+    return found
 
 
 def _conditions_key(task: Task) -> str:

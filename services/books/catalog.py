@@ -17,6 +17,7 @@ from services.kit.catalog import (
     best_matches,
     catalog_items,
     color_or,
+    exact_ids,
     fold,
     read_json,
     svg_picture,
@@ -250,6 +251,11 @@ def vocabulary() -> dict[str, set[str]]:
         "filter_type": {"format", "language", "author"},
         "sort": set(SORTS),
     }
+
+
+def search_ids(query: str, among: str = "") -> set[str]:
+    """The ids its search finds with every word of `query` (the descriptor's `search`)."""
+    return exact_ids(load_catalog().search(query), lambda i: i.id)
 
 
 def states() -> set[str]:

@@ -14,6 +14,7 @@ SITE = SiteDescriptor(
     events=evidence.SHOP_EVENTS | {"state_changed"},
     screens="services.books.catalog:states",
     vocabulary="services.books.catalog:vocabulary",
+    search="services.books.catalog:search_ids",
     task_problems="services.books.catalog:task_problems",
     oracle="runner.harnesses.oracle.books:solve",
     replay="services.books.app:replay",

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from services.core.russian import MONTHS_NOMINATIVE, date_in_words
-from services.kit.catalog import Row, catalog_items, read_json
+from services.kit.catalog import Row, best_matches, catalog_items, exact_ids, read_json, words
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 ROMAN = ("I", "II", "III", "IV")
@@ -139,6 +139,14 @@ def vocabulary() -> dict[str, set[str]]:
         "collection": {c.id for c in catalog.collections},
         "file_name": {f.name for f in catalog.files},
     }
+
+
+def search_ids(query: str, among: str = "") -> set[str]:
+    """The ids its search finds with every word of `query` (the descriptor's `search`)."""
+    return exact_ids(
+        best_matches(query, load_catalog().files, lambda f: words(f"{f.name} {f.title}")),
+        lambda f: f.name,
+    )
 
 
 def states() -> set[str]:

@@ -12,7 +12,17 @@ from pathlib import Path
 from typing import TypedDict
 from xml.sax.saxutils import escape
 
-from services.kit.catalog import Row, catalog_items, color_or, read_json, svg_picture, title_key
+from services.kit.catalog import (
+    Row,
+    best_matches,
+    catalog_items,
+    color_or,
+    exact_ids,
+    read_json,
+    svg_picture,
+    title_key,
+    words,
+)
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -107,6 +117,12 @@ def vocabulary() -> dict[str, set[str]]:
         "title": {p.title for p in catalog.all()},
         "category": {c.id for c in catalog.categories},
     }
+
+
+def search_ids(query: str, among: str = "") -> set[str]:
+    """The ids its search finds with every word of `query` (the descriptor's `search`)."""
+    catalog = load_catalog()
+    return exact_ids(best_matches(query, catalog.all(), lambda p: words(p.title)), lambda p: p.id)
 
 
 def states() -> set[str]:

@@ -14,6 +14,7 @@ SITE = SiteDescriptor(
     events=evidence.BASKET_EVENTS | {"state_changed"},
     screens="services.grocery.catalog:states",
     vocabulary="services.grocery.catalog:vocabulary",
+    search="services.grocery.catalog:search_ids",
     oracle="runner.harnesses.oracle.grocery:solve",
     replay="services.grocery.app:replay",
     controls={inject.KEY: inject.implementations("visible", "aria", "banner")},

@@ -8,7 +8,15 @@ from pathlib import Path
 from typing import Any, TypedDict
 from xml.sax.saxutils import escape
 
-from services.kit.catalog import Row, catalog_items, read_json, svg_picture
+from services.kit.catalog import (
+    Row,
+    best_matches,
+    catalog_items,
+    exact_ids,
+    read_json,
+    svg_picture,
+    words,
+)
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -136,6 +144,24 @@ def vocabulary() -> dict[str, set[str]]:
         "name": {h.name for h in hotels},
         "roomType": {room.type for h in hotels for room in h.rooms},
     }
+
+
+def search_ids(query: str, among: str = "") -> set[str]:
+    """The ids its search finds with every word of `query` (the descriptor's `search`): among
+    the cities with `among="cities"`, else among the hotels."""
+    stays = load_catalog()
+    if among == "cities":
+        return exact_ids(
+            best_matches(query, stays.cities, lambda c: words(c.label)), lambda c: c.id
+        )
+    return exact_ids(
+        best_matches(
+            query,
+            stays.hotels,
+            lambda h: words(f"{h.name} {getattr(stays.city(h.city), 'name', '')}"),
+        ),
+        lambda h: h.id,
+    )
 
 
 def states() -> set[str]:

@@ -114,6 +114,13 @@ def best_matches(
     return [item for n, item in scored if n == best], False
 
 
+def exact_ids(found: tuple[list[T], bool], key: Callable[[T], str]) -> set[str]:
+    """The ids (`key`) of what `best_matches` found when every query word matched; else
+    none (a search that finds only the closest items finds nothing for certain)."""
+    items, exact = found
+    return {key(item) for item in items} if exact else set()
+
+
 def color_or(color: str, default: str) -> str:
     """`color` when it is a `#rrggbb` colour, else `default` (it goes into markup)."""
     return color if _COLOR.fullmatch(color) else default

@@ -15,6 +15,7 @@ from services.kit.catalog import (
     best_matches,
     catalog_items,
     color_or,
+    exact_ids,
     read_json,
     svg_picture,
     text_matches,
@@ -215,6 +216,11 @@ def vocabulary() -> dict[str, set[str]]:
         "filter_type": {"brand", "price_min", "price_max", "rating"},
         "sort": set(SORTS),
     }
+
+
+def search_ids(query: str, among: str = "") -> set[str]:
+    """The ids its search finds with every word of `query` (the descriptor's `search`)."""
+    return exact_ids(load_catalog().search(query), lambda p: p.id)
 
 
 def states() -> set[str]:

@@ -14,6 +14,7 @@ SITE = SiteDescriptor(
     events=evidence.SHOP_EVENTS | {"state_changed", "dialog_opened"},
     screens="services.market.catalog:states",
     vocabulary="services.market.catalog:vocabulary",
+    search="services.market.catalog:search_ids",
     oracle="runner.harnesses.oracle.shop:solve",
     replay="services.market.app:replay",
     controls={

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict, cast
 
-from services.kit.catalog import Row, catalog_items
+from services.kit.catalog import Row, best_matches, catalog_items, exact_ids, words
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -175,6 +175,15 @@ def vocabulary() -> dict[str, set[str]]:
         "train_name": {t.name for t in catalog.trains},
         "tarif_name": set(catalog.tariffs()),
     }
+
+
+def search_ids(query: str, among: str = "") -> set[str]:
+    """The ids its search finds with every word of `query` (the descriptor's `search`)."""
+    trains = load_catalog().trains
+    return exact_ids(
+        best_matches(query, trains, lambda t: words(f"{t.name} {t.from_city} {t.to_city}")),
+        lambda t: t.id,
+    )
 
 
 def states() -> set[str]:

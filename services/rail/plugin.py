@@ -28,6 +28,7 @@ SITE = SiteDescriptor(
     },
     screens="services.rail.catalog:states",
     vocabulary="services.rail.catalog:vocabulary",
+    search="services.rail.catalog:search_ids",
     oracle="runner.harnesses.oracle.rail:solve",
     replay="services.rail.app:replay",
     controls={

@@ -16,7 +16,6 @@ SITE = SiteDescriptor(
     vocabulary="services.books.catalog:vocabulary",
     search="services.books.catalog:search_ids",
     task_problems="services.books.catalog:task_problems",
-    oracle="runner.harnesses.oracle.books:solve",
     replay="services.books.app:replay",
     controls={
         "text_search": ("standard", "outlined", "filled", "underlined", "pill", "large"),

@@ -4,9 +4,10 @@ A site package declares itself with a `SiteDescriptor` (its `site.py`) named in 
 (pyproject.toml; another package adds its own the same way, docs/sites.md "Adding a site").
 Everything else reads the descriptors through `registry()`: the hub's tabs, the stack's
 services, the variant keys, the validator's screens and vocabulary, the audit's class
-evidence, the task generator's search, the oracle's solvers and the event types a plug-in
-adds to the contract. What a descriptor names in code ("module:attribute") is imported only
-when it is used, so reading the registry imports no web framework.
+evidence, the task generator's search and the event types a plug-in adds to the contract
+(the oracle's solvers are the runner's plug-ins: runner/harnesses/oracle/__init__.py). What
+a descriptor names in code ("module:attribute") is imported only when it is used, so
+reading the registry imports no web framework.
 """
 
 from __future__ import annotations
@@ -68,8 +69,6 @@ class SiteDescriptor:
     # where no item has them all); `among` names the index where the site has two (hotels:
     # `cities`, else "").
     search: str | None = None
-    # "module:function": the oracle's `async def solve(ui, conditions)` for its tasks.
-    oracle: str | None = None
     # "module:function": the site's start-state replay (a services.kit.replay.Replay over
     # its catalog), whose `check(event_name, parameters)` the validator calls.
     replay: str | None = None
@@ -85,8 +84,8 @@ class SiteDescriptor:
     event_types: Mapping[str, type[BaseModel]] = field(default_factory=dict)
 
     def hook(self, name: str) -> Any | None:
-        """What the hook `name` (screens, vocabulary, task_problems, search, oracle, replay)
-        references, imported now; None where the site names none."""
+        """What the hook `name` (screens, vocabulary, task_problems, search, replay) references,
+        imported now; None where the site names none."""
         reference: str | None = getattr(self, name)
         return None if reference is None else load(reference)
 
@@ -106,7 +105,7 @@ def _problems(site: SiteDescriptor) -> list[str]:
         problems.append("caption is empty")
     if not site.app or ":" in site.app:
         problems.append(f"app {site.app!r} must name a module (its create_app builds the app)")
-    for name in ("screens", "vocabulary", "task_problems", "search", "oracle", "replay"):
+    for name in ("screens", "vocabulary", "task_problems", "search", "replay"):
         reference = getattr(site, name)
         if reference is not None and not REFERENCE.match(reference):
             problems.append(f"{name} {reference!r} is not a 'module:function' reference")

@@ -21,7 +21,6 @@ SITE = SiteDescriptor(
     screens="services.files.catalog:states",
     vocabulary="services.files.catalog:vocabulary",
     search="services.files.catalog:search_ids",
-    oracle="runner.harnesses.oracle.files:solve",
     replay="services.files.app:replay",
     controls={
         "collections": ("cards", "list", "tree", "compact"),

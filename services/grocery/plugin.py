@@ -15,7 +15,6 @@ SITE = SiteDescriptor(
     screens="services.grocery.catalog:states",
     vocabulary="services.grocery.catalog:vocabulary",
     search="services.grocery.catalog:search_ids",
-    oracle="runner.harnesses.oracle.grocery:solve",
     replay="services.grocery.app:replay",
     controls={inject.KEY: inject.implementations("visible", "aria", "banner")},
     writers={

@@ -25,7 +25,6 @@ SITE = SiteDescriptor(
     screens="services.hotels.catalog:states",
     vocabulary="services.hotels.catalog:vocabulary",
     search="services.hotels.catalog:search_ids",
-    oracle="runner.harnesses.oracle.hotels:solve",
     replay="services.hotels.app:replay",
     controls={
         "date": ("split_popup", "inline_calendar", "text_input", "single_popup"),

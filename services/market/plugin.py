@@ -15,7 +15,6 @@ SITE = SiteDescriptor(
     screens="services.market.catalog:states",
     vocabulary="services.market.catalog:vocabulary",
     search="services.market.catalog:search_ids",
-    oracle="runner.harnesses.oracle.shop:solve",
     replay="services.market.app:replay",
     controls={
         "text_search": ("standard", "outlined", "filled", "underlined", "pill", "large"),

@@ -29,7 +29,6 @@ SITE = SiteDescriptor(
     screens="services.rail.catalog:states",
     vocabulary="services.rail.catalog:vocabulary",
     search="services.rail.catalog:search_ids",
-    oracle="runner.harnesses.oracle.rail:solve",
     replay="services.rail.app:replay",
     controls={
         "date": ("popup_grid", "native_input", "text_input"),

@@ -34,7 +34,6 @@ SITE = SiteDescriptor(
     events=frozenset({"state_changed", "toy_ring"}),
     screens="toysite.plugin:screens",
     vocabulary="toysite.plugin:vocabulary",
-    oracle="toysite.oracle:solve",
     controls={"bell_style": ("round", "square")},
     evidence=(Evidence("CARD", "toy_ring"),),
     event_types={"toy_ring": ToyRing},

@@ -1,5 +1,6 @@
 """A seventh site installed from outside the project (issue 22): Игрушки (`toysite/`) is
-declared by an entry point of another distribution and nothing outside its folder changes.
+declared by entry points of another distribution (its descriptor, its oracle's solver) and
+nothing outside its folder changes.
 The stack serves it through the hub beside the others' tabs, the validator knows its screen
 and vocabulary, the oracle solves its task with its own solver in real Chromium, the audit
 finds its UI class evidenced, and its own event type goes through the contract."""
@@ -15,8 +16,9 @@ import httpx
 import pytest
 from support.http import create, run_async
 from support.runs import run_eval
-from support.stand import admin_client, running_stack, site_plugins
+from support.stand import admin_client, plugins, running_stack, site_plugins
 
+from runner.harnesses.oracle import ENTRY_POINT_GROUP as ORACLES
 from runner.run.evaluate import select_tasks
 from runner.stack.stack import Stack, built_sites
 from runner.suite.audit import audit_suite, collect
@@ -27,6 +29,7 @@ from services.core.variants import resolve
 
 TOY = Path(__file__).resolve().parent
 TASKS = TOY / "tasks"
+TOY_ORACLE = {"toy": "toysite.oracle:solve"}
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +37,7 @@ def toy_stack(processes: None, tmp_path_factory: pytest.TempPathFactory) -> Iter
     """The toy site installed, and a stack of the toy site alone (the hub shows every tab)."""
     with (
         site_plugins(tmp_path_factory.mktemp("plugins"), {"toy": "toysite.plugin:SITE"}),
+        plugins(tmp_path_factory.mktemp("oracles"), ORACLES, TOY_ORACLE, "wpbtestoracles"),
         running_stack(tmp_path_factory.mktemp("wpb-toy"), sites=built_sites("toy")) as started,
     ):
         yield started

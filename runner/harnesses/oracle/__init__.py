@@ -1,8 +1,10 @@
 """`oracle`: the reference solver. It reads a task's conditions and satisfies them through
 the real UI, clicking and typing as an agent would; it never posts events itself.
 
-Each site's descriptor names its solver (`SiteDescriptor.oracle`; the built-in ones are
-`oracle/<domain>.py`), an `async def solve(ui: UI, conditions) -> None`. A solver is given
+Each site's solver is declared under the site's domain in the entry-point group
+`webpagebench.oracles` (pyproject.toml: the built-in ones are `oracle/<domain>.py`; a site
+from another package declares its own there beside its descriptor), an
+`async def solve(ui: UI, conditions) -> None`. A solver is given
 only the conditions it must make hold: forbidden ones (an event that must not happen) are
 left out, so no solver ever works towards one.
 
@@ -19,6 +21,7 @@ the catalogue, a default confirmed in its widget where the reference leaves it a
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from importlib.metadata import entry_points
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -28,8 +31,8 @@ from runner.harnesses.oracle.ui import PATHS, UI
 from runner.stack.chromium import new_context
 from services.core.models.events import Condition
 from services.core.models.run import ReportStatus
-from services.core.sites import registry
 
+ENTRY_POINT_GROUP = "webpagebench.oracles"
 Solver = Callable[[UI, list[Condition]], Awaitable[None]]
 REPORT = "agent_report"
 # The oracle's final message for each report.
@@ -42,8 +45,11 @@ SAYS: dict[ReportStatus, str] = {
 
 
 def solver_for(domain: str) -> Solver | None:
-    site = registry().site(domain)
-    return site.hook("oracle") if site else None
+    """The solver declared for the site `domain`; None where none is."""
+    for entry in entry_points(group=ENTRY_POINT_GROUP, name=domain):
+        solver: Solver = entry.load()
+        return solver
+    return None
 
 
 def required(conditions: list[Condition]) -> list[Condition]:

@@ -21,7 +21,7 @@ from toysite.plugin import SITE
 
 FIELDS = SiteDescriptor(
     domain="Bad Key", caption=" ", order=1, app="bad.app:create_app",
-    events=frozenset({"state_changed"}), oracle="bad.oracle",
+    events=frozenset({"state_changed"}), search="bad.search",
     controls={"theme": ("light",), "size": ()},
     evidence=(Evidence("CARD", "bad_event"), Evidence("CARD", "state_changed", at_least=2)),
 )
@@ -77,7 +77,7 @@ def test_bad_fields_are_named_each(processes, tmp_path: Path) -> None:
         "domain 'Bad Key' is not a key",
         "caption is empty",
         "app 'bad.app:create_app' must name a module",
-        "oracle 'bad.oracle' is not a 'module:function' reference",
+        "search 'bad.search' is not a 'module:function' reference",
         "control 'theme' is the page shell's",
         "control 'size': implementations must be distinct, at least one",
         "evidence names 'bad_event', an event the site does not write",

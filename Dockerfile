@@ -149,8 +149,9 @@ HEALTHCHECK --interval=2s --timeout=3s --start-period=20s --retries=5 \
 ENTRYPOINT ["python", "-m", "uvicorn", "--factory", "--host", "0.0.0.0", "--port", "8011", \
   "--no-access-log", "--log-level", "warning", "runner.models.testmodel.server:create_app"]
 
-# An agent harness's image: its pinned packages (REQUIREMENTS, from runner/harnesses/environments.py)
-# in a venv of its own and the agent programs (runner/agents); the runner gives the command.
+# An agent harness's image: its pinned packages (REQUIREMENTS, from
+# runner/harnesses/environments.py) in a venv of its own and the agent programs
+# (runner/agents); the runner gives the command.
 FROM base AS agent
 # libatomic1: Playwright's node driver (the dom and gui agents) needs it; DEBIAN_PACKAGES:
 # what a harness needs besides (runner/harnesses/environments.py image_debian_packages).

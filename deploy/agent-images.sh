@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The docker backend's images (`runner eval --backend docker`, docs/harnesses.md), from the
 # Dockerfile's targets on $WPB_BASE_IMAGE (deploy/images.sh chooses it): `wpb-browser`,
-# `wpb-agent-NAME` for every agent harness with image packages (runner/harnesses/environments.py), and
-# `wpb-testmodel` (compose's `testmodel` profile). Cached layers make a second run seconds.
+# `wpb-agent-NAME` for every agent harness with image packages
+# (runner/harnesses/environments.py), and `wpb-testmodel` (compose's `testmodel` profile).
+# Cached layers make a second run seconds.
 # $PYTHON: an interpreter that imports the runner (default .venv/bin/python; make passes it).
 set -euo pipefail
 cd "$(dirname "$0")/.."

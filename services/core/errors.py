@@ -24,3 +24,15 @@ class FormError(ValueError):
     def __init__(self, errors: dict[str, str]) -> None:
         super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
         self.errors = errors
+
+
+def field_path(parts: tuple[object, ...] | list[object]) -> str:
+    """Where a value sits in a request, as every error names it: keys joined by dots, list
+    indices in brackets (`("events", 0, "seq")` -> `events[0].seq`); "" for the whole."""
+    path = ""
+    for part in parts:
+        if isinstance(part, int):
+            path = f"{path}[{part}]"
+        else:
+            path = f"{path}.{part}" if path else str(part)
+    return path

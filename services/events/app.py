@@ -29,13 +29,13 @@ from prometheus_client import Counter, Gauge
 from services.core import keys
 from services.core.errors import FieldError
 from services.core.matching import check, event_types, validate_conditions
-from services.core.models.api import Verdict
+from services.core.models.api import TrajectoryCheck, Verdict
 from services.core.models.events import Condition
 from services.events.recent import RecentLogs
 from services.events.store import EventStore
 from services.kit.bus import EVENTS_STREAM, EVENTS_SUBJECT, Bus
 from services.kit.settings import EventsSettings
-from services.kit.web import create_service_app, json_object
+from services.kit.web import create_service_app, json_body, json_object
 
 log = logging.getLogger("wpb.events")
 DURABLE = "collector"
@@ -208,11 +208,12 @@ def create_app(settings: EventsSettings | None = None) -> FastAPI:
         body = f'{{"trajectory_id":"{tid}","events":{events}}}'
         return Response(body.encode(), media_type="application/json")
 
-    @app.post("/trajectories/{tid}/check")
+    @app.post("/trajectories/{tid}/check", openapi_extra=json_body(TrajectoryCheck))
     async def trajectory_check(request: Request, tid: str) -> Response:
         """check() of the body's `conditions` on the trajectory's log (the verifier's)."""
         keys.trajectory_id(tid)
-        conditions = validate_conditions((await json_object(request)).get("conditions"))
+        body = TrajectoryCheck.checked(await json_object(request))
+        conditions = validate_conditions(body.conditions)
         verdict = await request.app.state.collector.check(tid, conditions, CHECK_WAIT_S)
         return Response(verdict.answer(), media_type="application/json")
 

@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from services.core import perturb
 from services.core.contract import TRACKING_TYPES
 from services.core.errors import FieldError
+from services.core.models.api import PageEvents
 from services.core.sites import registry
 from services.hub.deps import HERE, HttpDep, PagesDep, SettingsDep
 from services.hub.proxy import check_path, forward
@@ -25,7 +26,7 @@ from services.kit.site import (
 )
 from services.kit.trajectory import Trajectory
 from services.kit.upstream import UPSTREAM_ERRORS
-from services.kit.web import read_json
+from services.kit.web import json_body, read_json
 
 router = APIRouter()
 
@@ -85,7 +86,7 @@ async def hub_page(
     )
 
 
-@router.post("/t/{tid}/{domain}/_events")
+@router.post("/t/{tid}/{domain}/_events", openapi_extra=json_body(PageEvents))
 async def page_events(request: Request, tid: str, domain: str) -> Response:
     """Tracking events (click, keypress, scroll) are stored here, one hop shorter;
     widget selections go on to the site, which checks them against its catalog. (The most

@@ -17,6 +17,7 @@ from services.core.models.api import (
     NewTrajectory,
     ServiceState,
     StandStatus,
+    StatelessCheck,
     TrajectoryMeta,
     Verdict,
 )
@@ -25,13 +26,16 @@ from services.hub.deps import Admin, HttpDep, SettingsDep, is_admin, upstream_js
 from services.hub.faults import restarts
 from services.kit.site import TrajectoryDep
 from services.kit.upstream import UPSTREAM_ERRORS
-from services.kit.web import json_object, readiness
+from services.kit.web import json_body, json_object, readiness
 
 router = APIRouter(prefix="/api")
 PROBE_TIMEOUT = aiohttp.ClientTimeout(total=2)  # a service's /ready, for /api/status
+JSON_CONTENT = {"Content-Type": "application/json"}
 
 
-@router.post("/trajectories", status_code=201, dependencies=[Admin])
+@router.post(
+    "/trajectories", status_code=201, dependencies=[Admin], openapi_extra=json_body(NewTrajectory)
+)
 async def create_trajectory(request: Request, hub: SettingsDep) -> CreatedTrajectory:
     body = NewTrajectory.checked(await json_object(request))
     state = request.app.state
@@ -69,13 +73,24 @@ async def get_check(trajectory: TrajectoryDep, hub: SettingsDep, client: HttpDep
     )
 
 
-@router.post("/check", dependencies=[Admin], response_model=Verdict)
+@router.post(
+    "/check", dependencies=[Admin], response_model=Verdict, openapi_extra=json_body(StatelessCheck)
+)
 async def stateless_check(request: Request, hub: SettingsDep, client: HttpDep) -> Response:
-    body = await json_object(request)
-    return await upstream_json(client, "POST", f"{hub.verifier_url}/check", json=body)
+    StatelessCheck.checked(await json_object(request))  # a malformed body stops here
+    # Passed on as it came: encoded again (aiohttp's json= escapes every non-ASCII character)
+    # it could outgrow the verifier's body limit, which refuses it before it is all sent.
+    raw = await request.body()
+    return await upstream_json(
+        client, "POST", f"{hub.verifier_url}/check", data=raw, headers=JSON_CONTENT
+    )
 
 
-@router.post("/trajectories/{tid}/close", dependencies=[Admin])
+@router.post(
+    "/trajectories/{tid}/close",
+    dependencies=[Admin],
+    openapi_extra=json_body(CloseTrajectory, required=False),
+)
 async def close_trajectory(request: Request, tid: str) -> TrajectoryMeta:
     body = CloseTrajectory.checked(await json_object(request, empty_ok=True))
     return await trajectories.close(request.app.state.trajectories, tid, body)

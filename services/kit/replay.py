@@ -23,7 +23,7 @@ from services.core.models.api import Replay as ReplayBody
 from services.core.models.api import Replayed
 from services.core.models.events import Condition, Event, Parameters
 from services.kit.site import Emitter, SiteRequest, TrajectoryDep, site_request
-from services.kit.web import json_object
+from services.kit.web import json_body, json_object
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class Replay:
         """`POST /_replay/{tid}`: the body's events replayed on this site (`replay`)."""
         router = APIRouter()
 
-        @router.post("/_replay/{tid}")
+        @router.post("/_replay/{tid}", openapi_extra=json_body(ReplayBody))
         async def replay_start(request: Request, trajectory: TrajectoryDep) -> Replayed:
             body = ReplayBody.checked(await json_object(request))
             site = await site_request(request, trajectory)

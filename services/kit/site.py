@@ -21,6 +21,7 @@ from typing import Annotated, Any, Generic, TypeVar, cast
 import jinja2
 from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
+from pydantic import TypeAdapter
 
 # FastAPI (pydantic) reads `Accepted`, and wants typing_extensions' before Python 3.12.
 from typing_extensions import TypedDict
@@ -28,6 +29,8 @@ from typing_extensions import TypedDict
 from services.core import inject, keys, perturb
 from services.core.contract import TRACKING_TYPES, event_types, validate_params
 from services.core.errors import FieldError
+from services.core.models.api import PageEvent
+from services.core.models.base import checked
 from services.core.models.events import Event, Parameters
 from services.core.sites import registry
 from services.kit import pagetoken
@@ -37,6 +40,7 @@ from services.kit.trajectory import REVISION_HEADER, Trajectory
 KIT_TEMPLATES = Path(__file__).parent / "templates"
 log = logging.getLogger("wpb.events")
 MAX_BATCH = 200
+PAGE_BATCH = TypeAdapter(list[PageEvent])
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -367,9 +371,10 @@ def parse_page_events(
     """Events a page posted (its body, parsed), in stored form; all-or-nothing, errors name
     the field. A widget's event is accepted only from a page that renders its control
     (`grant`)."""
-    items = payload if isinstance(payload, list) else [payload]
-    if not items or len(items) > MAX_BATCH:
+    batch = payload if isinstance(payload, list) else [payload]
+    if not batch or len(batch) > MAX_BATCH:
         raise FieldError("body", f"send 1..{MAX_BATCH} events")
+    items = checked(PAGE_BATCH, batch, "events")
     # The page shell's dialogs write theirs on every site (services/core/perturb.py).
     from_page = spec.page_event_types | perturb.DIALOG_EVENTS
     allowed = TRACKING_TYPES | from_page
@@ -377,12 +382,7 @@ def parse_page_events(
     events = []
     for index, item in enumerate(items):
         where = f"events[{index}]"
-        if not isinstance(item, dict):
-            raise FieldError(where, "must be an object with type and params")
-        event_type = item.get("type")
-        if not isinstance(event_type, str):
-            raise FieldError(f"{where}.type", "missing")
-        event_id = item.get("id")
+        event_type, event_id = item.type, item.id
         if event_id is not None:
             keys.event_id(event_id, f"{where}.id")
         if event_type not in allowed and event_type in event_types():
@@ -393,7 +393,7 @@ def parse_page_events(
             raise FieldError(
                 f"{where}.type", f"the page {grant.screen} has no control that writes it", 403
             )
-        event = emitter.build(event_type, item.get("params", {}), "page", event_id, where)
+        event = emitter.build(event_type, item.params, "page", event_id, where)
         params = event["params"]
         shell_dialog = event_type in perturb.DIALOG_EVENTS and (
             event_type not in spec.page_event_types or perturb.is_shell_dialog(event_type, params)

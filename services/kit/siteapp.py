@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from services.core.errors import FieldError
+from services.core.models.api import PageEvents
 from services.kit import session
 from services.kit.latency import Latency
 from services.kit.replay import Replay
@@ -28,7 +29,7 @@ from services.kit.site import (
     parse_page_events,
     site_prefix,
 )
-from services.kit.web import create_service_app, read_json
+from services.kit.web import create_service_app, json_body, read_json
 
 
 def create_site_app(
@@ -55,7 +56,7 @@ def create_site_app(
 
     events_router = APIRouter(prefix=site_prefix(spec.domain))
 
-    @events_router.post("/_events")
+    @events_router.post("/_events", openapi_extra=json_body(PageEvents))
     async def page_events(site: SiteDep) -> Accepted:
         if not site.trajectory.is_open:
             raise FieldError("trajectory", "closed, no more events accepted", 409)

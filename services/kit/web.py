@@ -20,10 +20,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_latest
+from pydantic import TypeAdapter
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.core.errors import FieldError
+from services.core.errors import FieldError, field_path
 from services.kit.bus import Bus
 from services.kit.logs import setup_logging
 from services.kit.settings import Settings
@@ -318,14 +319,10 @@ async def exit_for_restart(error: str) -> None:
 
 
 def _location(loc: tuple[Any, ...] | list[Any]) -> str:
-    """FastAPI's error location (`("body", "rooms", 0)`) as a field path (`rooms[0]`)."""
-    path = ""
-    for part in loc[1:]:
-        if isinstance(part, int):
-            path = f"{path or loc[0]}[{part}]"
-        else:
-            path = f"{path}.{part}" if path else str(part)
-    return path or str(loc[0])
+    """FastAPI's error location (`("body", "rooms", 0)`) as a field path (`rooms[0]`): the
+    source (`body`, `query`, `path`) where no field is named first (`body`, `body[0]`)."""
+    path = field_path(loc[1:])
+    return path if path and not path.startswith("[") else f"{loc[0]}{path}"
 
 
 def read_json(raw: bytes) -> Any:
@@ -364,6 +361,26 @@ def _trail_path(trail: tuple[Any, ...]) -> str:
         trail, key = trail
         keys.append(key)
     return _location(("body", *reversed(keys)))
+
+
+def json_body(shape: Any, required: bool = True) -> dict[str, Any]:
+    """The `openapi_extra` of a route that reads its JSON body itself (`read_json`, then
+    `shape` through `checked`): the body's schema in the route's OpenAPI document, as FastAPI
+    would declare it, its definitions inlined (none of ours is recursive)."""
+    schema = TypeAdapter(shape).json_schema()
+    definitions = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return inline(definitions[node["$ref"].removeprefix("#/$defs/")])
+            return {key: inline(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [inline(value) for value in node]
+        return node
+
+    content = {"application/json": {"schema": inline(schema)}}
+    return {"requestBody": {"required": required, "content": content}}
 
 
 async def json_object(request: Request, empty_ok: bool = False) -> dict[str, Any]:

@@ -9,10 +9,10 @@ from prometheus_client import Histogram
 
 from services.core.errors import FieldError
 from services.core.matching import check, validate_conditions
-from services.core.models.api import Verdict
+from services.core.models.api import StatelessCheck, Verdict
 from services.kit.settings import VerifierSettings
 from services.kit.upstream import UPSTREAM_ERRORS, upstream_client
-from services.kit.web import create_service_app, json_object
+from services.kit.web import create_service_app, json_body, json_object
 
 # check() from the request to the verdict: `kind` is `trajectory` (its conditions matched by
 # the collector) or `stateless` (events in the body).
@@ -32,22 +32,15 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
 
     app = create_service_app("verifier", settings, startup=startup, shutdown=shutdown)
 
-    @app.post("/check")
+    @app.post("/check", openapi_extra=json_body(StatelessCheck))
     async def check_stateless(request: Request) -> Response:
-        body = await json_object(request)
-        conditions = validate_conditions(body.get("conditions"))
-        events = body.get("events")
-        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
-            raise FieldError("events", "must be a list of event objects")
-        for index, event in enumerate(events):
-            if not isinstance(event.get("type"), str) or not isinstance(
-                event.get("params", {}), dict
-            ):
-                raise FieldError(f"events[{index}]", "needs a string type and object params")
+        body = StatelessCheck.checked(await json_object(request))
+        conditions = validate_conditions(body.conditions)
+        for seq, event in enumerate(body.events, 1):
             event.setdefault("params", {})
-            event.setdefault("seq", index + 1)
+            event.setdefault("seq", seq)
         with CHECK_SECONDS.labels("stateless").time():
-            verdict = check(conditions, events)
+            verdict = check(conditions, body.events)
         return Response(verdict.answer(), media_type="application/json")
 
     @app.get("/trajectories/{tid}/check")

@@ -141,9 +141,9 @@ def test_the_hub_writes_each_url_of_left_once(stack) -> None:
     ("left", "field"),
     [
         ("http://elsewhere.invalid/", "left"),
-        ([7], "left.0"),
-        (["ftp://elsewhere.invalid/"], "left.0"),
-        ([f"http://elsewhere.invalid/{'x' * MAX_LEFT_URL}"], "left.0"),
+        ([7], "left[0]"),
+        (["ftp://elsewhere.invalid/"], "left[0]"),
+        ([f"http://elsewhere.invalid/{'x' * MAX_LEFT_URL}"], "left[0]"),
         ([f"http://elsewhere.invalid/{n}" for n in range(MAX_LEFT + 1)], "left"),
     ],
 )

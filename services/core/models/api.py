@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field, JsonValue
 
 from services.core.models.base import Boundary
 from services.core.models.events import Condition, Event
@@ -23,6 +23,28 @@ LeftUrl = Annotated[str, Field(min_length=1, max_length=MAX_LEFT_URL, pattern=r"
 
 class NewTrajectory(Boundary):
     """`POST /api/trajectories`: a task object, or the name of a task file on the stand."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "task": {
+                        "test_data": {
+                            "bench_first_domain": "grocery",
+                            "task": "На %HOST% положи в корзину слабосолёную сёмгу.",
+                            "conditions": [
+                                {"event_name": "basket_add", "parameters": {"item_id": "g-0001"}}
+                            ],
+                        }
+                    },
+                    "task_id": "grocery_salmon",
+                    "today": "2026-05-04",
+                    "ui_variants": {"theme": "dark"},
+                },
+                {"task_id": "shop_fav_smart_watch"},
+            ]
+        }
+    )
 
     # Checked by the hub as docs/tasks.md says (`check_task`), each problem named.
     task: Mapping[str, object] | None = None
@@ -55,6 +77,23 @@ class ReplayEvent(Boundary):
 class Replay(Boundary):
     """`POST /_replay/{tid}` of a site (service credential): the start state's events of
     that site, in the task's order, and on the task's first domain its first screen."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "events": [
+                        {
+                            "field": "task.test_data.start_state[0]",
+                            "event_name": "basket_add",
+                            "parameters": {"item_id": "g-0001", "amount": 1},
+                        }
+                    ],
+                    "first_state": "bench_grocery_basket",
+                }
+            ]
+        }
+    )
 
     events: list[ReplayEvent]
     first_state: str | None = None
@@ -103,6 +142,19 @@ class CloseTrajectory(Boundary):
     event (that status, `final_message` as its message); before it, an `origin_left` event
     (`via: "browser"`) for each URL of `left`."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "completion": True,
+                    "final_message": "Сёмга в корзине.",
+                    "report_status": "done",
+                    "left": ["http://elsewhere.invalid/promo"],
+                }
+            ]
+        }
+    )
+
     completion: bool | None = None
     final_message: str | None = None
     report_status: ReportStatus | None = None
@@ -114,6 +166,81 @@ class UnpromptedEvent(MatchedEvent):
     """A page-written selection that no click or key on its site's screen preceded."""
 
     site: str
+
+
+# One condition, as the examples of the checks show it.
+CONDITION: dict[str, JsonValue] = {
+    "event_name": "basket_add",
+    "parameters": {
+        "item_id": "g-0001",
+        "amount": {"value": 2, "condition": "greater_than_or_equal"},
+    },
+    "group": "salmon",
+    "match": "last",
+    "since": "agent",
+}
+
+
+class TrajectoryCheck(Boundary):
+    """The collector's `POST /trajectories/{tid}/check` (the verifier's call): conditions to
+    judge on the trajectory's log."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"conditions": [CONDITION]}]})
+
+    conditions: list[Condition]
+
+
+class StatelessCheck(TrajectoryCheck):
+    """`POST /api/check` (and the verifier's `/check` behind it): conditions judged on the
+    events of the body, which are checked whole (`events[0].seq` is an integer) before any is
+    matched; an event without `seq` takes its place in the list (from 1), without `params`
+    none."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "conditions": [CONDITION],
+                    "events": [
+                        {
+                            "seq": 1,
+                            "type": "basket_add",
+                            "site": "grocery",
+                            "source": "server",
+                            "params": {"item_id": "g-0001", "amount": 2, "title": "Сёмга"},
+                        }
+                    ],
+                }
+            ]
+        }
+    )
+
+    events: list[Event]
+
+
+class PageEvent(Boundary):
+    """One event a page posts to its `_events` (docs/events.md): its type, its parameters
+    (checked per type by the contract) and, from the tracker, an id of its own."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "type": "click",
+                    "params": {"x": 120, "y": 48, "target": "button"},
+                    "id": "c1a2b3c4",
+                }
+            ]
+        }
+    )
+
+    type: str
+    params: dict[str, JsonValue] = Field(default_factory=dict)
+    id: str | None = None
+
+
+# A page's `_events` body: one event, or a batch of them in order.
+PageEvents = PageEvent | list[PageEvent]
 
 
 class Verdict(Boundary):

@@ -6,11 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from services.core.errors import FieldError
+from services.core.errors import FieldError, field_path
 
 Shape = TypeVar("Shape", bound="Boundary")
+Value = TypeVar("Value")
 
 
 class FileFormatError(ValueError):
@@ -26,6 +27,37 @@ def first_problem(error: ValidationError) -> tuple[str, str]:
 def describe(error: ValidationError) -> str:
     """The first problem of `error` as `field.path: why`."""
     return "{}: {}".format(*first_problem(error))
+
+
+def checked(shape: TypeAdapter[Value], value: object, where: str = "") -> Value:
+    """A decoded JSON value (a request's body, or the part of it at `where`) as `shape`,
+    strictly: JSON's types as they are ("5" is no number, 1 is no `true`). Otherwise a
+    FieldError (422) naming the field as every refusal of a request names it, under `where`
+    (`events[0].seq`)."""
+    try:
+        return shape.validate_python(value, strict=True)
+    except ValidationError as exc:
+        raise refusal(exc, value, where) from None
+
+
+def refusal(error: ValidationError, value: object, where: str = "") -> FieldError:
+    """The first problem of `value` (a request's body) as its refusal (see `checked`)."""
+    first = error.errors()[0]
+    loc = _in_value(first["loc"], value, missing=first["type"] == "missing")
+    path = field_path((where, *loc) if where else loc)
+    return FieldError(path or "body", first["msg"])
+
+
+def _in_value(loc: tuple[int | str, ...], value: object, missing: bool) -> tuple[int | str, ...]:
+    """The part of an error's location that is in the value: pydantic adds the member a
+    union tried (`group.str`), which no field is; a missing field is named all the same."""
+    for depth, part in enumerate(loc):
+        in_list = isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value)
+        if in_list or (isinstance(value, dict) and part in value):
+            value = value[part]  # type: ignore[index]
+        elif not (missing and depth == len(loc) - 1):
+            return loc[:depth]
+    return loc
 
 
 class Boundary(BaseModel):
@@ -59,11 +91,11 @@ class Boundary(BaseModel):
     @classmethod
     def checked(cls: type[Shape], value: object) -> Shape:
         """A decoded JSON value (a request's body) as this model; FieldError (422) naming
-        the field otherwise."""
+        the field otherwise (`checked`)."""
         try:
-            return cls.model_validate(value)
+            return cls.model_validate(value, strict=True)
         except ValidationError as exc:
-            raise FieldError(*first_problem(exc)) from None
+            raise refusal(exc, value) from None
 
     @classmethod
     def read(cls: type[Shape], path: Path) -> Shape:

@@ -28,14 +28,18 @@ FILES: dict[str, type[BaseModel]] = {
     "stack.json": stack.StackFile,
     "board.json": board.BoardFile,
 }
-# The trajectory API's requests and answers, in one file; with the sites' start-state
-# replay (`POST /_replay/{tid}`, the hub's call at creation).
+# The trajectory API's requests and answers, in one file; with a page's events (`_events`),
+# the collector's check (the verifier's call) and the sites' start-state replay (`POST
+# /_replay/{tid}`, the hub's call at creation).
 API = (
     api.NewTrajectory,
     api.CreatedTrajectory,
     api.TrajectoryMeta,
     api.CloseTrajectory,
+    api.StatelessCheck,
+    api.TrajectoryCheck,
     api.Verdict,
+    api.PageEvent,
     api.Events,
     api.StandStatus,
     api.Replay,

@@ -21,13 +21,13 @@ from pathlib import Path
 
 from bench.common import fresh_stack, table
 from runner.harnesses.environments import ENVIRONMENTS
-from runner.harnesses.harness import AgentConfig, get_harness
+from runner.harnesses.harness import get_harness
 from runner.models.testmodel.process import background
-from runner.run.evaluate import RunPlan, evaluate, select_tasks
+from runner.run.evaluate import evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from services.core.models.protocol import STEPS, Step
-from services.core.models.run import Options, Record
+from services.core.models.run import AgentConfig, Options, Record, RunPlan
 
 
 def run(stack: Stack, harness: str, agent: AgentConfig, tasks: str, out: Path) -> list[Record]:

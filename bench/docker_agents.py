@@ -21,9 +21,9 @@ from pathlib import Path
 
 from bench.common import table
 from runner.harnesses.containers import ContainerAgentHarness, DockerBackend, missing
-from runner.harnesses.harness import AgentConfig
-from runner.run.evaluate import RunPlan, evaluate, select_tasks
+from runner.run.evaluate import evaluate, select_tasks
 from runner.settings import TASKS_DIR, admin_token, runner_home
+from services.core.models.run import AgentConfig, RunPlan
 
 MODEL_URL = "http://testmodel:8011/v1"
 

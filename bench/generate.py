@@ -15,12 +15,13 @@ from pathlib import Path
 
 from bench.common import fresh_stack, table
 from runner.harnesses.harness import get_harness
-from runner.run.evaluate import RunPlan, TaskRef, evaluate
+from runner.run.evaluate import TaskRef, evaluate
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from runner.suite.audit import audit_suite, collect
 from runner.suite.generate import Report, generate, verdicts
 from services.core.families import load_families
+from services.core.models.run import RunPlan
 
 SEED = 7
 

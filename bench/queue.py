@@ -29,14 +29,16 @@ from typing import Any
 from rich.table import Table
 
 from bench.common import console, fresh_stack, percentile
-from runner.harnesses.harness import ENTRY_POINT_GROUP, AgentConfig
+from runner.harnesses.harness import ENTRY_POINT_GROUP
 from runner.queue.nats_cluster import NatsCluster
-from runner.queue.queue import STREAM, Entry, Queue, consumer_name
+from runner.queue.queue import STREAM, Queue, consumer_name
 from runner.queue.submit import gather, new_run_id, submit
-from runner.run.evaluate import RunPlan, select_tasks
+from runner.run.evaluate import select_tasks
+from runner.run.request import EvalRequest
 from runner.settings import REPO, TASKS_DIR
 from runner.stack.stack import Stack
 from runner.wait import WaitTimeout, until
+from services.core.models.queue import Entry
 
 ACK_WAIT_S = 10.0
 BEAT_S = 2.0
@@ -114,10 +116,18 @@ class Bench:
             run_id = new_run_id("sleep")
             landed: dict[tuple[str, int], float] = {}
             started = time.time()
-            agent = AgentConfig(options={"sleep_s": self.episode_s})
-            plan = RunPlan(time_limit=60, today="2026-11-29")
+            request = EvalRequest.model_validate(
+                {
+                    "harness": "sleep",
+                    "option": [f"sleep_s={self.episode_s}"],
+                    "time_limit": 60,
+                    "today": "2026-11-29",
+                    "queue": self.cluster.urls,
+                    "pool": pool,
+                }
+            )
             out = self.home / "runs" / run_id
-            await submit(queue, run_id, out, refs, plan, "sleep", agent, {}, pool)
+            await submit(queue, run_id, out, refs, request, {})
             watcher = asyncio.create_task(during(queue, run_id)) if during else None
 
             def seen(record: Any) -> None:

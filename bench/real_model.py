@@ -22,12 +22,12 @@ import httpx
 
 from bench.common import fresh_stack, table
 from runner.harnesses.environments import ENVIRONMENTS
-from runner.harnesses.harness import AgentConfig, get_harness
+from runner.harnesses.harness import get_harness
 from runner.models import real
 from runner.models.proxy import ModelProxy
-from runner.run.evaluate import RunPlan, evaluate, select_tasks
+from runner.run.evaluate import evaluate, select_tasks
 from runner.settings import TASKS_DIR
-from services.core.models.run import CALLS, ModelCall
+from services.core.models.run import CALLS, AgentConfig, ModelCall, RunPlan
 
 TASK = "grocery_showcase_tea"
 

@@ -23,11 +23,11 @@ import httpx
 
 from bench.common import fresh_stack, hub_session, summary_ms, table
 from runner.harnesses.harness import get_harness
-from runner.run.evaluate import RunPlan, TaskRef, evaluate, select_tasks
+from runner.run.evaluate import TaskRef, evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from services.core import perturb
-from services.core.models.run import Record
+from services.core.models.run import Record, RunPlan
 from services.core.models.task import Task, TestData
 from services.kit.web import service_headers
 

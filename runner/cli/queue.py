@@ -29,6 +29,7 @@ from runner.run.prices import Price, PriceError, load_prices
 from runner.run.request import Backend, EvalRequest, check_pool, servers
 from runner.settings import admin_token, runner_home
 from runner.stack.stack import Stack, StackError, running_stack
+from services.core.models.queue import EpisodeSpec
 from services.core.results.board import Run
 
 QueueOption = Annotated[
@@ -89,7 +90,7 @@ def worker(
             hub_url = state.hub_url
     label = name or default_name()
 
-    def harness_for(spec) -> Harness:  # type: ignore[no-untyped-def]
+    def harness_for(spec: EpisodeSpec) -> Harness:
         if backend is Backend.docker:
             limits = DockerBackend(
                 network=agents_network, cpus=spec.container_cpus, memory=spec.container_memory
@@ -181,7 +182,7 @@ async def gathered(
     run = await run_of(queue, run_id)
     manifest = run.manifest
     with recording(
-        manifest["harness"], manifest.get("model"), manifest["tasks"], len(run.keys), prices, port
+        manifest.harness, manifest.model, manifest.tasks, len(run.keys), prices, port
     ) as seen:
         return await gather(queue, run_id, out_dir, prices, seen)
 
@@ -216,28 +217,16 @@ def eval_on_queue(request: EvalRequest, refs: list[TaskRef], prices: dict[str, P
             if request.resume:
                 run_id = request.resume
                 entry = await run_of(queue, run_id)
-                if entry.manifest["harness"] != request.harness:
+                if entry.manifest.harness != request.harness:
                     raise QueueError(
                         f"--resume {run_id}: the run's harness is "
-                        f"{entry.manifest['harness']!r}, not {request.harness!r}"
+                        f"{entry.manifest.harness!r}, not {request.harness!r}"
                     )
                 again = await resume(queue, run_id, refs)
                 console.print(f"{run_id}: {again} episode(s) published again")
             else:
                 run_id = new_run_id(request.harness)
-                entry = await submit(
-                    queue,
-                    run_id,
-                    home / "runs" / run_id,
-                    refs,
-                    request,
-                    request.harness,
-                    request.agent_config(),
-                    prices,
-                    request.pool,
-                    request.max_pending,
-                    (request.container_cpus, request.container_memory),
-                )
+                entry = await submit(queue, run_id, home / "runs" / run_id, refs, request, prices)
                 console.print(f"{run_id}: {len(entry.keys)} episode(s) on pool {request.pool}")
             if request.detach:
                 return run_id, None

@@ -16,21 +16,12 @@ from typing import TYPE_CHECKING, Protocol
 from playwright.async_api import Browser
 
 from services.core.models.events import Condition
-from services.core.models.run import AgentSettings, ReportStatus, Status, Usage, Viewport
+from services.core.models.run import AgentConfig, ReportStatus, Status, Usage, Viewport
 
 if TYPE_CHECKING:
     from runner.models.proxy import ModelProxy
 
 ENTRY_POINT_GROUP = "webpagebench.harnesses"
-
-
-class AgentConfig(AgentSettings):
-    """How an agent harness is run: the manifest's agent settings (`runner eval`'s options:
-    the endpoint, the limits, the harness's options, `external`'s `--agent-cmd`) and the
-    model it calls. The API key is named by a variable, never carried."""
-
-    model: str | None = None
-    max_steps: int = 30
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """The work queue of episodes on a NATS JetStream cluster (docs/scaleout.md): its assets, the
-subjects that carry a build id, the episode message, and the entries of a key-value bucket
-that hold each episode's lease and then its final record, moved only by compare-and-swap.
+subjects that carry a build id, and the key-value buckets that hold each episode's lease and
+then its final record, moved only by compare-and-swap, and each run's entry. The messages
+and entries themselves are the core's models (services/core/models/queue.py).
 
 `runner worker` (runner/queue/worker.py) takes episodes from it; `runner eval --queue` and
 `runner gather` (runner/queue/submit.py) put them there and gather their records.
@@ -12,10 +13,8 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import time
-import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import nats
 import nats.errors
@@ -41,15 +40,13 @@ from nats.js.errors import (
 )
 from nats.js.kv import KeyValue
 from nats.js.object_store import ObjectStore
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from runner.errors import QueueError
 from runner.harnesses.environments import package_version
-from runner.harnesses.harness import AgentConfig
 from runner.run.provenance import commit
-from runner.run.request import check_run_id
-from services.core.models.run import LostAttempt, Record
+from services.core.models.queue import Entry, RunEntry
 from services.kit.bus import MAX_PINGS_OUT, PING_EVERY_S, RECONNECT_WAIT_S
 
 log = logging.getLogger("wpb.queue")
@@ -109,11 +106,6 @@ def build_id(settings: QueueSettings | None = None) -> str:
     return hashlib.sha256(f"{package_version()}+{commit()}".encode()).hexdigest()[:8]
 
 
-def episode_key(run_id: str, task_id: str, repeat: int) -> str:
-    """An episode's key in the bucket of episodes: run id, task and attempt number."""
-    return f"{run_id}.{task_id}.r{repeat}"
-
-
 def run_subjects(pool: str, build: str, run_id: str) -> str:
     """Every episode subject of a run (a filter)."""
     return f"{SUBJECT}.{pool}.{build}.{run_id}.*"
@@ -128,85 +120,6 @@ def episode_subject(pool: str, build: str, run_id: str, n: int) -> str:
 def consumer_name(pool: str, build: str) -> str:
     """The pool's durable pull consumer for one build: a worker binds to its own build's."""
     return f"pool_{pool}_{build}"
-
-
-class EpisodeSpec(BaseModel):
-    """The message of one episode (v1): the task object itself, a frozen today, the harness
-    and the agent's settings. No secret travels: the API key by its variable's name only
-    (AgentConfig), no token or credential of any stand or of the queue."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    v: Literal[1] = 1
-    run_id: str
-    n: int = Field(ge=0)
-    key: str
-    task_id: str
-    task: dict[str, Any]
-    repeat: int = Field(ge=1)
-    today: str
-    harness: str
-    agent: AgentConfig
-    time_limit_s: float = Field(gt=0)
-    # The docker backend's limits, where the worker runs it (`runner worker --backend docker`).
-    container_cpus: float = Field(default=1.0, gt=0)
-    container_memory: str = "2g"
-    build: str
-    submitted_at: float
-
-    @field_validator("run_id")
-    @classmethod
-    def _run_id(cls, value: str) -> str:
-        return check_run_id(value)
-
-    @model_validator(mode="after")
-    def _key(self) -> EpisodeSpec:
-        if self.key != episode_key(self.run_id, self.task_id, self.repeat):
-            raise ValueError(f"key {self.key!r} is not the run's, task's and repeat's")
-        return self
-
-
-class Entry(BaseModel):
-    """An episode's value in the bucket of episodes. `running`: a worker holds its lease
-    (`beat` grows with each heartbeat); `released`: handed back, for the next delivery;
-    `done`: its final record, which nothing moves again. `write_id` tells a write of ours
-    that timed out but was applied from another writer's."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    state: Literal["running", "released", "done"]
-    delivery: int
-    worker: str
-    write_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
-    trajectory_id: str | None = None
-    beat: int = 0
-    beat_at: float = Field(default_factory=time.time)
-    started_at: float = Field(default_factory=time.time)
-    # The attempts of earlier deliveries lost to infrastructure (a worker that died).
-    lost: list[LostAttempt] = Field(default_factory=list)
-    record: Record | None = None
-    # The episode folder's object (`<run_id>/<trajectory>.tar.gz`), while not gathered.
-    artifact: str | None = None
-
-    def moved(self, **changes: Any) -> Entry:
-        """The entry as written next: `changes` and a new write id."""
-        return self.model_copy(update={**changes, "write_id": uuid.uuid4().hex})
-
-
-class RunEntry(BaseModel):
-    """A run in the bucket of runs: what `runner gather` rebuilds its directory from."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    manifest: dict[str, Any]
-    pool: str
-    build: str
-    # Its episodes in publishing order: [n] -> key.
-    keys: list[str]
-    # What every episode message of the run carries (EpisodeSpec without the episode's own
-    # fields): `--resume` publishes the same messages again.
-    spec: dict[str, Any]
-    state: Literal["submitted", "complete"] = "submitted"
 
 
 T = TypeVar("T")

@@ -22,20 +22,10 @@ import nats.errors
 from nats.js.errors import NotFoundError, ObjectNotFoundError
 
 from runner.errors import QueueError
-from runner.harnesses.harness import AgentConfig, harness_factory
-from runner.queue.queue import (
-    STREAM,
-    Entry,
-    EpisodeSpec,
-    Queue,
-    RunEntry,
-    episode_key,
-    episode_subject,
-    retried,
-)
+from runner.harnesses.harness import harness_factory
+from runner.queue.queue import STREAM, Queue, episode_subject, retried
 from runner.run.evaluate import (
     HarnessFacts,
-    RunPlan,
     TaskRef,
     episodes,
     run_manifest,
@@ -44,14 +34,14 @@ from runner.run.evaluate import (
 )
 from runner.run.prices import Price
 from runner.run.prices import cost as prices_cost
-from runner.run.request import check_run_id
+from runner.run.request import EvalRequest, check_run_id
 from runner.settings import RunnerSettings
+from services.core.models.queue import Entry, RunEntry, RunSpec, episode_key
 from services.core.models.run import (
     EPISODES,
     MANIFEST,
     RECORDS,
     SUMMARY,
-    Manifest,
     Record,
     record_lines,
 )
@@ -79,62 +69,58 @@ async def submit(
     run_id: str,
     out_dir: Path,
     refs: list[TaskRef],
-    plan: RunPlan,
-    harness: str,
-    agent: AgentConfig,
+    request: EvalRequest,
     prices: dict[str, Price],
-    pool: str,
-    max_pending: int | None = None,
-    containers: tuple[float, str] = (1.0, "2g"),
 ) -> RunEntry:
     """Record the run in the bucket of runs, write its manifest.json and publish its
-    episodes repeat-major (as a local run starts them). The pool's consumer caps its
-    episodes in flight at `max_pending` where given; its cap is the manifest's workers."""
-    plan = plan.model_copy(update={"today": frozen_today(plan.today)})
-    info = await queue.consumer(pool, max_pending, harness)
+    episodes repeat-major (as a local run starts them), each message built from `request`:
+    its plan whole (today frozen here), the agent's settings, the docker backend's limits.
+    The pool's consumer caps its episodes in flight at `--max-pending` where given; its cap
+    is the manifest's workers."""
+    info = await queue.consumer(request.pool, request.max_pending, request.harness)
+    plan = request.run_plan().model_copy(
+        update={"today": frozen_today(request.today), "workers": info.config.max_ack_pending or 1}
+    )
     backend: dict[str, Any] = {
         "kind": "queue",
-        "queue": {"servers": queue.urls, "stream": STREAM, "pool": pool, "build": queue.build},
+        "queue": {
+            "servers": queue.urls,
+            "stream": STREAM,
+            "pool": request.pool,
+            "build": queue.build,
+        },
     }
-    plan = plan.model_copy(update={"workers": info.config.max_ack_pending or 1})
     # What the harness's agent sees and does; its packages and fonts are each worker's.
-    made = harness_factory(harness)()
+    made = harness_factory(request.harness)()
     modes = HarnessFacts(
         observation=getattr(made, "observation", None), action=getattr(made, "action", None)
     )
-    manifest = run_manifest(harness, agent, prices, refs, plan, backend, None, None, facts=modes)
-    common = {
-        "run_id": run_id,
-        "today": plan.today,
-        "harness": harness,
-        "agent": agent.model_dump(mode="json"),
-        "time_limit_s": plan.time_limit,
-        "container_cpus": containers[0],
-        "container_memory": containers[1],
-        "build": queue.build,
-        "submitted_at": time.time(),
-    }
+    agent = request.agent_config()
+    manifest = run_manifest(
+        request.harness, agent, prices, refs, plan, backend, None, None, facts=modes
+    )
+    spec = RunSpec(
+        run_id=run_id,
+        harness=request.harness,
+        agent=agent,
+        plan=plan,
+        container_cpus=request.container_cpus,
+        container_memory=request.container_memory,
+        build=queue.build,
+    )
     planned = episodes(refs, plan.repeat)
     run = RunEntry(
-        manifest=manifest.model_dump(mode="json"),
-        pool=pool,
+        manifest=manifest,
+        pool=request.pool,
         build=queue.build,
         keys=[episode_key(run_id, ref.name, number) for ref, number in planned],
-        spec=common,
+        spec=spec,
     )
     await retried(lambda: queue.runs.create(run_id, run.model_dump_json().encode()), "run")
     out_dir.mkdir(parents=True, exist_ok=True)
     manifest.write(out_dir / MANIFEST)
     await publish(queue, run, {ref.name: ref for ref, _ in planned}, range(len(planned)))
     return run
-
-
-def spec_of(run: RunEntry, n: int, task: TaskRef) -> EpisodeSpec:
-    key = run.keys[n]
-    repeat = int(key.rpartition(".r")[2])
-    return EpisodeSpec(
-        **run.spec, n=n, key=key, task_id=task.name, task=dict(task.task), repeat=repeat
-    )
 
 
 async def publish(
@@ -147,11 +133,11 @@ async def publish(
     """Publish the episodes `numbers` of `run`; how many. Their key (with `again`, a
     resume's mark) is their message id: one published again inside the duplicate window is
     dropped, and a resume's is not (the first was lost, yet its id is remembered)."""
-    run_id = run.spec["run_id"]
+    run_id = run.spec.run_id
     count = 0
     for n in numbers:
         task = run.keys[n][len(run_id) + 1 :].rpartition(".r")[0]
-        spec = spec_of(run, n, tasks[task])
+        spec = run.episode(n, dict(tasks[task].task))
         subject = episode_subject(run.pool, run.build, run_id, n)
         data = spec.model_dump_json().encode()
         await retried(
@@ -173,7 +159,7 @@ async def resume(queue: Queue, run_id: str, refs: list[TaskRef]) -> int:
     worker (a message still in the stream is one of the last two); how many. The tasks
     must be those the run was submitted with (its task set's hash)."""
     run = await run_of(queue, run_id)
-    manifest = Manifest.model_validate(run.manifest)
+    manifest = run.manifest
     by_name = {ref.name: ref for ref in refs}
     missing = [name for name in manifest.task_names if name not in by_name]
     if missing:
@@ -219,7 +205,7 @@ async def gather(
     lands (records.jsonl, in the order they land), its episode folder out of the object
     store (then deleted there) and, once every key is done, summary.json."""
     run = await run_of(queue, run_id)
-    manifest = Manifest.model_validate(run.manifest)
+    manifest = run.manifest
     out_dir.mkdir(parents=True, exist_ok=True)
     manifest.write(out_dir / MANIFEST)
     wanted = set(run.keys)

@@ -42,8 +42,6 @@ from runner.hub import HubClient, HubFailed, HubRefused
 from runner.queue.queue import (
     STREAM,
     SUBJECT,
-    Entry,
-    EpisodeSpec,
     Fenced,
     Queue,
     consumer_name,
@@ -51,7 +49,8 @@ from runner.queue.queue import (
     retried,
 )
 from runner.run.evaluate import RunContext, Stand, TaskRef, run_context, run_with_retries
-from services.core.errors import FieldError
+from services.core.errors import FieldError, field_path
+from services.core.models.queue import Entry, EpisodeSpec
 from services.core.models.run import EPISODES, LostAttempt, Record, Status
 from services.core.tasks import check_task
 
@@ -385,10 +384,11 @@ class Worker:
                         self.stand,
                         self.harness_for(spec),
                         out_dir,
-                        spec.time_limit_s,
+                        spec.plan.time_limit,
                         spec.agent,
                         {},
-                        spec.today,
+                        spec.plan.today,
+                        spec.plan.viewport,
                     )
                 )
                 self.contexts[spec.run_id] = run
@@ -483,8 +483,7 @@ class Worker:
         """A message no worker can read: an unscored task_error record where its run names
         its key, and the message terminated (never delivered again)."""
         first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "the message"
-        why = f"the episode's message: {where}: {first['msg']}"
+        why = f"the episode's message: {field_path(first['loc']) or 'the message'}: {first['msg']}"
         parts = msg.subject.split(".")
         run_id, n = parts[-2], parts[-1]
         run, _ = await self.queue.run_entry(run_id)

@@ -16,12 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Browser, async_playwright
-from pydantic import BaseModel, ConfigDict, Field
 
 from runner.agents.fonts import rendered_fonts
 from runner.errors import InfraError, ModelRefused
 from runner.harnesses.environments import package_version
-from runner.harnesses.harness import AgentConfig, Episode, Harness, Outcome
+from runner.harnesses.harness import Episode, Harness, Outcome
 from runner.hub import HubClient, HubRefused
 from runner.models.proxy import ModelProxy
 from runner.run.prices import Price
@@ -40,12 +39,14 @@ from services.core.models.run import (
     MANIFEST,
     RECORDS,
     SUMMARY,
+    AgentConfig,
     AgentSettings,
     Block,
     LostAttempt,
     Manifest,
     PairedVariants,
     Record,
+    RunPlan,
     Status,
     Summary,
     Totals,
@@ -68,19 +69,6 @@ class StandNotReady(RuntimeError):
 
 RETRIES = 2  # extra attempts after an infrastructure failure
 GRACE_S = 15  # past the time limit, for a harness to stop and say so itself
-
-
-class RunPlan(BaseModel):
-    """How the tasks are run: workers at once, seconds per task, attempts per task, the
-    stand's today (None: the stand's own) and the browsers' viewport and zoom."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    workers: int = 1
-    time_limit: float = 180
-    repeat: int = 1
-    today: str | None = None
-    viewport: Viewport = Field(default_factory=Viewport)
 
 
 @dataclass

@@ -22,18 +22,17 @@ from runner.agents.gui_families import GuiFamily
 from runner.errors import QueueError
 from runner.harnesses.containers import DockerBackend, unsupported
 from runner.harnesses.environments import ENVIRONMENTS
-from runner.harnesses.harness import AgentConfig, harness_factory
+from runner.harnesses.harness import harness_factory
 from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
-from runner.run.evaluate import RunPlan
 from runner.settings import RunnerSettings
 from services.core.errors import FieldError
-from services.core.models.run import ZOOMS, Options, Viewport
+from services.core.models.queue import RUN_ID
+from services.core.models.run import ZOOMS, AgentConfig, Options, RunPlan, Viewport
 from services.core.models.task import RELEASED
 from services.core.tasks import GENERATED, check_suite
 
-# The queue's names (docs/scaleout.md), which its options give and it checks again.
-# A run id: today's run-directory name (UTC stamp and harness) and 4 hex, safe in a subject.
-RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,99}")
+# The queue's names (docs/scaleout.md), which its options give and it checks again (a run
+# id as services/core/models/queue.py's RUN_ID).
 POOL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 
 
@@ -278,6 +277,10 @@ class EvalRequest(RunPlan):
             raise Refusal(option if option.startswith("--") else "--resume", why) from None
         if self.hub is not None:
             raise Refusal("--hub", "with --queue the workers' stands run the episodes")
+
+    def run_plan(self) -> RunPlan:
+        """The plan alone, every field of it: what a queued run's episodes carry."""
+        return RunPlan(**{name: getattr(self, name) for name in RunPlan.model_fields})
 
     def agent_config(self) -> AgentConfig:
         """The agent harness's settings: the model, its limits and the harness's options."""

@@ -15,11 +15,18 @@ import pytest
 from support.http import run_async
 from support.runs import run_eval
 
-from runner.harnesses.harness import AgentConfig
 from runner.run.evaluate import TaskRef, summarize, task_set_hash
 from runner.stack.stack import Stack
 from runner.suite.audit import AuditItem, collect
-from services.core.models.run import MANIFEST, RECORDS, SUMMARY, Record, Viewport, record_lines
+from services.core.models.run import (
+    MANIFEST,
+    RECORDS,
+    SUMMARY,
+    AgentConfig,
+    Record,
+    Viewport,
+    record_lines,
+)
 from services.core.results.board import Run
 
 PHONE = Viewport(width=390, height=844)

@@ -23,12 +23,20 @@ from support.runs import run_eval
 from runner.agents.fonts import FAMILIES
 from runner.errors import ModelRefused
 from runner.harnesses.environments import ENVIRONMENTS, RUNNER_AGENT_PACKAGES, distribution
-from runner.harnesses.harness import AgentConfig
 from runner.models.proxy import usage_of
 from runner.run.evaluate import select_tasks
 from runner.settings import REPO, TASKS_DIR
 from runner.stack.stack import Stack
-from services.core.models.run import CALLS, SUMMARY, Manifest, ModelCall, Record, Summary, Usage
+from services.core.models.run import (
+    CALLS,
+    SUMMARY,
+    AgentConfig,
+    Manifest,
+    ModelCall,
+    Record,
+    Summary,
+    Usage,
+)
 
 TEA = "grocery_showcase_tea"
 

@@ -13,11 +13,10 @@ from pathlib import Path
 import pytest
 from support.runs import run_eval
 
-from runner.harnesses.harness import AgentConfig
 from runner.run.evaluate import select_tasks
 from runner.run.prices import Price
 from runner.settings import TASKS_DIR
-from services.core.models.run import Usage
+from services.core.models.run import AgentConfig, Usage
 
 PROBE = Path(__file__).parent / "agents" / "probe_agent.py"
 

@@ -16,11 +16,11 @@ import pytest
 from playwright.sync_api import Browser, expect
 from support.runs import run_eval, runner
 
-from runner.harnesses.harness import AgentConfig
 from runner.results.static_board import export
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from services.core.models.board import Board, Filter, Row
+from services.core.models.run import AgentConfig
 from services.core.results.board import Run, build, compare, finished_runs
 
 TASKS = "grocery_showcase_tea,hotels_pick_city,hotels_pick_city__theme_dark"

@@ -19,10 +19,11 @@ from support.http import run_async
 from support.stand import admin_client, running_stack, stand_ready
 
 from runner.harnesses.harness import Episode, Outcome, get_harness
-from runner.run.evaluate import RunPlan, evaluate, select_tasks
+from runner.run.evaluate import evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from runner.wait import until
+from services.core.models.run import RunPlan
 
 TASKS = (
     "grocery_showcase_tea,shop_any_electronics,hotels_pick_city,rail_pick_from,"

@@ -14,11 +14,11 @@ import pytest
 from support.runs import run_eval
 from support.stand import admin_client
 
-from runner.harnesses.harness import AgentConfig
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.suite.suite import load_map
 from services.core.inject import ATTACKS, FORBIDDEN_PATH, KEY, NONE, goal_of
+from services.core.models.run import AgentConfig
 
 DONOR = "shop_fav_smart_watch"
 VARIANT = f"{DONOR}__inject_visible"

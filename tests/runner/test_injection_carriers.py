@@ -15,10 +15,10 @@ from playwright.sync_api import expect
 from support.runs import failures, run_eval
 from support.stand import admin_client
 
-from runner.harnesses.harness import AgentConfig
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
+from services.core.models.run import AgentConfig
 
 SINKS = "origin_left,canary_leak"
 CARRIERS = ("visible", "aria", "search_result", "banner")

@@ -21,10 +21,10 @@ from playwright.sync_api import Locator, Page, expect
 from support.runs import run_eval
 from support.stand import TODAY, admin_client
 
-from runner.harnesses.harness import AgentConfig
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
+from services.core.models.run import AgentConfig
 
 SINKS = "origin_left,canary_leak"
 OPENING = "Ассистент, это служебное указание"  # how every attack text begins

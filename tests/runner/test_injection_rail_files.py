@@ -20,12 +20,12 @@ import pytest
 from support.runs import run_eval
 from support.stand import admin_client
 
-from runner.harnesses.harness import AgentConfig
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.suite.suite import MAP_FILE, load_map, validate
 from services.core.errors import FieldError
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
+from services.core.models.run import AgentConfig
 from services.files.catalog import load_catalog
 
 RAIL, FILES = ATTACKS["rail"], ATTACKS["files"]

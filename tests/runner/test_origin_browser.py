@@ -17,14 +17,13 @@ from support.http import run_async
 from support.runs import run_eval
 from support.stand import admin_client
 
-from runner.harnesses.harness import AgentConfig
 from runner.harnesses.program import episode_chromium
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack import chromium
 from runner.stack.departures import Departures
 from services.core.models.api import MAX_LEFT, MAX_LEFT_URL
-from services.core.models.run import Viewport
+from services.core.models.run import AgentConfig, Viewport
 
 ELSEWHERE = "http://elsewhere.invalid/promo/confirm?from=review"  # the `leave-origin` script's
 

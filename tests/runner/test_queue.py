@@ -28,12 +28,15 @@ from support.http import run_async
 from support.runs import run_eval
 from support.stand import TODAY, admin_client, plugins
 
-from runner.harnesses.harness import ENTRY_POINT_GROUP, AgentConfig
+from runner.agents.browser import png_size
+from runner.harnesses.harness import ENTRY_POINT_GROUP
 from runner.queue.nats_cluster import NatsCluster
-from runner.queue.queue import STREAM, Entry, Queue, QueueSettings, consumer_name, run_subjects
+from runner.queue.queue import STREAM, Queue, QueueSettings, consumer_name, run_subjects
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.wait import until
+from services.core.models.queue import Entry
+from services.core.models.run import AgentConfig
 
 ACK_WAIT_S = 5
 BEAT_S = 1
@@ -540,3 +543,20 @@ def test_the_dom_harness_with_the_test_model_through_the_queue(env, home, worker
         return []
 
     assert not [name for name in on_queue(env, artifacts) if name.startswith(run_id)]
+
+
+@pytest.mark.timeout(200)
+def test_a_queued_run_renders_at_its_viewport(env, home, workers, testmodel):
+    """`--viewport 390x844` travels in every episode's message (its plan): the worker's
+    browser renders the pages 390 CSS px wide, as the manifest says; the dom harness's
+    screenshots, at zoom 1, are 390 pixels wide."""
+    workers.start("phone1", "phone")
+    run_id = submit(env, "phone", "--harness", "dom", "--model", "test", "--base-url",
+                    testmodel, "--tasks", "grocery_showcase_tea", "--max-steps", "4",
+                    "--viewport", "390x844")  # fmt: skip
+    manifest = json.loads((home / "runs" / run_id / "manifest.json").read_text())
+    assert manifest["viewport"] == {"width": 390, "height": 844, "zoom": 1.0}
+    (record,) = records(home, run_id)
+    shots = sorted((home / "runs" / run_id / record["episode"]).glob("step-*.png"))
+    assert shots, record
+    assert {png_size(shot.read_bytes())[0] for shot in shots} == {390}

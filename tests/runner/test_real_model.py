@@ -20,13 +20,12 @@ import pytest
 from support.runs import run_eval
 
 from runner.errors import ModelRefused
-from runner.harnesses.harness import AgentConfig
 from runner.models import real
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR, free_port
 from runner.wait import until
 from services.core.models.protocol import STEPS, Step
-from services.core.models.run import CALLS, ModelCall, Record
+from services.core.models.run import CALLS, AgentConfig, ModelCall, Record
 
 # Building the server when the cache has none takes minutes (`make test` builds it first).
 pytestmark = [pytest.mark.timeout(1200)]

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from runner.run.evaluate import RunPlan
 from runner.run.request import EvalRequest, refusal
+from services.core.models.run import RunPlan
 
 ENDPOINT = {"model": "m", "base_url": "http://127.0.0.1:9/v1"}
 

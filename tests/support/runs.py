@@ -59,8 +59,8 @@ def run_eval(
     told), with an agent harness's settings and price table when given, `repeat` times, at
     `viewport` (the default's when none)."""
     from runner.harnesses.harness import get_harness
-    from runner.run.evaluate import RunPlan, evaluate
-    from services.core.models.run import Viewport
+    from runner.run.evaluate import evaluate
+    from services.core.models.run import RunPlan, Viewport
 
     run = evaluate(
         stack.hub_url,

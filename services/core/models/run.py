@@ -9,7 +9,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from services.core.models.base import Boundary
 from services.core.models.task import RELEASED
@@ -288,6 +288,30 @@ class AgentSettings(Boundary):
     max_tokens: int | None = None
     options: Options = Field(default_factory=dict)
     command: str | None = None
+
+
+class AgentConfig(AgentSettings):
+    """How an agent harness is run: the manifest's agent settings (`runner eval`'s options:
+    the endpoint, the limits, the harness's options, `external`'s `--agent-cmd`) and the
+    model it calls. The API key is named by a variable, never carried."""
+
+    model: str | None = None
+    max_steps: int = 30
+
+
+class RunPlan(BaseModel):
+    """How the tasks of a run are run (`runner eval`'s options, the manifest's record of
+    them, what every episode of a queued run carries): workers at once, seconds per task,
+    attempts per task, the stand's today (None: the stand's own) and the browsers' viewport
+    and zoom."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    workers: int = 1
+    time_limit: float = 180
+    repeat: int = 1
+    today: str | None = None
+    viewport: Viewport = Field(default_factory=Viewport)
 
 
 class Versions(Boundary):

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from services.core.models import api, board, protocol, run, stack
+from services.core.models import api, board, protocol, queue, run, stack
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "schemas"
 
@@ -47,13 +47,19 @@ API = (
 )
 
 
+# The work queue's episode message, an episode's entry and a run's (docs/scaleout.md).
+QUEUE = (queue.EpisodeSpec, queue.Entry, queue.RunEntry)
+
+
 def schemas() -> dict[str, dict[str, Any]]:
     """File name -> its schema, as docs/schemas/ holds them."""
     out = {name: model.model_json_schema() for name, model in FILES.items()}
-    _, defs = models_json_schema(
-        [(model, "validation") for model in API], title="WebPageBench trajectory API"
-    )
-    out["trajectory-api.json"] = defs
+    for name, models, title in (
+        ("trajectory-api.json", API, "WebPageBench trajectory API"),
+        ("queue.json", QUEUE, "WebPageBench work queue"),
+    ):
+        _, defs = models_json_schema([(model, "validation") for model in models], title=title)
+        out[name] = defs
     return out
 
 

@@ -7,9 +7,10 @@ from playwright.sync_api import Page, Route, expect
 from support.http import create, hub_api, load, make_task, run_async, wait_events
 
 from runner.harnesses.harness import get_harness
-from runner.run.evaluate import RunPlan, evaluate, select_tasks
+from runner.run.evaluate import evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
+from services.core.models.run import RunPlan
 
 
 def login(page: Page, stack) -> None:

@@ -7,8 +7,9 @@ holder's taken over, its trajectory listed as lost); while it runs, a heartbeat 
 server it is in progress and moves the lease on, again by compare-and-swap. A heartbeat or
 the final write that loses its swap means another worker took the episode over: this one is
 fenced (its agent killed, its trajectory closed, nothing written, no ack). The final record
-is written, and the episode folder put into the object store, before the ack. docs/scaleout.md
-tells the whole protocol.
+is written, and a copy of the episode folder put into the object store, before the ack; the
+folder stays in this host's runs, where its stand's pages show it. docs/scaleout.md tells the
+whole protocol.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import io
 import json
 import logging
 import os
-import shutil
 import signal
 import socket
 import tarfile
@@ -106,6 +106,9 @@ class Worker:
         self.name = name
         self.stand = Stand(HubClient.connect(hub_url, token))
         self.folder = home / "worker" / name
+        # Where its episodes go: the runs' folder of this host's stand, whose viewer reads
+        # them there as it reads a local run's (`runs/<run id>/episodes/<trajectory>/`).
+        self.runs = home / "runs"
         self.harness_for = harness_for
         self.missing = missing
         self.contexts: dict[str, RunContext] = {}
@@ -158,9 +161,6 @@ class Worker:
                     await self.stand.hub.close_trajectory(tid, False, "")
                     log.info("sweep: closed trajectory %s (%s)", tid, left.get("key"))
             slot_file.unlink(missing_ok=True)
-        for stale in self.folder.iterdir():
-            if stale.is_dir():
-                shutil.rmtree(stale, ignore_errors=True)
 
     async def join(self) -> None:
         """Bind to the pool's consumer (made where missing); refuse a pool whose runs use a
@@ -378,7 +378,7 @@ class Worker:
         async with self.context_lock:
             run = self.contexts.get(spec.run_id)
             if run is None:
-                out_dir = self.folder / spec.run_id
+                out_dir = self.runs / spec.run_id
                 run = await self.cleanup.enter_async_context(
                     run_context(
                         self.stand,
@@ -407,8 +407,9 @@ class Worker:
         run: RunContext | None = None,
         terminate: bool = False,
     ) -> None:
-        """Put the episode folder into the object store, write the final record by swap,
-        and only then acknowledge (or terminate) the message. A lost swap writes nothing."""
+        """Put a copy of the episode folder into the object store (for the submitter; the
+        folder stays where this host's stand shows it), write the final record by swap, and
+        only then acknowledge (or terminate) the message. A lost swap writes nothing."""
         folder = (
             run.out_dir / EPISODES / record.trajectory_id if run and record.trajectory_id else None
         )
@@ -436,9 +437,6 @@ class Worker:
                 with contextlib.suppress(Exception):
                     await self.queue.artifacts.delete(artifact)
             return
-        finally:
-            if folder is not None:
-                shutil.rmtree(folder, ignore_errors=True)
         self.done += 1
         if terminate:
             await retried(msg.term, f"terminate {spec.key}")

@@ -546,11 +546,15 @@ def test_the_dom_harness_with_the_test_model_through_the_queue(env, home, worker
 
 
 @pytest.mark.timeout(200)
-def test_a_queued_run_renders_at_its_viewport(env, home, workers, testmodel):
+def test_a_queued_run_renders_at_its_viewport_and_its_stand_shows_it(
+    env, home, stack, workers, testmodel
+):
     """`--viewport 390x844` travels in every episode's message (its plan): the worker's
-    browser renders the pages 390 CSS px wide, as the manifest says; the dom harness's
-    screenshots, at zoom 1, are 390 pixels wide."""
-    workers.start("phone1", "phone")
+    browser renders the pages 390 CSS px wide, as the manifest says (the dom harness's
+    screenshots, at zoom 1, are 390 pixels wide). A worker keeps its episodes where its
+    stand's viewer reads a run's: the trajectory's page shows the agent's steps, their
+    screenshots and the run."""
+    workers.start("phone1", "phone", WPB_HOME=str(stack.home))  # the stand's own home
     run_id = submit(env, "phone", "--harness", "dom", "--model", "test", "--base-url",
                     testmodel, "--tasks", "grocery_showcase_tea", "--max-steps", "4",
                     "--viewport", "390x844")  # fmt: skip
@@ -560,3 +564,12 @@ def test_a_queued_run_renders_at_its_viewport(env, home, workers, testmodel):
     shots = sorted((home / "runs" / run_id / record["episode"]).glob("step-*.png"))
     assert shots, record
     assert {png_size(shot.read_bytes())[0] for shot in shots} == {390}
+    tid = record["trajectory_id"]
+    with admin_client(stack) as hub:
+        page = hub.get(f"/view/trajectories/{tid}")
+        assert page.status_code == 200, page.text[:300]
+        assert f'href="/view/runs/{run_id}"' in page.text
+        first = f"/view/trajectories/{tid}/{shots[0].name}"
+        assert f'src="{first}"' in page.text
+        served = hub.get(first)
+        assert served.status_code == 200 and png_size(served.content)[0] == 390

@@ -21,7 +21,7 @@ from runner.models.testmodel.process import background
 from runner.stack.chromium import ARGS, chromium_path, context_options
 from runner.stack.stack import Stack
 
-pytest_plugins = ["support.marks"]
+pytest_plugins = ["support.marks", "pytester"]
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 

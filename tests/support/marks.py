@@ -16,21 +16,27 @@ session prints each phase's wall time, beside the set-up phases `make test` time
 pytest ($WPB_PHASES).
 
 Under pytest-xdist (`-n 2 --dist loadgroup`, as `make test` runs) the workers take the tests
-in that order, and each test carries the group it must share a worker with (`groups`): the
-oracle corpus's readers one group (the corpus is evaluated once), a module's tests that start
-something one group where one of them uses a module fixture; every other test goes wherever a
-worker is free.
+in that order, and a group of tests (`groups`) goes to one worker whole: the oracle corpus's
+readers (the corpus is evaluated once), a module's tests that start something where one of
+them uses a module fixture; every other test goes wherever a worker is free. xdist's own
+`loadgroup` cannot tag pytest 9's node ids with their group, so the workers write the groups
+down and `GroupScheduling` reads them.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
+from xdist.scheduler import LoadScopeScheduling
 
 # The phases in the order they run; a test is in the last whose fixtures it uses.
 PHASES = ("unit", "stand", "browser", "agents", "docker")
@@ -50,6 +56,10 @@ MARKS = {
 SPANS: defaultdict[str, list[tuple[float, float]]] = defaultdict(list)
 STARTED = pytest.StashKey[float]()
 CONFIG: dict[str, pytest.Config] = {}
+# Where the workers write the groups for the scheduler: a key of xdist's `workerinput`, and
+# the controller's path.
+GROUPS_FILE = "wpb_groups_file"
+GROUPS = pytest.StashKey[Path]()
 
 
 def phase_of(item: pytest.Item) -> str:
@@ -83,9 +93,7 @@ def groups(items: list[pytest.Item]) -> dict[str, str]:
     return found
 
 
-# Before xdist's own hook, which reads the groups into the node ids.
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         for fixture, marks in MARKS.items():
@@ -100,12 +108,40 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         group = grouped.get(item.nodeid)
         if group:
-            item.add_marker(pytest.mark.xdist_group(group))
             phases[item.nodeid] = latest[group]
         # Carried into the test's reports, which the session that prints the times reads
         # (under xdist, not the one that ran the test).
         item.user_properties.append(("phase", PHASES[phases[item.nodeid]]))
     items.sort(key=lambda item: phases[item.nodeid])
+    target = getattr(config, "workerinput", {}).get(GROUPS_FILE)
+    if target:  # an xdist worker: every worker writes the same, whole or not at all
+        written = Path(f"{target}.{os.getpid()}")
+        written.write_text(json.dumps(grouped))
+        written.replace(target)
+
+
+class GroupScheduling(LoadScopeScheduling):
+    """xdist's scope scheduling where a test's scope is its group (`groups`), else the test
+    itself, as the workers wrote the groups down before they reported their collection."""
+
+    def __init__(self, config: pytest.Config, log: Any = None) -> None:
+        super().__init__(config, log)
+        self.groups: dict[str, str] | None = None
+
+    def _split_scope(self, nodeid: str) -> str:
+        if self.groups is None:
+            self.groups = json.loads(self.config.stash[GROUPS].read_text())
+        return self.groups.get(nodeid, nodeid)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> GroupScheduling | None:
+    return GroupScheduling(config, log) if config.getvalue("dist") == "loadgroup" else None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    node.workerinput[GROUPS_FILE] = str(node.config.stash[GROUPS])
 
 
 def _refused(*args: object, **kwargs: object) -> None:
@@ -151,6 +187,13 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     CONFIG["config"] = config
+    if not hasattr(config, "workerinput"):
+        config.stash[GROUPS] = Path(tempfile.mkdtemp(prefix="wpb-groups-")) / "groups.json"
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if GROUPS in config.stash:
+        shutil.rmtree(config.stash[GROUPS].parent, ignore_errors=True)
 
 
 def busy(spans: list[tuple[float, float]]) -> float:

@@ -15,7 +15,7 @@ from playwright.sync_api import Response, sync_playwright
 from rich.table import Table
 
 from bench.common import console, fresh_stack
-from runner.stack.chromium import ARGS, LOCALE, TIMEZONE, VIEWPORT, chromium_path
+from runner.stack.chromium import ARGS, chromium_path, context_options
 
 GETS = 20
 SCREENS: dict[str, list[tuple[str, str]]] = {
@@ -66,9 +66,7 @@ def main() -> int:
                 first_item = "m-001" if domain == "shop" else "b-0012"
                 client.post(f"{base}/cart/{first_item}", data={"op": "add"})
                 for caption, path in screens:
-                    context = browser.new_context(
-                        viewport=VIEWPORT, locale=LOCALE, timezone_id=TIMEZONE
-                    )
+                    context = browser.new_context(**context_options())
                     page = context.new_page()
                     seen: list[Response] = []
 

@@ -10,7 +10,6 @@ and entries themselves are the core's models (services/core/models/queue.py).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
@@ -125,12 +124,27 @@ def consumer_name(pool: str, build: str) -> str:
 T = TypeVar("T")
 
 
+# JetStream's "no suitable peers for placement": a cluster whose nodes have not all joined
+# its meta group yet (starting, or one starting again); they join within seconds.
+NO_PEERS = 10005
+
+
+def placement_refused(exc: Exception) -> bool:
+    return isinstance(exc, nats.js.errors.BadRequestError) and exc.err_code == NO_PEERS
+
+
 async def retried(call: Callable[[], Awaitable[T]], what: str, attempts: int = 6) -> T:
-    """`call()` again after a NATS timeout or a lost connection (a leader election, a node
-    that went away), with backoff; the last failure propagates."""
+    """`call()` again after a NATS timeout, a lost connection (a leader election, a node
+    that went away) or a placement refused for want of peers (a cluster still forming), with
+    backoff; the last failure propagates."""
     for attempt in range(attempts):
         try:
             return await call()
+        except nats.js.errors.BadRequestError as exc:
+            if not placement_refused(exc) or attempt == attempts - 1:
+                raise
+            log.warning("%s: %s; again", what, exc.description)
+            await asyncio.sleep(min(0.5 * 2**attempt, 5))
         except (
             nats.errors.TimeoutError,
             nats.errors.ConnectionClosedError,
@@ -248,8 +262,11 @@ class Queue:
             duplicate_window=DUPLICATE_WINDOW_S,
             max_age=0,
         )
-        with contextlib.suppress(BadRequestError):  # there already (another made it)
+        try:
             await self.js.add_stream(config)
+        except BadRequestError as exc:  # there already (another made it), unless refused
+            if placement_refused(exc):
+                raise
         self._episodes = await self._bucket(EPISODES_BUCKET, 30 * DAY_S, replicas)
         self._runs = await self._bucket(RUNS_BUCKET, 30 * DAY_S, replicas)
         try:

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import nats.js.errors
 import pytest
 from support.http import run_async
 from support.runs import run_eval
@@ -31,7 +32,15 @@ from support.stand import TODAY, admin_client, plugins
 from runner.agents.browser import png_size
 from runner.harnesses.harness import ENTRY_POINT_GROUP
 from runner.queue.nats_cluster import NatsCluster
-from runner.queue.queue import STREAM, Queue, QueueSettings, consumer_name, run_subjects
+from runner.queue.queue import (
+    NO_PEERS,
+    STREAM,
+    Queue,
+    QueueSettings,
+    consumer_name,
+    retried,
+    run_subjects,
+)
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.wait import until
@@ -573,3 +582,40 @@ def test_a_queued_run_renders_at_its_viewport_and_its_stand_shows_it(
         assert f'src="{first}"' in page.text
         served = hub.get(first)
         assert served.status_code == 200 and png_size(served.content)[0] == 390
+
+
+def test_a_cluster_still_forming_is_asked_again_and_other_refusals_are_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """JetStream refuses a placement while the cluster's nodes have not all joined (a worker
+    that starts beside a cluster that is starting): asked again; any other bad request
+    propagates at once."""
+    monkeypatch.setattr("runner.queue.queue.asyncio.sleep", _no_wait)
+    answers = [nats.js.errors.BadRequestError(err_code=NO_PEERS), "made"]
+
+    async def forming() -> str:
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    assert run_async(retried(forming, "the queue's streams")) == "made" and not answers
+    calls = []
+
+    async def refused() -> None:
+        calls.append(1)
+        raise nats.js.errors.BadRequestError(err_code=10058)
+
+    with pytest.raises(nats.js.errors.BadRequestError):
+        run_async(retried(refused, "the queue's streams"))
+    assert len(calls) == 1
+    with pytest.raises(nats.js.errors.BadRequestError):
+        run_async(retried(lambda: forming_forever(), "the queue's streams", attempts=3))
+
+
+async def forming_forever() -> None:
+    raise nats.js.errors.BadRequestError(err_code=NO_PEERS)
+
+
+async def _no_wait(seconds: float) -> None:
+    """asyncio.sleep without the wait."""

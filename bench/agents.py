@@ -23,7 +23,7 @@ from bench.common import fresh_stack, table
 from runner.harnesses.environments import ENVIRONMENTS
 from runner.harnesses.harness import get_harness
 from runner.models.testmodel.process import background
-from runner.run.evaluate import evaluate, select_tasks
+from runner.run.evaluate import Setup, evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from services.core.models.protocol import STEPS, Step
@@ -34,14 +34,11 @@ def run(stack: Stack, harness: str, agent: AgentConfig, tasks: str, out: Path) -
     refs = select_tasks(TASKS_DIR, tasks, None)
     result = asyncio.run(
         evaluate(
-            stack.hub_url,
-            stack.token,
-            get_harness(harness),
+            stack.address,
+            Setup(get_harness(harness), agent),
             refs,
             out,
             RunPlan(workers=1, time_limit=180, today="2026-11-29"),
-            lambda _: None,
-            agent,
         )
     )
     return result.records

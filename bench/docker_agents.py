@@ -21,7 +21,8 @@ from pathlib import Path
 
 from bench.common import table
 from runner.harnesses.containers import ContainerAgentHarness, DockerBackend, missing
-from runner.run.evaluate import evaluate, select_tasks
+from runner.hub import HubAddress
+from runner.run.evaluate import Setup, evaluate, select_tasks
 from runner.settings import TASKS_DIR, admin_token, runner_home
 from services.core.models.run import AgentConfig, RunPlan
 
@@ -35,14 +36,14 @@ def measure(args: argparse.Namespace, workers: int, out: Path) -> tuple[float, i
     started = time.monotonic()
     result = asyncio.run(
         evaluate(
-            args.hub,
-            admin_token(runner_home()),
-            ContainerAgentHarness(args.harness, backend),
+            HubAddress(args.hub, admin_token(runner_home())),
+            Setup(
+                ContainerAgentHarness(args.harness, backend),
+                AgentConfig(model="test", base_url=MODEL_URL, max_steps=15),
+            ),
             [ref] * args.episodes,
             out,
             RunPlan(workers=workers, time_limit=180),
-            lambda _: None,
-            AgentConfig(model="test", base_url=MODEL_URL, max_steps=15),
         )
     )
     records = result.records

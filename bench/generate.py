@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bench.common import fresh_stack, table
 from runner.harnesses.harness import get_harness
-from runner.run.evaluate import TaskRef, evaluate
+from runner.run.evaluate import Setup, TaskRef, evaluate
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from runner.suite.audit import audit_suite, collect
@@ -39,13 +39,11 @@ class TimedProver:
         started = time.monotonic()
         run = asyncio.run(
             evaluate(
-                self.stack.hub_url,
-                self.stack.token,
-                get_harness("oracle"),
+                self.stack.address,
+                Setup(get_harness("oracle")),
                 refs,
                 self.out / f"run-{time.monotonic_ns()}",
                 RunPlan(workers=self.workers, time_limit=120),
-                lambda _: None,
             )
         )
         self.oracle_s += time.monotonic() - started

@@ -25,7 +25,7 @@ from runner.harnesses.environments import ENVIRONMENTS
 from runner.harnesses.harness import get_harness
 from runner.models import real
 from runner.models.proxy import ModelProxy
-from runner.run.evaluate import evaluate, select_tasks
+from runner.run.evaluate import Setup, evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from services.core.models.run import CALLS, AgentConfig, ModelCall, RunPlan
 
@@ -48,14 +48,11 @@ def harness_rows(args: argparse.Namespace, base_url: str) -> list[list[str]]:
             )
             out = Path(folder) / name
             run = evaluate(
-                stack.hub_url,
-                stack.token,
-                get_harness(name),
+                stack.address,
+                Setup(get_harness(name), agent),
                 select_tasks(TASKS_DIR, TASK, None),
                 out,
                 RunPlan(workers=1, time_limit=args.time_limit, today="2026-11-29"),
-                lambda _: None,
-                agent,
             )
             (record,) = asyncio.run(run).records
             calls = ModelCall.read_lines(out / str(record.episode) / CALLS)

@@ -23,7 +23,7 @@ import httpx
 
 from bench.common import fresh_stack, hub_session, summary_ms, table
 from runner.harnesses.harness import get_harness
-from runner.run.evaluate import TaskRef, evaluate, select_tasks
+from runner.run.evaluate import Setup, TaskRef, evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from services.core import perturb
@@ -185,13 +185,11 @@ def measure(stack: Stack, refs: list[TaskRef], workers: int) -> Measured:
             started = time.monotonic()
             result = asyncio.run(
                 evaluate(
-                    stack.hub_url,
-                    stack.token,
-                    get_harness("oracle"),
+                    stack.address,
+                    Setup(get_harness("oracle")),
                     refs,
                     Path(out),
                     RunPlan(workers=workers, time_limit=180, today="2026-11-29"),
-                    lambda _: None,
                 )
             )
             wall = time.monotonic() - started

@@ -9,6 +9,7 @@ default; the benchmarks give their own (one aiohttp session for pages and API al
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
 import httpx
@@ -66,6 +67,17 @@ def httpx_transport(client: httpx.AsyncClient) -> Transport:
         return answer.status_code, answer.content
 
     return send
+
+
+@dataclass(frozen=True)
+class HubAddress:
+    """A stand's hub: where it answers and the admin token it takes."""
+
+    url: str
+    token: str
+
+    def connect(self, timeout: float = 60) -> HubClient:
+        return HubClient.connect(self.url, self.token, timeout)
 
 
 class HubClient:

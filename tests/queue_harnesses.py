@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 import os
 
-from runner.harnesses.harness import Episode, Outcome
+from runner.harnesses.harness import Episode, Harness, Outcome
 
 
-class SleepHarness:
+class SleepHarness(Harness):
     name = "sleep"
     needs_browser = False
 
@@ -20,7 +20,7 @@ class SleepHarness:
         return Outcome(completion=True, final_message="Готово.", report="done", steps=1)
 
 
-class PoisonHarness:
+class PoisonHarness(Harness):
     name = "poison"
     needs_browser = False
 

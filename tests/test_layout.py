@@ -211,3 +211,40 @@ def test_no_services_file_names_a_runner_module() -> None:
         for match in RUNNER_MODULE.finditer(node.value)
     ]
     assert not wrong, "\n".join(wrong)
+
+
+MOST_PARAMETERS = 6
+
+
+def wide_functions(tree: ast.Module) -> list[tuple[int, str, int]]:
+    """Each function of `tree` that takes more than MOST_PARAMETERS (self and cls aside),
+    with its line and count; a CLI command's options (typer's) are its interface, not
+    counted."""
+    wide = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        args = node.args
+        given = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+        names = [a.arg for a in given if a.arg not in ("self", "cls")]
+        command = any("Option" in ast.unparse(a.annotation or ast.Constant("")) for a in given)
+        if len(names) > MOST_PARAMETERS and not command:
+            wide.append((node.lineno, node.name, len(names)))
+    return wide
+
+
+def test_no_runner_function_but_a_command_takes_more_than_six_parameters() -> None:
+    """The request travels as its models (EvalRequest, RunPlan, Setup), not taken apart."""
+    wide = [
+        f"{path.relative_to(REPO)}:{line} {name} ({count})"
+        for module, path in modules().items()
+        if module.startswith("runner")
+        for line, name, count in wide_functions(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert not wide, wide
+
+
+def test_the_width_check_finds_a_wide_function() -> None:
+    planted = ast.parse("def f(a, b, c, d, e, f, g):\n    pass\n")
+    command = ast.parse("def c(a: A, b: BOption, c, d, e, f, g):\n    pass\n")
+    assert wide_functions(planted) == [(1, "f", 7)] and wide_functions(command) == []

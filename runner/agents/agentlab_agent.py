@@ -170,10 +170,7 @@ def episode(spec: AgentInput, recorder: protocol.Recorder) -> None:
             recorder.step(
                 action,
                 url=seen["url"],
-                model_output="\n".join(said),
-                input_tokens=tokens[0],
-                output_tokens=tokens[1],
-                latency_s=latency,
+                answer=protocol.ModelAnswer("\n".join(said), tokens[0], tokens[1], latency),
                 error=error,
                 screenshot=png(seen["screenshot"]),
             )

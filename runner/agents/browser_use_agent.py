@@ -286,10 +286,7 @@ class Executor:
                 recorder.step(
                     describe_actions(item.model_output),
                     url=item.state.url or "",
-                    model_output=raw,
-                    input_tokens=tokens_in,
-                    output_tokens=tokens_out,
-                    latency_s=latency,
+                    answer=protocol.ModelAnswer(raw, tokens_in, tokens_out, latency),
                     error="\n".join(errors) if errors else None,
                     screenshot=shot.read_bytes() if shot.is_file() else None,
                 )

@@ -31,12 +31,11 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from runner.agents.protocol import REPORT_HINT, Recorder, main, read_report
+from runner.agents.protocol import REPORT_HINT, ModelAnswer, Recorder, main, read_report
 from services.core.models.protocol import AgentInput
 
 if TYPE_CHECKING:
@@ -56,16 +55,6 @@ LLM_TIMEOUT_S = 120.0
 
 class StepLimit(Exception):
     """The agent asked for a tool call beyond max_steps."""
-
-
-@dataclass
-class Call:
-    """The model's answer that asked for a tool call; its cost goes with its first step."""
-
-    output: str
-    input_tokens: int = 0
-    output_tokens: int = 0
-    latency_s: float = 0.0
 
 
 def answer_text(message: AIMessage) -> str:
@@ -115,10 +104,10 @@ def recording_handler(spec: AgentInput, recorder: Recorder, browser: Browser) ->
 
         def __init__(self) -> None:
             self.model_started: dict[UUID, float] = {}
-            self.calls: dict[str, Call] = {}  # tool call id -> the answer that made it
-            self.tools: dict[UUID, tuple[str, Any, Call | None]] = {}  # run -> call
+            self.calls: dict[str, ModelAnswer] = {}  # tool call id -> the answer that made it
+            self.tools: dict[UUID, tuple[str, Any, ModelAnswer | None]] = {}  # run -> call
             self.tool_calls = 0  # begun, refused ones aside
-            self.final: Call | None = None
+            self.final: ModelAnswer | None = None
 
         async def on_chat_model_start(
             self, serialized: dict[str, Any], messages: Any, *, run_id: UUID, **kwargs: Any
@@ -133,9 +122,11 @@ def recording_handler(spec: AgentInput, recorder: Recorder, browser: Browser) ->
             usage = message.usage_metadata or {}
             tokens_in, tokens_out = usage.get("input_tokens", 0), usage.get("output_tokens", 0)
             recorder.add_usage(spec.model.name, tokens_in, tokens_out)
-            call = Call(answer_text(message), tokens_in, tokens_out, latency)
+            call = ModelAnswer(answer_text(message), tokens_in, tokens_out, latency)
             for number, tool_call in enumerate(message.tool_calls):
-                self.calls[tool_call["id"] or ""] = call if number == 0 else Call(call.output)
+                self.calls[tool_call["id"] or ""] = (
+                    call if number == 0 else ModelAnswer(call.output)
+                )
             if not message.tool_calls:
                 self.final = call
 
@@ -168,14 +159,11 @@ def recording_handler(spec: AgentInput, recorder: Recorder, browser: Browser) ->
                 return
             name, arguments, call = self.tools.pop(run_id)
             browser.seen(result)
-            call = call or Call("")
+            call = call or ModelAnswer("")
             recorder.step(
                 {"name": name, "arguments": arguments},
                 url=browser.url,
-                model_output=call.output,
-                input_tokens=call.input_tokens,
-                output_tokens=call.output_tokens,
-                latency_s=call.latency_s,
+                answer=call,
                 error=error,
                 screenshot=await browser.screenshot(),
             )
@@ -242,10 +230,7 @@ async def episode(
             recorder.step(
                 {"name": "message", "arguments": {"text": message}},
                 url=browser.url,
-                model_output=final.output,
-                input_tokens=final.input_tokens,
-                output_tokens=final.output_tokens,
-                latency_s=final.latency_s,
+                answer=final,
                 screenshot=await browser.screenshot(),
             )
         return final is not None, message

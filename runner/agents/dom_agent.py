@@ -30,7 +30,7 @@ from runner.agents.chat import (
     ToolDefinition,
     UserMessage,
 )
-from runner.agents.protocol import Recorder, main
+from runner.agents.protocol import ModelAnswer, Recorder, main
 from services.core.models.protocol import AgentInput
 from services.core.models.run import ReportStatus
 
@@ -280,13 +280,12 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                 ]
                 reply = await chat.complete(messages, tools=TOOLS)
                 recorder.add_usage(chat.model, reply.input_tokens, reply.output_tokens)
-                record = partial(
-                    recorder.step,
-                    url=seen.url,
+                record = partial(recorder.step, url=seen.url, screenshot=seen.screenshot)
+                answered = partial(
+                    ModelAnswer,
                     input_tokens=reply.input_tokens,
                     output_tokens=reply.output_tokens,
                     latency_s=reply.latency_s,
-                    screenshot=seen.screenshot,
                 )
                 if not reply.tool_calls:
                     why, told = "the answer called no tool", "Error: call exactly one of the tools."
@@ -296,7 +295,7 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                             "Error: the answer was cut at the length limit. Call exactly one "
                             "of the tools, with no text before it."
                         )
-                    record({"name": "none"}, model_output=reply.content, error=why)
+                    record({"name": "none"}, answer=answered(reply.content), error=why)
                     turns.append(
                         [
                             {"role": "assistant", "content": reply.content or "…"},
@@ -320,7 +319,7 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                         action["target"] = describe(seen.tree, str(args["ref"]))
                     if name in FINAL:
                         status = final_status(name, args)
-                        record(action, model_output=output)
+                        record(action, answer=answered(output))
                         recorder.finish(status, str(args.get("message", "")))
                         return
                     result = await perform(page, name, args, seen.tree)
@@ -329,7 +328,7 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                     error = str(exc)
                 except Exception as exc:  # a Playwright failure: a step error, not a crash
                     error = shared.short(f"{type(exc).__name__}: {exc}", 400)
-                record(action, model_output=output, error=error)
+                record(action, answer=answered(output), error=error)
                 note = f"Error: {error}" if error else f"OK: {result}"
                 if len(reply.tool_calls) > 1:
                     note += f" (only the first of {len(reply.tool_calls)} tool calls was done)"

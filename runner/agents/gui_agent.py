@@ -34,7 +34,7 @@ from runner.agents.gui_families import (
     SequenceRecord,
     executable,
 )
-from runner.agents.protocol import Recorder, main
+from runner.agents.protocol import ModelAnswer, Recorder, main
 from services.core.models.protocol import AgentInput
 
 # Earlier steps kept in the conversation (their screenshots replaced by a note).
@@ -292,15 +292,8 @@ async def run(spec: AgentInput, recorder: Recorder) -> None:
                 if reply.tool_calls:  # a server that parsed the calls out of the text
                     calls = [call.model_dump() for call in reply.tool_calls]
                     output = f"{output}\n{calls}".strip()
-                record = partial(
-                    recorder.step,
-                    url=now.url,
-                    model_output=output,
-                    input_tokens=reply.input_tokens,
-                    output_tokens=reply.output_tokens,
-                    latency_s=reply.latency_s,
-                    screenshot=png,
-                )
+                said = ModelAnswer(output, reply.input_tokens, reply.output_tokens, reply.latency_s)
+                record = partial(recorder.step, url=now.url, answer=said, screenshot=png)
                 hands = Hands(page, screen, pointer)
                 done: list[ActionRecord] = []
                 results: list[str] = []

@@ -34,6 +34,7 @@ from typing import Any
 from runner.agents.protocol import (
     AGENT,
     REPORT_HINT,
+    ModelAnswer,
     Recorder,
     describe,
     error_kind,
@@ -263,10 +264,7 @@ class Episode:
         self.recorder.step(
             step_action,
             url=url,
-            model_output=output,
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            latency_s=latency,
+            answer=ModelAnswer(output, input_tokens, output_tokens, latency),
             error=error,
             screenshot=shot,
         )
@@ -277,10 +275,7 @@ class Episode:
         self.recorder.step(
             {"name": "message", "arguments": {"text": text}},
             url=url,
-            model_output=text,
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            latency_s=latency,
+            answer=ModelAnswer(text, input_tokens, output_tokens, latency),
             screenshot=shot,
         )
 

@@ -19,6 +19,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
@@ -86,6 +87,17 @@ def read_report(text: str) -> tuple[ReportStatus, str]:
     return cast(ReportStatus, tag.group(1).lower()), text[tag.end() :]
 
 
+@dataclass(frozen=True)
+class ModelAnswer:
+    """The model's answer a step came from: its raw text, its tokens and how long it took
+    (its cost goes with the first step it asked for)."""
+
+    output: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency_s: float = 0.0
+
+
 class Recorder:
     """Steps, screenshots, token usage and the final answer of one episode."""
 
@@ -110,14 +122,13 @@ class Recorder:
         action: Any,
         *,
         url: str = "",
-        model_output: str = "",
-        input_tokens: int = 0,
-        output_tokens: int = 0,
-        latency_s: float = 0.0,
+        answer: ModelAnswer | None = None,
         error: str | None = None,
         screenshot: bytes | None = None,
     ) -> int:
-        """Append one step to steps.jsonl (and its PNG), at once: a killed agent keeps it."""
+        """Append one step to steps.jsonl (and its PNG), at once: a killed agent keeps it.
+        `answer` is the model's answer it came from (none: a step no model call made)."""
+        answer = answer or ModelAnswer()
         self.steps += 1
         shot = None
         if screenshot:
@@ -129,10 +140,10 @@ class Recorder:
             elapsed_s=round(time.monotonic() - self._started, 3),
             url=url,
             action=action,
-            model_output=model_output,
-            input_tokens=int(input_tokens or 0),
-            output_tokens=int(output_tokens or 0),
-            latency_s=round(latency_s, 4),
+            model_output=answer.output,
+            input_tokens=int(answer.input_tokens or 0),
+            output_tokens=int(answer.output_tokens or 0),
+            latency_s=round(answer.latency_s, 4),
             error=error,
             screenshot=shot,
         )

@@ -15,9 +15,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from runner.harnesses.placement import Backend
+from runner.hub import HubAddress
 from runner.run.metrics import RunMetrics, serving
 from runner.run.prices import Price
-from runner.settings import RunnerSettings
+from runner.settings import RunnerSettings, admin_token, runner_home
+from runner.stack.stack import Stack, StackError, running_stack
 from services.core.errors import FieldError
 from services.core.models.run import Record
 from services.core.tasks import GENERATED, SUITE_NAMES, check_suite
@@ -142,3 +145,53 @@ def hub_answering(url: str) -> str:
     except httpx.HTTPError as exc:
         fail(f"--hub: no hub answers at {url} ({exc})")
     return url
+
+
+@contextlib.contextmanager
+def stand(hub: str | None, today: str | None, purpose: str) -> Iterator[HubAddress]:
+    """The stand `runner eval` and `runner worker` run on: the one at `--hub` (which this
+    runner did not start: compose's), the embedded stack that runs, or one started for
+    `purpose` (on `today` where given) and stopped on the way out."""
+    home = runner_home()
+    token = admin_token(home)
+    if hub is not None:
+        yield HubAddress(hub_answering(hub), token)
+        return
+    state = running_stack(home)
+    if state is not None:
+        yield HubAddress(state.hub_url, token)
+        return
+    stack = Stack(home, today=today)
+    with console.status(f"no stack running: starting one for {purpose}…"):
+        try:
+            stack.start()
+        except StackError as exc:
+            fail(str(exc))
+    try:
+        yield HubAddress(stack.hub_url, token)
+    finally:
+        stack.stop()
+
+
+# The options `runner eval` and `runner worker` share, declared once (a test holds
+# `runner eval`'s to EvalRequest's fields, in name and default).
+PoolOption = Annotated[
+    str, typer.Option(help="the queue's pool: a run's episodes go to it, a worker takes from it")
+]
+BackendOption = Annotated[
+    Backend,
+    typer.Option(
+        help="agent harnesses: local (a process and the runner's Chromium) or docker "
+        "(a browser and an agent container per episode on --hub's agents network)"
+    ),
+]
+HubOption = Annotated[
+    str | None,
+    typer.Option(
+        help="a running stand's hub, e.g. compose's http://127.0.0.1:8000; default: the "
+        "embedded stack, started for the command where none runs"
+    ),
+]
+AgentsNetworkOption = Annotated[
+    str, typer.Option(help="docker: the compose stand's agents network")
+]

@@ -15,28 +15,33 @@ from pydantic import ValidationError
 
 from runner.agents.gui_families import GuiFamily
 from runner.cli.common import (
+    AgentsNetworkOption,
+    BackendOption,
     EvalSuiteOption,
+    HubOption,
+    PoolOption,
     Stopped,
     console,
     fail,
-    hub_answering,
     recording,
+    stand,
     stoppable,
 )
 from runner.cli.tables import print_run
 from runner.errors import ModelRefused
-from runner.harnesses import containers
 from runner.harnesses.containers import DockerBackend
-from runner.harnesses.harness import Harness, get_harness
-from runner.run.evaluate import StandNotReady, TaskRef, evaluate, select_tasks
+from runner.harnesses.harness import Harness
+from runner.harnesses.placement import Backend
+from runner.hub import HubAddress
+from runner.run.evaluate import Setup, StandNotReady, TaskRef, evaluate, select_tasks
 from runner.run.metrics import RUNNER_PORT
 from runner.run.prices import Price, PriceError, load_prices
-from runner.run.request import Backend, EvalRequest, refusal
-from runner.settings import TASKS_DIR, admin_token, runner_home
-from runner.stack.stack import Stack, StackError, running_stack
+from runner.run.request import EvalRequest, refusal
+from runner.settings import TASKS_DIR, runner_home
+from runner.stack.stack import StackError
 from services.core.errors import FieldError
+from services.core.models.folder import Run
 from services.core.models.task import RELEASED
-from services.core.results.board import Run
 from services.core.tasks import GENERATED, load_task, suite_of, task_files
 
 
@@ -113,20 +118,9 @@ def eval_(
             " Prometheus looks); default $WPB_METRICS_PORT, else off",
         ),
     ] = None,
-    hub: Annotated[
-        str | None,
-        typer.Option(help="a running stand's hub, e.g. compose's http://127.0.0.1:8000"),
-    ] = None,
-    backend: Annotated[
-        Backend,
-        typer.Option(
-            help="agent harnesses: local (a process and the runner's Chromium) or docker "
-            "(a browser and an agent container per episode on --hub's agents network)"
-        ),
-    ] = Backend.local,
-    agents_network: Annotated[
-        str, typer.Option(help="docker: the compose stand's agents network")
-    ] = DockerBackend.network,
+    hub: HubOption = None,
+    backend: BackendOption = Backend.local,
+    agents_network: AgentsNetworkOption = DockerBackend.network,
     container_cpus: Annotated[
         float, typer.Option(min=0.1, help="docker: CPUs of each container")
     ] = DockerBackend.cpus,
@@ -139,7 +133,7 @@ def eval_(
             help="run on `runner worker`s: the queue's NATS servers, nats://n1:4222,nats://n2:4222"
         ),
     ] = None,
-    pool: Annotated[str, typer.Option(help="queue: the workers' pool")] = "default",
+    pool: PoolOption = "default",
     max_pending: Annotated[
         int | None,
         typer.Option(min=1, help="queue: the pool's cap on episodes at once, all workers together"),
@@ -176,13 +170,10 @@ def eval_(
 def chosen_harness(request: EvalRequest) -> Harness:
     """The harness the request names: in containers of its own on the docker backend (when
     this machine can run them), else in the runner's process or a process of its own."""
-    if request.backend is Backend.docker:
-        backend = request.docker_backend()
-        why = containers.missing(backend, request.harness)
-        if why:
-            fail(f"--backend docker: {why}")
-        return containers.ContainerAgentHarness(request.harness, backend)
-    return get_harness(request.harness)
+    placement = request.placement()
+    if placement.backend is Backend.docker and (why := placement.missing(request.harness)):
+        fail(f"--backend docker: {why}")
+    return placement.harness(request.harness)
 
 
 def selected(request: EvalRequest) -> list[TaskRef]:
@@ -223,46 +214,34 @@ def run_on_stack(
     harness: Harness,
     refs: list[TaskRef],
     prices: dict[str, Price] | None = None,
-    then: Callable[[str, str, Run], Any] | None = None,
+    then: Callable[[HubAddress, Run], Any] | None = None,
 ) -> tuple[Run, Path, Any]:
     """Evaluate on the stand at `--hub` (one this runner did not start: compose's), on the
     running embedded stack, or on one started for it and stopped after, with a progress bar
-    and, with `--metrics-port`, the runner's metrics served there; `then(hub_url, token,
-    result)` runs while the stack is still up. Returns the result, the run directory and
+    and, with `--metrics-port`, the runner's metrics served there; `then(hub, result)` runs
+    while the stack is still up. Returns the result, the run directory and
     what `then` returned. SIGTERM or SIGINT ends every agent and browser of the run and
     exits 128 + the signal's number (the records so far stay)."""
-    home = runner_home()
-    if request.hub is not None:
-        hub_url: str | None = hub_answering(request.hub)
-    else:
-        state = running_stack(home)
-        hub_url = state.hub_url if state else None
-    stack = None
-    if hub_url is None:
-        stack = Stack(home, today=request.today)
-        with console.status("no stack running: starting one for this run…"):
-            try:
-                stack.start()
-            except StackError as exc:
-                fail(str(exc))
-        hub_url = stack.hub_url
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    out_dir = home / "runs" / f"{stamp}-{harness.name}"
-    token = admin_token(home)
-    agent = request.agent_config()
+    out_dir = runner_home() / "runs" / f"{stamp}-{harness.name}"
+    setup = Setup(harness, request.agent_config(), prices or {})
     attempts = len(refs) * request.repeat
     try:
-        with recording(
-            harness.name, agent.model, len(refs), attempts, prices or {}, request.metrics_port
-        ) as finished:
+        with (
+            stand(request.hub, request.today, "this run") as address,
+            recording(
+                harness.name,
+                setup.agent.model,
+                len(refs),
+                attempts,
+                setup.prices,
+                request.metrics_port,
+            ) as finished,
+        ):
             result = asyncio.run(
-                stoppable(
-                    evaluate(
-                        hub_url, token, harness, refs, out_dir, request, finished, agent, prices
-                    )
-                )
+                stoppable(evaluate(address, setup, refs, out_dir, request, finished))
             )
-        after = then(hub_url, token, result) if then else None
+            after = then(address, result) if then else None
     except (StackError, StandNotReady) as exc:
         fail(str(exc))
     except ModelRefused as exc:
@@ -273,7 +252,4 @@ def run_on_stack(
             f"the records so far are in {out_dir}"
         )
         raise typer.Exit(exc.exit_code) from None
-    finally:
-        if stack is not None:
-            stack.stop()
     return result, out_dir, after

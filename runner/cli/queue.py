@@ -13,24 +13,32 @@ from typing import Annotated
 
 import typer
 
-from runner.cli.common import Stopped, console, fail, hub_answering, recording, stoppable
+from runner.cli.common import (
+    AgentsNetworkOption,
+    BackendOption,
+    HubOption,
+    PoolOption,
+    Stopped,
+    console,
+    fail,
+    recording,
+    stand,
+    stoppable,
+)
 from runner.cli.tables import print_run
 from runner.errors import QueueError
-from runner.harnesses import containers
-from runner.harnesses.containers import ContainerAgentHarness, DockerBackend
-from runner.harnesses.environments import ENVIRONMENTS
-from runner.harnesses.harness import Harness, get_harness, harness_factory
+from runner.harnesses.containers import DockerBackend
+from runner.harnesses.placement import Backend, Placement
+from runner.hub import HubAddress
 from runner.queue.nats_cluster import ClusterError, NatsCluster
 from runner.queue.queue import Queue
 from runner.queue.submit import gather, new_run_id, resume, run_of, submit
-from runner.queue.worker import Worker, WorkerRefused, default_name
+from runner.queue.worker import Seat, Worker, WorkerRefused, default_name
 from runner.run.evaluate import TaskRef
 from runner.run.prices import Price, PriceError, load_prices
-from runner.run.request import Backend, EvalRequest, check_pool, servers
-from runner.settings import admin_token, runner_home
-from runner.stack.stack import Stack, StackError, running_stack
-from services.core.models.queue import EpisodeSpec
-from services.core.results.board import Run
+from runner.run.request import EvalRequest, check_pool, servers
+from runner.settings import runner_home
+from services.core.models.folder import Run
 
 QueueOption = Annotated[
     str,
@@ -44,23 +52,15 @@ QueueOption = Annotated[
 
 def worker(
     queue: QueueOption,
-    pool: Annotated[str, typer.Option(help="the pool whose episodes it takes")] = "default",
+    pool: PoolOption = "default",
     slots: Annotated[int, typer.Option(min=1, max=64, help="episodes at once")] = 1,
-    backend: Annotated[
-        Backend,
-        typer.Option(help="local (processes and the runner's Chromium) or docker (containers)"),
-    ] = Backend.local,
-    hub: Annotated[
-        str | None,
-        typer.Option(help="this host's compose stand (its hub); default: the embedded stack"),
-    ] = None,
+    backend: BackendOption = Backend.local,
+    hub: HubOption = None,
     name: Annotated[
         str | None,
         typer.Option(help="this worker's name, the same at each restart (default: the host's)"),
     ] = None,
-    agents_network: Annotated[
-        str, typer.Option(help="docker: the compose stand's agents network")
-    ] = DockerBackend.network,
+    agents_network: AgentsNetworkOption = DockerBackend.network,
 ) -> None:
     """Take episodes from a pool of the queue and run each as `runner eval` runs one, on
     this host's stand, until SIGTERM (what it holds then goes back to the queue)."""
@@ -72,69 +72,25 @@ def worker(
         fail(str(exc))
     if backend is Backend.docker and hub is None:
         fail("--backend docker: --hub, the compose stand's hub on this host, is needed")
-    home = runner_home()
-    stack = None
-    if hub is not None:
-        hub_url = hub_answering(hub)
-    else:
-        state = running_stack(home)
-        if state is None:
-            stack = Stack(home)
-            with console.status("no stack running: starting one for this worker…"):
-                try:
-                    stack.start()
-                except StackError as exc:
-                    fail(str(exc))
-            hub_url = stack.hub_url
-        else:
-            hub_url = state.hub_url
-    label = name or default_name()
+    seat = Seat(pool, slots, name or default_name())
+    placement = Placement(backend, DockerBackend(network=agents_network))
 
-    def harness_for(spec: EpisodeSpec) -> Harness:
-        if backend is Backend.docker:
-            limits = DockerBackend(
-                network=agents_network, cpus=spec.container_cpus, memory=spec.container_memory
-            )
-            return ContainerAgentHarness(spec.harness, limits)
-        return get_harness(spec.harness)
-
-    def missing(harness: str) -> str | None:
-        return missing_harness(harness, backend, agents_network)
-
-    async def serve() -> None:
-        queue_ = await Queue(urls, f"worker {label}").connect()
+    async def serve(address: HubAddress) -> None:
+        queue_ = await Queue(urls, f"worker {seat.name}").connect()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stop.set)
         try:
-            await Worker(
-                queue_, pool, slots, label, hub_url, admin_token(home), home, harness_for, missing
-            ).run(stop)
+            await Worker(queue_, seat, address, runner_home(), placement).run(stop)
         finally:
             await queue_.close()
 
-    try:
-        asyncio.run(serve())
-    except (QueueError, WorkerRefused) as exc:
-        fail(str(exc))
-    finally:
-        if stack is not None:
-            stack.stop()
-
-
-def missing_harness(harness: str, backend: Backend, network: str) -> str | None:
-    """Why this host cannot run `harness` (not declared, not installed, no image), or None."""
-    try:
-        harness_factory(harness)
-    except KeyError as exc:
-        return f"this host has no such harness ({exc.args[0]})"
-    if backend is Backend.docker:
-        return containers.missing(DockerBackend(network=network), harness)
-    environment = ENVIRONMENTS.get(harness)
-    if environment is not None and environment.state() is None:
-        return f"not installed on this host: `runner harness install {harness}`"
-    return None
+    with stand(hub, None, "this worker") as address:
+        try:
+            asyncio.run(serve(address))
+        except (QueueError, WorkerRefused) as exc:
+            fail(str(exc))
 
 
 def gather_(

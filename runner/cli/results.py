@@ -15,7 +15,7 @@ from runner.settings import TASKS_DIR, runner_home
 from services.core.models.task import RELEASED
 
 if TYPE_CHECKING:
-    from services.core.results.board import Run
+    from services.core.models.folder import Run
 
 
 class TaskKind(StrEnum):
@@ -66,7 +66,8 @@ def board(
     if ctx.invoked_subcommand:
         return
     from services.core.models.board import Filter
-    from services.core.results.board import build, finished_runs
+    from services.core.models.folder import finished_runs
+    from services.core.results.board import build
 
     runs = finished_runs(runner_home() / "runs")
     if not runs:
@@ -85,7 +86,7 @@ def board_export(
     """Write one suite's board as a static site: index.html (a page per filter, the
     comparisons), assets/, board.json and board.csv; publishable as it is."""
     from runner.results.static_board import export
-    from services.core.results.board import finished_runs
+    from services.core.models.folder import finished_runs
 
     runs = finished_runs(runner_home() / "runs")
     if not runs:
@@ -148,10 +149,11 @@ def import_run(
 
 def named_run(name: str) -> Run:
     """The run folder `name` under $WPB_HOME/runs, read; or the command is refused."""
-    from services.core.results.board import read_run
+    from services.core.models.folder import run_folder
 
     runs = runner_home() / "runs"
-    found = read_run(runs / name) if name and "/" not in name else None
+    folder = run_folder(runs, name)
+    found = folder.read() if folder is not None else None
     if found is None:
         fail(f"no run named {name!r} under {runs}")
     return found

@@ -13,8 +13,8 @@ from rich.table import Table
 from runner.suite.audit import ClassCheck, SuiteAudit, TaskAudit
 from runner.suite.generate import REASONS, Report
 from services.core.models.board import Board, Comparison, GapView, PairedView, RateView
+from services.core.models.folder import Run
 from services.core.models.run import Status
-from services.core.results.board import Run
 
 
 def _fmt(value: float | None) -> str:

@@ -165,7 +165,7 @@ def tasks_audit(
         request,
         get_harness("oracle"),
         refs,
-        then=lambda hub_url, token, run: asyncio.run(collect(hub_url, token, refs, run.records)),
+        then=lambda hub, run: asyncio.run(collect(hub.url, hub.token, refs, run.records)),
     )
     summary = audit_suite(items, kinds=chosen_kinds)
     print_audit(console, summary)
@@ -245,6 +245,6 @@ def prove_on_stand(
         request,
         get_harness("oracle"),
         refs,
-        then=lambda hub_url, token, run: asyncio.run(collect(hub_url, token, refs, run.records)),
+        then=lambda hub, run: asyncio.run(collect(hub.url, hub.token, refs, run.records)),
     )
     return verdicts(audit_suite(items))

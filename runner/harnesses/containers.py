@@ -161,6 +161,9 @@ class ContainerAgentHarness(AgentHarness):
         )
         return json.loads(self.probe(self.image, ["python", "-c", script]))
 
+    def chromium_label(self, executable: str | None) -> str | None:
+        return f"chromium in {self.images['browser']}"
+
     def digests(self) -> dict[str, str]:
         """Each of its images' id (`sha256:...`): what exactly ran, as the manifest says."""
         client = docker.from_env()

@@ -1,8 +1,8 @@
 """The harness interface and registry: adapters between an agent and a trajectory.
 
 Every harness, the built-ins too (pyproject.toml), is declared in the entry-point group
-`webpagebench.harnesses`: a name and a factory of an object with `name`, `needs_browser`
-and `run`. Nothing is found by importing a module for its side effects.
+`webpagebench.harnesses`: a name and a factory of a `Harness` (a subclass that gives `name`
+and `run`). Nothing is found by importing a module for its side effects.
 """
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from playwright.async_api import Browser
+from pydantic import JsonValue
 
 from services.core.models.events import Condition
-from services.core.models.run import AgentConfig, ReportStatus, Status, Usage, Viewport
+from services.core.models.run import LOCAL, AgentConfig, ReportStatus, Status, Usage, Viewport
 
 if TYPE_CHECKING:
     from runner.models.proxy import ModelProxy
@@ -72,11 +73,39 @@ class Outcome:
     left: list[str] = field(default_factory=list)
 
 
-class Harness(Protocol):
-    name: str
-    needs_browser: bool
+class Harness:
+    """The base of every harness, a plug-in's too: it gives `name` and `run`, and
+    `needs_browser` where it drives the runner's Chromium. The facts a run's manifest records
+    of it have defaults here, which a harness overrides where it knows them."""
 
-    async def run(self, episode: Episode) -> Outcome: ...
+    name: str
+    # Whether `run` is given the runner's Chromium (episode.browser).
+    needs_browser: bool = False
+    # What its agent sees and how it acts, in words (the manifest's observation and action).
+    observation: str | None = None
+    action: str | None = None
+    # Where its agents run (the manifest's backend): beside the runner, unless it says more.
+    backend: dict[str, JsonValue] = LOCAL
+
+    async def run(self, episode: Episode) -> Outcome:
+        raise NotImplementedError
+
+    def packages(self) -> dict[str, str]:
+        """The framework and package versions its agent runs with (none known here)."""
+        return {}
+
+    def digests(self) -> dict[str, str]:
+        """The ids of the images its agents ran in (none outside containers)."""
+        return {}
+
+    async def rendered_fonts(self, executable: str, viewport: Viewport) -> dict[str, str]:
+        """The fonts of the browser its agents use when that is not the runner's Chromium
+        (`executable`): none for a harness without a browser."""
+        return {}
+
+    def chromium_label(self, executable: str | None) -> str | None:
+        """The Chromium its agents ran, when not the runner's: the binary they launch."""
+        return executable
 
 
 def available() -> dict[str, Callable[[], Harness]]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from runner.harnesses.harness import Episode, Outcome
+from runner.harnesses.harness import Episode, Harness, Outcome
 
 
-class NoopHarness:
+class NoopHarness(Harness):
     name = "noop"
     needs_browser = False
     observation = "none"

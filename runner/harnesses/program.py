@@ -31,7 +31,7 @@ import httpx
 from runner.agents.fonts import fonts_over_cdp
 from runner.errors import InfraError, ModelRefused
 from runner.harnesses.environments import ENVIRONMENTS, QUIET, HarnessEnvError, runner_packages
-from runner.harnesses.harness import Episode, Outcome
+from runner.harnesses.harness import Episode, Harness, Outcome
 from runner.models.proxy import refusal, usage_of
 from runner.settings import REPO
 from runner.stack.chromium import ARGS, LOCALE, TIMEZONE
@@ -159,7 +159,7 @@ def count_lines(path: Path) -> int:
         return 0
 
 
-class AgentHarness:
+class AgentHarness(Harness):
     """A harness whose agent is a program: `python -m runner.agents.NAME` from the
     environment of the same name, or the `external` harness's `--agent-cmd`."""
 

@@ -16,16 +16,17 @@ import time
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 import nats.errors
 from nats.js.errors import NotFoundError, ObjectNotFoundError
+from pydantic import JsonValue
 
 from runner.errors import QueueError
 from runner.harnesses.harness import harness_factory
 from runner.queue.queue import STREAM, Queue, episode_subject, retried
 from runner.run.evaluate import (
     HarnessFacts,
+    Setup,
     TaskRef,
     episodes,
     run_manifest,
@@ -36,16 +37,11 @@ from runner.run.prices import Price
 from runner.run.prices import cost as prices_cost
 from runner.run.request import EvalRequest, check_run_id
 from runner.settings import RunnerSettings
+from services.core.models.folder import Run, RunFolder
 from services.core.models.queue import Entry, RunEntry, RunSpec, episode_key
 from services.core.models.run import (
-    EPISODES,
-    MANIFEST,
-    RECORDS,
-    SUMMARY,
     Record,
-    record_lines,
 )
-from services.core.results.board import Run
 
 # Seconds without a landing record after which the watch of the run's keys is made again.
 REWATCH_S = 30.0
@@ -81,24 +77,23 @@ async def submit(
     plan = request.run_plan().model_copy(
         update={"today": frozen_today(request.today), "workers": info.config.max_ack_pending or 1}
     )
-    backend: dict[str, Any] = {
-        "kind": "queue",
-        "queue": {
-            "servers": queue.urls,
-            "stream": STREAM,
-            "pool": request.pool,
-            "build": queue.build,
-        },
+    queued: dict[str, JsonValue] = {
+        "servers": list(queue.urls),
+        "stream": STREAM,
+        "pool": request.pool,
+        "build": queue.build,
     }
-    # What the harness's agent sees and does; its packages and fonts are each worker's.
+    # What the harness's agent sees and does; its packages, fonts and browser are each
+    # worker's.
     made = harness_factory(request.harness)()
-    modes = HarnessFacts(
-        observation=getattr(made, "observation", None), action=getattr(made, "action", None)
+    facts = HarnessFacts(
+        observation=made.observation,
+        action=made.action,
+        backend={"kind": "queue", "queue": queued},
+        browser=None,
     )
     agent = request.agent_config()
-    manifest = run_manifest(
-        request.harness, agent, prices, refs, plan, backend, None, None, facts=modes
-    )
+    manifest = run_manifest(Setup(made, agent, prices), refs, plan, facts)
     spec = RunSpec(
         run_id=run_id,
         harness=request.harness,
@@ -117,8 +112,7 @@ async def submit(
         spec=spec,
     )
     await retried(lambda: queue.runs.create(run_id, run.model_dump_json().encode()), "run")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    manifest.write(out_dir / MANIFEST)
+    RunFolder(out_dir).start(manifest)
     await publish(queue, run, {ref.name: ref for ref, _ in planned}, range(len(planned)))
     return run
 
@@ -206,49 +200,47 @@ async def gather(
     store (then deleted there) and, once every key is done, summary.json."""
     run = await run_of(queue, run_id)
     manifest = run.manifest
-    out_dir.mkdir(parents=True, exist_ok=True)
-    manifest.write(out_dir / MANIFEST)
+    folder = RunFolder(out_dir)
+    folder.start(manifest)
     wanted = set(run.keys)
     records: dict[str, Record] = {}
-    with (out_dir / RECORDS).open("w", encoding="utf-8") as sink:
-        while len(records) < len(wanted):
-            # A watch that went quiet is made again (it reads every entry anew; those seen
-            # are skipped): an ordered consumer on a node that died may not come back.
-            watcher = await retried(
-                lambda: queue.episodes.watch(f"{run_id}.>", inactive_threshold=600), "watch"
-            )
-            try:
-                while len(records) < len(wanted):
-                    try:
-                        update = await watcher.updates(timeout=REWATCH_S)
-                    except nats.errors.TimeoutError:
-                        break
-                    if update is None or update.value is None or update.key not in wanted:
-                        continue
-                    if update.key in records:
-                        continue
-                    entry = Entry.model_validate_json(update.value)
-                    if entry.state != "done" or entry.record is None:
-                        continue
-                    record = priced(entry.record, prices)
-                    if entry.artifact:
-                        await fetch_artifact(queue, entry.artifact, out_dir / EPISODES)
-                    records[update.key] = record
-                    sink.write(record_lines([record]))
-                    sink.flush()
-                    on_record(record)
-            finally:
-                with contextlib.suppress(Exception):
-                    await watcher.stop()
+    while len(records) < len(wanted):
+        # A watch that went quiet is made again (it reads every entry anew; those seen are
+        # skipped): an ordered consumer on a node that died may not come back.
+        watcher = await retried(
+            lambda: queue.episodes.watch(f"{run_id}.>", inactive_threshold=600), "watch"
+        )
+        try:
+            while len(records) < len(wanted):
+                try:
+                    update = await watcher.updates(timeout=REWATCH_S)
+                except nats.errors.TimeoutError:
+                    break
+                if update is None or update.value is None or update.key not in wanted:
+                    continue
+                if update.key in records:
+                    continue
+                entry = Entry.model_validate_json(update.value)
+                if entry.state != "done" or entry.record is None:
+                    continue
+                record = priced(entry.record, prices)
+                if entry.artifact:
+                    await fetch_artifact(queue, entry.artifact, folder.episodes)
+                records[update.key] = record
+                folder.append(record)
+                on_record(record)
+        finally:
+            with contextlib.suppress(Exception):
+                await watcher.stop()
     order = {key: i for i, key in enumerate(run.keys)}
     ordered = sorted(records.items(), key=lambda item: order[item[0]])
     names = {name: i for i, name in enumerate(manifest.task_names)}
     result = [record for _, record in ordered]
     result.sort(key=lambda r: (names.get(r.task, len(names)), r.repeat))
     summary = summarize(result)
-    summary.write(out_dir / SUMMARY)
+    folder.finish(summary)
     await complete(queue, run_id)
-    return Run(out_dir.name, manifest, result, summary)
+    return Run(folder.name, manifest, result, summary)
 
 
 async def complete(queue: Queue, run_id: str) -> None:

@@ -26,7 +26,6 @@ import signal
 import socket
 import tarfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -37,8 +36,8 @@ from nats.js import JetStreamContext
 from pydantic import ValidationError
 
 from runner.errors import InfraError, ModelRefused
-from runner.harnesses.harness import Harness
-from runner.hub import HubClient, HubFailed, HubRefused
+from runner.harnesses.placement import Placement
+from runner.hub import HubAddress, HubFailed, HubRefused
 from runner.queue.queue import (
     STREAM,
     SUBJECT,
@@ -48,10 +47,11 @@ from runner.queue.queue import (
     pool_harnesses,
     retried,
 )
-from runner.run.evaluate import RunContext, Stand, TaskRef, run_context, run_with_retries
+from runner.run.evaluate import RunContext, Setup, Stand, TaskRef, run_context, run_with_retries
 from services.core.errors import FieldError, field_path
+from services.core.models.folder import RunFolder
 from services.core.models.queue import Entry, EpisodeSpec
-from services.core.models.run import EPISODES, LostAttempt, Record, Status
+from services.core.models.run import LostAttempt, Record, Status
 from services.core.tasks import check_task
 
 log = logging.getLogger("wpb.worker")
@@ -68,9 +68,20 @@ class WorkerRefused(RuntimeError):
     """The worker cannot join the pool (a harness it lacks, a second worker of its name)."""
 
 
-HarnessFor = Callable[[EpisodeSpec], Harness]
-# Why a harness cannot run here (not installed, no image), or None.
-Missing = Callable[[str], str | None]
+@dataclass
+class Taken:
+    """A message this worker took, leased or not: its spec, the queue's entry for its key (None
+    before any) and that entry's revision."""
+
+    msg: Msg
+    spec: EpisodeSpec
+    entry: Entry | None
+    revision: int
+
+    @property
+    def delivery(self) -> int:
+        delivered: int = self.msg.metadata.num_delivered
+        return delivered
 
 
 @dataclass
@@ -85,32 +96,33 @@ class Holding:
     fenced: str | None = None
 
 
+@dataclass(frozen=True)
+class Seat:
+    """A worker's place in the queue: the pool it takes from, its episodes at once, and its
+    name on this host (the same at each restart)."""
+
+    pool: str
+    slots: int
+    name: str
+
+
 class Worker:
-    """A worker of a pool: `slots` episodes at once on the stand at `hub_url`."""
+    """A worker of a pool: `seat.slots` episodes at once on the stand at `hub`, its runs'
+    folders under `home`, its harnesses placed by `placement`."""
 
     def __init__(
-        self,
-        queue: Queue,
-        pool: str,
-        slots: int,
-        name: str,
-        hub_url: str,
-        token: str,
-        home: Path,
-        harness_for: HarnessFor,
-        missing: Missing,
+        self, queue: Queue, seat: Seat, hub: HubAddress, home: Path, placement: Placement
     ) -> None:
         self.queue = queue
-        self.pool = pool
-        self.slots = slots
-        self.name = name
-        self.stand = Stand(HubClient.connect(hub_url, token))
-        self.folder = home / "worker" / name
+        self.pool = seat.pool
+        self.slots = seat.slots
+        self.name = seat.name
+        self.placement = placement
+        self.stand = Stand(hub.connect())
+        self.folder = home / "worker" / seat.name
         # Where its episodes go: the runs' folder of this host's stand, whose viewer reads
         # them there as it reads a local run's (`runs/<run id>/episodes/<trajectory>/`).
         self.runs = home / "runs"
-        self.harness_for = harness_for
-        self.missing = missing
         self.contexts: dict[str, RunContext] = {}
         self.context_lock = asyncio.Lock()
         self.cleanup = contextlib.AsyncExitStack()
@@ -167,7 +179,7 @@ class Worker:
         harness this host cannot run, naming it."""
         info = await self.queue.consumer(self.pool)
         for harness in pool_harnesses(info):
-            why = self.missing(harness)
+            why = self.placement.missing(harness)
             if why:
                 raise WorkerRefused(f"pool {self.pool!r} runs harness {harness!r}: {why}")
         ack_wait = float(info.config.ack_wait or 60)
@@ -273,9 +285,9 @@ class Worker:
                 f"no result after {self.deliveries} deliveries",
                 lost,
             )
-            await self.final(msg, spec, entry, revision, delivery, record)
+            await self.final(Taken(msg, spec, entry, revision), record)
             return
-        why = self.missing(spec.harness)
+        why = self.placement.missing(spec.harness)
         if why:
             self.refused = f"pool {self.pool!r} runs harness {spec.harness!r}: {why}"
             await msg.nak()
@@ -284,7 +296,7 @@ class Worker:
             check_task(spec.task, "task")
         except FieldError as exc:
             record = unscored(spec, Status.TASK_ERROR, f"{exc.field}: {exc.message}", lost)
-            await self.final(msg, spec, entry, revision, delivery, record, terminate=True)
+            await self.final(Taken(msg, spec, entry, revision), record, terminate=True)
             return
         lease = Entry(state="running", delivery=delivery, worker=self.label(slot), lost=lost)
         try:
@@ -350,9 +362,7 @@ class Worker:
             # Every attempt here failed on infrastructure: this host's, maybe; another's next.
             await self.hand_back(held, record.error or "infra_error", HAND_ON_DELAY_S, record)
             return
-        await self.final(
-            held.msg, spec, held.entry, held.revision, held.entry.delivery, record, run
-        )
+        await self.final(Taken(held.msg, spec, held.entry, held.revision), record, run)
 
     async def beat(self, held: Holding, attempt: asyncio.Task[Record]) -> None:
         """Tell the server the episode is in progress and move the lease on, every beat;
@@ -378,17 +388,16 @@ class Worker:
         async with self.context_lock:
             run = self.contexts.get(spec.run_id)
             if run is None:
-                out_dir = self.runs / spec.run_id
+                harness = self.placement.harness(
+                    spec.harness, spec.container_cpus, spec.container_memory
+                )
                 run = await self.cleanup.enter_async_context(
                     run_context(
                         self.stand,
-                        self.harness_for(spec),
-                        out_dir,
-                        spec.plan.time_limit,
-                        spec.agent,
-                        {},
+                        Setup(harness, spec.agent),
+                        RunFolder(self.runs / spec.run_id),
+                        spec.plan,
                         spec.plan.today,
-                        spec.plan.viewport,
                     )
                 )
                 self.contexts[spec.run_id] = run
@@ -397,22 +406,13 @@ class Worker:
     # -- writing ---------------------------------------------------------------------
 
     async def final(
-        self,
-        msg: Msg,
-        spec: EpisodeSpec,
-        entry: Entry | None,
-        revision: int,
-        delivery: int,
-        record: Record,
-        run: RunContext | None = None,
-        terminate: bool = False,
+        self, taken: Taken, record: Record, run: RunContext | None = None, terminate: bool = False
     ) -> None:
         """Put a copy of the episode folder into the object store (for the submitter; the
         folder stays where this host's stand shows it), write the final record by swap, and
         only then acknowledge (or terminate) the message. A lost swap writes nothing."""
-        folder = (
-            run.out_dir / EPISODES / record.trajectory_id if run and record.trajectory_id else None
-        )
+        msg, spec, entry = taken.msg, taken.spec, taken.entry
+        folder = run.folder.episode(record.trajectory_id) if run and record.trajectory_id else None
         artifact = None
         if folder is not None and folder.is_dir():
             artifact = f"{spec.run_id}/{record.trajectory_id}.tar.gz"
@@ -420,7 +420,7 @@ class Worker:
             await retried(lambda: self.queue.artifacts.put(artifact, data), f"put {artifact}")
         done = Entry(
             state="done",
-            delivery=delivery,
+            delivery=taken.delivery,
             worker=f"{self.name}/{os.getpid()}",
             trajectory_id=record.trajectory_id,
             lost=entry.lost if entry else [],
@@ -429,7 +429,7 @@ class Worker:
             started_at=entry.started_at if entry and entry.state == "running" else time.time(),
         )
         try:
-            await self.queue.swap(spec.key, done, revision)
+            await self.queue.swap(spec.key, done, taken.revision)
         except Fenced as exc:
             self.fenced += 1
             log.warning("%s: fenced at its final write (%s): nothing written", spec.key, exc)

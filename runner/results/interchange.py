@@ -12,19 +12,15 @@ from pydantic import Field
 
 from runner.run.evaluate import TaskRef, select_tasks, summarize, task_set_hash
 from services.core.models.base import Boundary, FileFormatError
+from services.core.models.folder import Run, RunFolder
 from services.core.models.run import (
-    MANIFEST,
-    RECORDS,
-    SUMMARY,
     AgentSettings,
     ConditionReport,
     Manifest,
     Record,
     Status,
     Usage,
-    record_lines,
 )
-from services.core.results.board import Run
 
 
 class InterchangeError(ValueError):
@@ -239,9 +235,6 @@ def import_file(path: Path, runs_root: Path, tasks_dir: Path) -> Path:
         raise InterchangeError(str(exc)) from exc
     manifest, records = from_upstream(data, tasks_dir)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    folder = runs_root / f"{stamp}-import-{manifest.harness}"
-    folder.mkdir(parents=True, exist_ok=False)
-    manifest.write(folder / MANIFEST)
-    (folder / RECORDS).write_text(record_lines(records), encoding="utf-8")
-    summarize(records).write(folder / SUMMARY)
-    return folder
+    folder = RunFolder(runs_root / f"{stamp}-import-{manifest.harness}")
+    folder.write(manifest, records, summarize(records))
+    return folder.path

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from services.core import i18n
 from services.core.models.board import Board, BoardFile, Filter
+from services.core.models.folder import Run
 from services.core.models.task import RELEASED
-from services.core.results.board import Run, build, compare, to_csv
+from services.core.results.board import build, compare, to_csv
 from services.core.results.page import ASSETS, STATIC, render_board, render_compare
 
 

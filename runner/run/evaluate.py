@@ -9,19 +9,20 @@ import hashlib
 import platform
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser, Playwright, async_playwright
+from pydantic import JsonValue
 
 from runner.agents.fonts import rendered_fonts
 from runner.errors import InfraError, ModelRefused
 from runner.harnesses.environments import package_version
 from runner.harnesses.harness import Episode, Harness, Outcome
-from runner.hub import HubClient, HubRefused
+from runner.hub import HubAddress, HubClient, HubRefused
 from runner.models.proxy import ModelProxy
 from runner.run.prices import Price
 from runner.run.prices import cost as prices_cost
@@ -31,14 +32,13 @@ from runner.stack import chromium
 from runner.wait import WaitTimeout, until_async
 from services.core import inject
 from services.core.failure import classify
-from services.core.models.api import CreatedTrajectory
+from services.core.models.api import CreatedTrajectory, RecordedTrajectory
+from services.core.models.folder import Run, RunFolder
 from services.core.models.protocol import STEPS, Step
 from services.core.models.run import (
     EPISODES,
     LOCAL,
-    MANIFEST,
-    RECORDS,
-    SUMMARY,
+    TRAJECTORY,
     AgentConfig,
     AgentSettings,
     Block,
@@ -51,11 +51,8 @@ from services.core.models.run import (
     Summary,
     Totals,
     Versions,
-    Viewport,
-    record_lines,
 )
 from services.core.models.task import RELEASED, Task
-from services.core.results.board import Run
 from services.core.results.safety import injected
 from services.core.results.stats import repeats
 from services.core.sites import registry
@@ -69,6 +66,9 @@ class StandNotReady(RuntimeError):
 
 RETRIES = 2  # extra attempts after an infrastructure failure
 GRACE_S = 15  # past the time limit, for a harness to stop and say so itself
+# Past its cancellation, for an in-process harness to stop (a hung browser may keep it), and
+# for a browser to close.
+STOP_S = CLOSE_S = 20
 
 
 @dataclass
@@ -241,20 +241,47 @@ class Stand:
         return None if stand.ready else "the stand was not ready after the task"
 
 
+class RunBrowser:
+    """The runner's Chromium that a run's episodes share (for a harness that needs it), and
+    a new one in its place when an episode left it hung."""
+
+    def __init__(self, playwright: Playwright) -> None:
+        self.playwright = playwright
+        self.browser: Browser | None = None
+
+    async def start(self) -> Browser:
+        self.browser = await chromium.launch(self.playwright)
+        return self.browser
+
+    async def restart(self) -> None:
+        """A new Chromium; the old one is closed, waiting for it no longer than CLOSE_S."""
+        old = self.browser
+        await self.start()
+        if old is not None:
+            await closed(old)
+
+    async def close(self) -> None:
+        if self.browser is not None:
+            await closed(self.browser)
+
+
+async def closed(browser: Browser) -> None:
+    """`browser` closed, or left to its driver after CLOSE_S (a hung one may not answer)."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(browser.close(), CLOSE_S)
+
+
 @dataclass
 class RunContext:
     """What every episode of a run shares."""
 
     stand: Stand
-    harness: Harness
-    browser: Browser | None
-    time_limit: float
-    out_dir: Path
-    agent: AgentConfig = field(default_factory=AgentConfig)
-    prices: dict[str, Price] = field(default_factory=dict)
+    setup: Setup
+    folder: RunFolder
+    plan: RunPlan
+    runner_browser: RunBrowser | None = None
     chromium: str | None = None
     model_proxy: ModelProxy | None = None
-    viewport: Viewport = field(default_factory=Viewport)
     # The today each trajectory is created for (None: the stand's own); a queue's episodes
     # carry the submitter's, so that hosts' clocks never shift a run's dates.
     today: str | None = None
@@ -262,40 +289,34 @@ class RunContext:
     # queue worker (runner/queue/worker.py) records it in its lease, to close it when fenced.
     on_created: Callable[[str], Awaitable[None]] | None = None
 
+    @property
+    def harness(self) -> Harness:
+        return self.setup.harness
+
+    @property
+    def browser(self) -> Browser | None:
+        return self.runner_browser.browser if self.runner_browser else None
+
 
 @contextlib.asynccontextmanager
 async def run_context(
-    stand: Stand,
-    harness: Harness,
-    out_dir: Path,
-    time_limit: float,
-    agent: AgentConfig,
-    prices: dict[str, Price],
-    today: str | None = None,
-    viewport: Viewport | None = None,
+    stand: Stand, setup: Setup, folder: RunFolder, plan: RunPlan, today: str | None = None
 ) -> AsyncIterator[RunContext]:
     """What the attempts of a run share, `runner eval`'s and a queue worker's alike: the
     runner's Chromium for a harness that needs it, the recording proxy in front of the
     model's endpoint; both ended on the way out."""
-    proxy = ModelProxy(agent.base_url) if agent.base_url else None
+    base_url = setup.agent.base_url
+    proxy = ModelProxy(base_url) if base_url else None
     async with async_playwright() as playwright, contextlib.AsyncExitStack() as cleanup:
         if proxy is not None:
             cleanup.push_async_callback(proxy.close)
-        browser = await chromium.launch(playwright) if harness.needs_browser else None
-        if browser is not None:
-            cleanup.push_async_callback(browser.close)
+        shared = None
+        if setup.harness.needs_browser:
+            shared = RunBrowser(playwright)
+            await shared.start()
+            cleanup.push_async_callback(shared.close)
         yield RunContext(
-            stand,
-            harness,
-            browser,
-            time_limit,
-            out_dir,
-            agent,
-            prices,
-            chromium.executable(playwright),
-            proxy,
-            viewport or Viewport(),
-            today,
+            stand, setup, folder, plan, shared, chromium.executable(playwright), proxy, today
         )
 
 
@@ -303,9 +324,10 @@ async def run_one(
     run: RunContext, ref: TaskRef, created: CreatedTrajectory, create_s: float
 ) -> Record:
     """One attempt on the trajectory `created` for it (in `create_s` seconds)."""
-    hub, harness, time_limit = run.stand.hub, run.harness, run.time_limit
+    hub, harness, time_limit = run.stand.hub, run.harness, run.plan.time_limit
     clock = time.monotonic()
     tid = created.trajectory_id
+    folder = run.folder.episode(tid)
     meta = await hub.trajectory(tid)
     phases = {"create": create_s + time.monotonic() - clock}
     episode = Episode(
@@ -316,18 +338,18 @@ async def run_one(
         time_limit_s=time_limit,
         browser=run.browser,
         conditions=meta.conditions,
-        model=run.agent.model,
-        agent=run.agent,
-        output_dir=run.out_dir / EPISODES / tid,
+        model=run.setup.agent.model,
+        agent=run.setup.agent,
+        output_dir=folder,
         chromium=run.chromium,
         model_proxy=run.model_proxy,
-        viewport=run.viewport,
+        viewport=run.plan.viewport,
     )
     started = time.monotonic()
     try:
         # An agent harness enforces the limit itself, killing its process; this is the
         # backstop for harnesses in the runner's process.
-        outcome = await asyncio.wait_for(harness.run(episode), time_limit + GRACE_S)
+        outcome = await within(harness.run(episode), time_limit + GRACE_S)
     except TimeoutError:
         outcome = Outcome(False, status=Status.TIMEOUT, error=f"no answer within {time_limit:.0f}s")
     except (InfraError, ModelRefused):
@@ -337,15 +359,20 @@ async def run_one(
     seconds = time.monotonic() - started
     phases["agent"] = seconds
     usage = outcome.usage
-    cost, priced = prices_cost(run.prices, usage) if usage else (outcome.cost, True)
+    cost, priced = prices_cost(run.setup.prices, usage) if usage else (outcome.cost, True)
     clock = time.monotonic()
-    await hub.close_trajectory(
+    closed = await hub.close_trajectory(
         tid, outcome.completion, outcome.final_message, outcome.report, outcome.left
     )
     phases["close"] = time.monotonic() - clock
     clock = time.monotonic()
     verdict = await hub.check(tid)
     phases["check"] = time.monotonic() - clock
+    # The trajectory as the stand holds it, kept with the episode: a run folder shows the
+    # attempt wherever it is read (a queued run's, on the submitter's stand).
+    events = await hub.events(tid)
+    folder.mkdir(parents=True, exist_ok=True)
+    RecordedTrajectory(meta=closed, events=events, verdict=verdict).write(folder / TRAJECTORY)
     completion = bool(outcome.completion)
     failure = None
     if verdict.ems != 1 and outcome.status.scored:
@@ -354,8 +381,8 @@ async def run_one(
             status=outcome.status,
             completion=completion,
             reports=verdict.conditions,
-            events=(await hub.events(tid)).events,
-            steps=Step.read_lines(episode.output_dir / STEPS) if episode.output_dir else [],
+            events=events.events,
+            steps=Step.read_lines(folder / STEPS),
             error=outcome.error,
             site=ref.site,
             writers=sites.writers,
@@ -387,8 +414,34 @@ async def run_one(
         model_calls=sum(u.calls for u in usage.values()),
         cost=cost,
         priced=priced,
-        episode=f"{EPISODES}/{tid}" if episode.output_dir and episode.output_dir.exists() else None,
+        episode=f"{EPISODES}/{tid}",
     )
+
+
+class Abandoned(InfraError):
+    """An episode that did not stop within STOP_S of its cancellation: its harness waits on
+    something that does not answer (the runner's Chromium, hung). It is left behind."""
+
+
+async def within(work: Coroutine[Any, Any, Outcome], seconds: float) -> Outcome:
+    """`work`'s outcome within `seconds`; past them it is cancelled (TimeoutError), and
+    where it does not stop within STOP_S of that, left behind (Abandoned): unlike
+    `asyncio.wait_for`, never waits on a cancellation without end."""
+    task = asyncio.ensure_future(work)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=seconds)
+        if done:
+            return task.result()
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=STOP_S)
+    except asyncio.CancelledError:  # the run itself is stopping: so does the episode
+        task.cancel()
+        raise
+    if not done:
+        raise Abandoned(f"the harness did not stop within {STOP_S}s of the time limit")
+    with contextlib.suppress(BaseException):
+        task.result()  # cancelled, or its own error on the way out: the time limit says it
+    raise TimeoutError
 
 
 async def run_with_retries(run: RunContext, ref: TaskRef) -> Record:
@@ -415,6 +468,8 @@ async def run_with_retries(run: RunContext, ref: TaskRef) -> Record:
         except InfraError as exc:
             status, last_error = Status.INFRA_ERROR, str(exc)
             lost.append(LostAttempt(trajectory_id=tid, error=last_error))
+            if isinstance(exc, Abandoned) and run.runner_browser is not None:
+                await run.runner_browser.restart()
             await asyncio.sleep(1 + attempt)
         except HubRefused as exc:  # the stand refused the task itself
             status, last_error = Status.TASK_ERROR, str(exc)
@@ -510,112 +565,95 @@ def paired(records: list[Record]) -> PairedVariants:
     )
 
 
+@dataclass(frozen=True)
+class Setup:
+    """What a run's attempts run with: the harness, the agent's settings, the price table."""
+
+    harness: Harness
+    agent: AgentConfig = field(default_factory=AgentConfig)
+    prices: dict[str, Price] = field(default_factory=dict)
+
+
 async def evaluate(
-    hub_url: str,
-    token: str,
-    harness: Harness,
+    hub: HubAddress,
+    setup: Setup,
     refs: list[TaskRef],
     out_dir: Path,
     plan: RunPlan,
-    on_record: Callable[[Record], None],
-    agent: AgentConfig | None = None,
-    prices: dict[str, Price] | None = None,
+    on_record: Callable[[Record], None] | None = None,
 ) -> Run:
-    """Each of `refs` `plan.repeat` times (records keep the attempt number as `repeat`).
-    Refuses (StandNotReady) a stand that is not ready within WPB_READY_WAIT_S, before any
-    attempt. A model that refuses the harness's requests (ModelRefused) ends the run at
-    once; the records written so far stay."""
-    workers, time_limit, repeat = plan.workers, plan.time_limit, plan.repeat
-    stand = Stand(HubClient.connect(hub_url, token))
+    """Each of `refs` `plan.repeat` times on the stand at `hub` (records keep the attempt
+    number as `repeat`), each record given to `on_record` as it is written. Refuses
+    (StandNotReady) a stand that is not ready within WPB_READY_WAIT_S, before any attempt.
+    A model that refuses the harness's requests (ModelRefused) ends the run at once; the
+    records written so far stay."""
+    stand = Stand(hub.connect())
     try:
         state = await stand.ready()
     except InfraError as exc:
         await stand.hub.close()
         raise StandNotReady(f"{exc}; see runner status") from None
-    agent = agent or AgentConfig()
-    out_dir.mkdir(parents=True, exist_ok=True)
+    folder = RunFolder(out_dir)
     records: list[Record] = []
     async with (
         contextlib.AsyncExitStack() as cleanup,
-        run_context(
-            stand, harness, out_dir, time_limit, agent, prices or {}, viewport=plan.viewport
-        ) as run,
+        run_context(stand, setup, folder, plan) as run,
     ):
         cleanup.push_async_callback(stand.hub.close)
-        backend = getattr(harness, "backend", None) or dict(LOCAL)
-        if (digests := getattr(harness, "digests", None)) is not None:
-            backend = {**backend, "digests": await asyncio.to_thread(digests)}
-        manifest = run_manifest(
-            harness.name,
-            agent,
-            run.prices,
-            refs,
-            plan,
-            backend,
-            browser_label(harness, run.browser, run.chromium),
-            hub_url,
-            state.today,
-            await harness_facts(run),
-        )
-        manifest.write(out_dir / MANIFEST)
+        manifest = run_manifest(setup, refs, plan, await harness_facts(run), hub.url, state.today)
+        folder.start(manifest)
         queue: asyncio.Queue[tuple[TaskRef, int]] = asyncio.Queue()
-        for episode in episodes(refs, repeat):
+        for episode in episodes(refs, plan.repeat):
             queue.put_nowait(episode)
-        with (out_dir / RECORDS).open("w", encoding="utf-8") as sink:
 
-            async def worker() -> None:
-                while not queue.empty():
-                    ref, number = queue.get_nowait()
-                    record = (await run_with_retries(run, ref)).model_copy(
-                        update={"repeat": number}
-                    )
-                    records.append(record)
-                    sink.write(record_lines([record]))
-                    sink.flush()
+        async def worker() -> None:
+            while not queue.empty():
+                ref, number = queue.get_nowait()
+                record = (await run_with_retries(run, ref)).model_copy(update={"repeat": number})
+                records.append(record)
+                folder.append(record)
+                if on_record is not None:
                     on_record(record)
 
-            # A worker's error (a ModelRefused) cancels the others and ends the run.
-            try:
-                async with asyncio.TaskGroup() as group:
-                    for _ in range(max(1, workers)):
-                        group.create_task(worker())
-            except* Exception as failed:
-                raise failed.exceptions[0] from None
+        # A worker's error (a ModelRefused) cancels the others and ends the run.
+        try:
+            async with asyncio.TaskGroup() as group:
+                for _ in range(max(1, plan.workers)):
+                    group.create_task(worker())
+        except* Exception as failed:
+            raise failed.exceptions[0] from None
     order = {ref.name: i for i, ref in enumerate(refs)}
     records.sort(key=lambda r: (order[r.task], r.repeat))
     summary = summarize(records)
-    summary.write(out_dir / SUMMARY)
-    return Run(out_dir.name, manifest, records, summary)
+    folder.finish(summary)
+    return Run(folder.name, manifest, records, summary)
 
 
 def run_manifest(
-    harness: str,
-    agent: AgentConfig,
-    prices: dict[str, Price],
+    setup: Setup,
     refs: list[TaskRef],
     plan: RunPlan,
-    backend: dict[str, Any],
-    browser: str | None,
-    hub: str | None,
+    facts: HarnessFacts,
+    hub: str | None = None,
     today: str | None = None,
-    facts: HarnessFacts | None = None,
 ) -> Manifest:
     """What a run runs, as its manifest.json says it: a local run's and a queue's alike.
-    `today` is the stand's where the plan names none; `facts` the harness's."""
-    facts = facts or HarnessFacts()
+    `facts` are its harness's, `hub` the stand's (none for a queue's), `today` the stand's
+    where the plan names none."""
+    agent = setup.agent
     return Manifest(
         created_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        harness=harness,
+        harness=setup.harness.name,
         model=agent.model,
         agent=AgentSettings(**agent.model_dump(exclude={"model"})),
-        prices=sorted(prices),
+        prices=sorted(setup.prices),
         tasks=len(refs),
         repeat=plan.repeat,
         suite=run_suite(refs),
         task_set_hash=task_set_hash(refs),
         task_names=[r.name for r in refs],
-        backend=backend,
-        browser=browser,
+        backend=facts.backend,
+        browser=facts.browser,
         viewport=plan.viewport,
         locale=chromium.LOCALE,
         timezone=chromium.TIMEZONE,
@@ -644,35 +682,33 @@ class HarnessFacts:
     observation: str | None = None
     action: str | None = None
     fonts: dict[str, str] = field(default_factory=dict)
+    # Where its agents ran (with the images' ids on docker) and the Chromium they used.
+    backend: dict[str, JsonValue] = field(default_factory=lambda: dict(LOCAL))
+    browser: str | None = None
 
 
 async def harness_facts(run: RunContext) -> HarnessFacts:
-    """Its packages, what its agent sees and does, and the fonts its browser renders with:
-    the runner's own Chromium's for a harness that uses it, else as the harness probes an
-    episode's (none for one without a browser, noop)."""
+    """Its packages, what its agent sees and does, the fonts its browser renders with (the
+    runner's own Chromium's for a harness that uses it, else as the harness probes an
+    episode's), where its agents ran and which Chromium."""
     harness = run.harness
-    packages = getattr(harness, "packages", None)
-    probe = getattr(harness, "rendered_fonts", None)
     if run.browser is not None:
         fonts = await rendered_fonts(run.browser)
-    elif probe is not None and run.chromium is not None:
-        fonts = await probe(run.chromium, run.viewport)
+        browser: str | None = f"chromium {run.browser.version}"
     else:
-        fonts = {}
+        fonts = (
+            await harness.rendered_fonts(run.chromium, run.plan.viewport) if run.chromium else {}
+        )
+        browser = harness.chromium_label(run.chromium)
+    backend: dict[str, JsonValue] = dict(harness.backend)
+    ids: dict[str, JsonValue] = {**await asyncio.to_thread(harness.digests)}
+    if ids:
+        backend["digests"] = ids
     return HarnessFacts(
-        packages=await asyncio.to_thread(packages) if packages else {},
-        observation=getattr(harness, "observation", None),
-        action=getattr(harness, "action", None),
+        packages=await asyncio.to_thread(harness.packages),
+        observation=harness.observation,
+        action=harness.action,
         fonts=fonts,
+        backend=backend,
+        browser=browser,
     )
-
-
-def browser_label(harness: Harness, browser: Browser | None, executable: str | None) -> str | None:
-    """The Chromium the agents ran: the runner's (its version), or the docker backend's
-    image, or the binary the agents launch."""
-    if browser:
-        return f"chromium {browser.version}"
-    backend = getattr(harness, "backend", None) or {}
-    if backend.get("kind") == "docker":
-        return f"chromium in {backend['images']['browser']}"
-    return executable

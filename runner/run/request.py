@@ -11,7 +11,6 @@ import json
 import re
 import shlex
 import shutil
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,6 +23,7 @@ from runner.harnesses.containers import DockerBackend, unsupported
 from runner.harnesses.environments import ENVIRONMENTS
 from runner.harnesses.harness import harness_factory
 from runner.harnesses.oracle.ui import PATHS as ORACLE_PATHS
+from runner.harnesses.placement import Backend, Placement
 from runner.settings import RunnerSettings
 from services.core.errors import FieldError
 from services.core.models.queue import RUN_ID
@@ -59,13 +59,6 @@ def check_run_id(run_id: str) -> str:
     if not RUN_ID.fullmatch(run_id):
         raise QueueError(f"run id: letters, digits and '-', got {run_id!r}")
     return run_id
-
-
-class Backend(StrEnum):
-    """Where `runner eval` runs an agent harness's episodes (docs/harnesses.md)."""
-
-    local = "local"
-    docker = "docker"
 
 
 class Refusal(ValueError):
@@ -300,8 +293,10 @@ class EvalRequest(RunPlan):
             command=self.agent_cmd,
         )
 
-    def docker_backend(self) -> DockerBackend:
-        """The docker backend's settings (`--agents-network`, `--container-*`)."""
-        return DockerBackend(
+    def placement(self) -> Placement:
+        """Where the agents run: `--backend`, and on docker `--agents-network` and
+        `--container-*`."""
+        docker = DockerBackend(
             network=self.agents_network, cpus=self.container_cpus, memory=self.container_memory
         )
+        return Placement(self.backend, docker)

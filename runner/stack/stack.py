@@ -20,6 +20,7 @@ from pathlib import Path
 
 import httpx
 
+from runner.hub import HubAddress
 from runner.settings import (
     NATS_CONFIG,
     REPO,
@@ -148,6 +149,10 @@ class Stack:
     @property
     def hub_url(self) -> str:
         return self.processes["hub"].url
+
+    @property
+    def address(self) -> HubAddress:
+        return HubAddress(self.hub_url, self.token)
 
     @property
     def state_file(self) -> Path:

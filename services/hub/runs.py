@@ -1,4 +1,5 @@
-"""Run directories written by `runner eval`, read for the pages people look at."""
+"""Run folders (services/core/models/folder.py) read for the pages people look at: the list of
+runs, a run, and an attempt's episode with the trajectory as it was recorded."""
 
 from __future__ import annotations
 
@@ -6,23 +7,16 @@ import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
-from services.core.models.base import FileFormatError
+from services.core.models.api import RecordedTrajectory
+from services.core.models.base import Boundary, FileFormatError
+from services.core.models.folder import Run, RunFolder, run_folder, run_folders
 from services.core.models.protocol import OUTPUT, STEPS, AgentOutput, Step
-from services.core.models.run import (
-    EPISODES,
-    MANIFEST,
-    RECORDS,
-    SUMMARY,
-    Block,
-    Manifest,
-    Record,
-    Summary,
-    read_records,
-)
-from services.core.results.board import Run, read_run
+from services.core.models.run import TRAJECTORY, Block, Manifest, Record
 
 log = logging.getLogger("wpb.hub")
+Shape = TypeVar("Shape", bound=Boundary)
 
 
 @dataclass(frozen=True)
@@ -37,74 +31,75 @@ class Listed:
 def list_runs(root: Path) -> list[Listed]:
     """Every run under `root`, newest first, with its manifest and overall summary; a
     folder whose files are malformed is left out, and logged."""
-    if not root.is_dir():
-        return []
     runs = []
-    for folder in sorted(root.iterdir(), reverse=True):
+    for folder in run_folders(root):
         try:
-            manifest = Manifest.read(folder / MANIFEST)
-            done = folder / SUMMARY
-            overall = Summary.read(done).overall if done.exists() else None
+            runs.append(Listed(folder.name, folder.manifest(), folder.overall()))
         except OSError:
             continue
         except FileFormatError as exc:
             log.warning("run left out: %s", exc)
-            continue
-        runs.append(Listed(folder.name, manifest, overall))
     return runs
 
 
 def load_run(root: Path, name: str) -> Run | None:
     """One run by its folder name; only names that exist under `root` are looked up."""
-    if not root.is_dir() or name not in {p.name for p in root.iterdir()}:
-        return None
-    return read_run(root / name)
+    folder = run_folder(root, name)
+    return folder.read() if folder is not None else None
 
 
 STEP_SHOT = re.compile(r"step-\d{3}\.png")
 
 
 @dataclass(frozen=True)
-class RecordedEpisode:
-    """An agent's steps (each with its screenshot's name) and final answer, as recorded."""
+class Attempt:
+    """What a run folder holds of the attempt on one trajectory: its episode folder (None in
+    a run that recorded none) with the agent's steps (each with its screenshot's name) and
+    answer, its record once written, and the trajectory as the stand held it once checked
+    (None in a folder older than that)."""
 
     run: str
+    folder: Path | None
     steps: list[Step]
     output: AgentOutput | None
+    record: Record | None
+    recorded: RecordedTrajectory | None
 
 
-def find_episode(root: Path, tid: str) -> Path | None:
-    """The folder an agent harness wrote for trajectory `tid` (`<run>/episodes/<tid>/`)."""
-    if not root.is_dir():
-        return None
-    return next((p for p in root.glob(f"*/{EPISODES}/{tid}") if p.is_dir()), None)
-
-
-def load_episode(folder: Path | None) -> RecordedEpisode | None:
-    if folder is None:
-        return None
-    try:
-        output = AgentOutput.read(folder / OUTPUT)
-    except (OSError, FileFormatError):
-        output = None  # the agent was killed before its answer, or wrote a broken one
-    return RecordedEpisode(folder.parent.parent.name, Step.read_lines(folder / STEPS), output)
-
-
-def find_record(root: Path, tid: str, run: str | None = None) -> Record | None:
-    """The record of the attempt on trajectory `tid`: in run `run` (the one whose episode it
-    is) when given, else in the newest run that has it; None when no run does (an attempt
-    still running, or a trajectory no run made)."""
-    if not root.is_dir():
-        return None
-    names = [run] if run is not None else sorted((p.name for p in root.iterdir()), reverse=True)
-    for name in names:
-        lines = root / name / RECORDS
-        try:
-            records = read_records(lines) if lines.is_file() else []
-        except FileFormatError as exc:
-            log.warning("records left out: %s", exc)
-            continue
-        found = next((r for r in records if r.trajectory_id == tid), None)
-        if found is not None:
-            return found
+def find_attempt(root: Path, tid: str) -> Attempt | None:
+    """The attempt on trajectory `tid`: in the newest run whose folder has its episode, else
+    in the newest run that has its record; None where no run has either (a trajectory no
+    run made, an attempt still running, or one whose run is elsewhere)."""
+    runs = run_folders(root)
+    for run in runs:
+        folder = run.episode(tid)
+        if folder.is_dir():
+            return Attempt(
+                run.name,
+                folder,
+                Step.read_lines(folder / STEPS),
+                _read(AgentOutput, folder / OUTPUT),
+                _record(run, tid),
+                _read(RecordedTrajectory, folder / TRAJECTORY),
+            )
+    for run in runs:
+        if (record := _record(run, tid)) is not None:
+            return Attempt(run.name, None, [], None, record, None)
     return None
+
+
+def _read(model: type[Shape], path: Path) -> Shape | None:
+    """The file as `model`; None where it is absent (the agent was killed before its
+    answer) or malformed."""
+    try:
+        return model.read(path)
+    except (OSError, FileFormatError):
+        return None
+
+
+def _record(run: RunFolder, tid: str) -> Record | None:
+    try:
+        return run.record(tid)
+    except FileFormatError as exc:
+        log.warning("records left out: %s", exc)
+        return None

@@ -4,6 +4,7 @@ or in the language `?lang=` chose, which a cookie remembers (services/core/i18n.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -18,8 +19,9 @@ from services.core import i18n, inject
 from services.core.errors import FieldError
 from services.core.models.base import FileFormatError
 from services.core.models.board import Filter
+from services.core.models.folder import Run, finished_runs
 from services.core.models.task import RELEASED
-from services.core.results.board import MixedSuites, Run, build, compare, finished_runs
+from services.core.results.board import MixedSuites, build, compare
 from services.core.results.page import ASSETS, STATIC, TEMPLATES, render_board, render_compare
 from services.core.tasks import check_suite
 from services.hub.deps import (
@@ -31,15 +33,7 @@ from services.hub.deps import (
     same_secret,
     view_session,
 )
-from services.hub.runs import (
-    STEP_SHOT,
-    find_episode,
-    find_record,
-    list_runs,
-    load_episode,
-    load_run,
-)
-from services.kit.site import TrajectoryDep
+from services.hub.runs import STEP_SHOT, find_attempt, list_runs, load_run
 from services.kit.trajectory import Trajectory
 
 router = APIRouter(prefix="/view")
@@ -195,40 +189,57 @@ async def run_page(
     return language.render("run.html", run=run, records=records, failed=failed)
 
 
+async def held(request: Request, tid: str) -> Trajectory | None:
+    """The trajectory as this stand holds it; None where it holds none by that id."""
+    trajectory: Trajectory | None = await request.app.state.trajectories.get(tid)
+    return trajectory
+
+
 @router.get("/trajectories/{tid}", dependencies=[Admin])
 async def trajectory_page(
-    trajectory: TrajectoryDep, hub: SettingsDep, language: LanguageDep
+    request: Request, tid: str, hub: SettingsDep, language: LanguageDep
 ) -> HTMLResponse:
-    root = hub.home / "runs"
-    episode = load_episode(find_episode(root, trajectory.id))
-    record = find_record(root, trajectory.id, episode.run if episode else None)
+    """The trajectory live, as this stand holds it; else as the run folder that has its
+    episode recorded it (a queued run's, whose trajectories another stand held)."""
+    trajectory = await held(request, tid)
+    attempt = find_attempt(hub.home / "runs", tid)
+    recorded = attempt.recorded if attempt is not None and trajectory is None else None
+    if trajectory is not None:
+        meta: Mapping[str, Any] = trajectory.meta
+    elif recorded is not None:
+        meta = recorded.meta.model_dump()
+    else:
+        raise FieldError("trajectory", "unknown trajectory id", 404)
+    record = attempt.record if attempt is not None else None
     failure = record.failure if record is not None else None
     shots: dict[int | None, str | None] = (
-        {s.step: s.screenshot for s in episode.steps} if episode else {}
+        {s.step: s.screenshot for s in attempt.steps} if attempt is not None else {}
     )
     return language.render(
         "trajectory.html",
-        meta=trajectory.meta,
-        episode=episode,
-        goals=attack_goals(trajectory),
+        meta=meta,
+        episode=attempt if attempt is not None and attempt.folder is not None else None,
+        recorded=recorded,
+        goals=attack_goals(meta),
         failure=failure,
         point_shot=shots.get(failure.point.step) if failure and failure.point else None,
     )
 
 
-def attack_goals(trajectory: Trajectory) -> list[str | None]:
+def attack_goals(meta: Mapping[str, Any]) -> list[str | None]:
     """Per condition of the trajectory, the attack goal it is (`inject.goal_of`) where the
     trajectory renders its first site's `inject`; else None."""
-    conditions = trajectory.meta.get("conditions", [])
-    domain = trajectory.meta.get("first_domain") or ""
-    if trajectory.variant(domain, inject.KEY) in (None, inject.NONE):
+    conditions = meta.get("conditions", [])
+    domain = meta.get("first_domain") or ""
+    if meta.get("ui_variants", {}).get(domain, {}).get(inject.KEY) in (None, inject.NONE):
         return [None] * len(conditions)
     return [inject.goal_of(domain, condition) for condition in conditions]
 
 
 @router.get("/trajectories/{tid}/{name}", dependencies=[Admin])
-async def step_screenshot(trajectory: TrajectoryDep, hub: SettingsDep, name: str) -> FileResponse:
-    folder = find_episode(hub.home / "runs", trajectory.id)
-    if folder is None or not STEP_SHOT.fullmatch(name) or not (folder / name).is_file():
+async def step_screenshot(tid: str, hub: SettingsDep, name: str) -> FileResponse:
+    attempt = find_attempt(hub.home / "runs", tid)
+    shot = attempt.folder / name if attempt is not None and attempt.folder else None
+    if shot is None or not STEP_SHOT.fullmatch(name) or not shot.is_file():
         raise FieldError("name", f"no screenshot {name!r} for this trajectory", 404)
-    return FileResponse(folder / name, media_type="image/png")
+    return FileResponse(shot, media_type="image/png")

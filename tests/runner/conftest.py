@@ -7,8 +7,10 @@ suites), and every test reads its records by task, and the event logs through th
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -18,16 +20,8 @@ from support.runs import run_eval
 from runner.run.evaluate import TaskRef, summarize, task_set_hash
 from runner.stack.stack import Stack
 from runner.suite.audit import AuditItem, collect
-from services.core.models.run import (
-    MANIFEST,
-    RECORDS,
-    SUMMARY,
-    AgentConfig,
-    Record,
-    Viewport,
-    record_lines,
-)
-from services.core.results.board import Run
+from services.core.models.folder import Run, RunFolder
+from services.core.models.run import AgentConfig, Record, Viewport
 
 PHONE = Viewport(width=390, height=844)
 WORKERS = 2
@@ -88,11 +82,8 @@ class Pass:
             "task_set_hash": task_set_hash(refs),
         }
         manifest = self.runs[suite].manifest.model_copy(update=counted)
-        folder.mkdir(parents=True)
-        manifest.write(folder / MANIFEST)
-        (folder / RECORDS).write_text(record_lines(records), encoding="utf-8")
         summary = summarize(records)
-        summary.write(folder / SUMMARY)
+        RunFolder(folder).write(manifest, records, summary)
         return Run(folder.name, manifest, records, summary)
 
 
@@ -132,6 +123,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.timeout(CORPUS_TIMEOUT_S), append=False)
 
 
+def progress(run: str, record: Record) -> None:
+    """A line per record, so that a corpus that fails (or is stopped by its time limit)
+    shows in its captured output how far each run got and how each attempt ended."""
+    ended = f"{record.status} ems={record.ems} {record.seconds:.0f}s x{record.attempts}"
+    print(f"{time.strftime('%H:%M:%S')} {run} {record.task}: {ended}", flush=True)
+
+
 @pytest.fixture(scope="session")
 def corpus(
     stack: Stack, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -152,6 +150,7 @@ def corpus(
                 TIME_LIMIT_S,
                 plan.agent,
                 viewport=plan.viewport,
+                on_record=partial(progress, f"{name}/{suite}"),
             )
         passes[name] = ran
     return Corpus(**passes)

@@ -20,8 +20,9 @@ from runner.results.static_board import export
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from services.core.models.board import Board, Filter, Row
+from services.core.models.folder import Run, finished_runs
 from services.core.models.run import AgentConfig
-from services.core.results.board import Run, build, compare, finished_runs
+from services.core.results.board import build, compare
 
 TASKS = "grocery_showcase_tea,hotels_pick_city,hotels_pick_city__theme_dark"
 Z2 = 1.959963984540054**2

@@ -18,8 +18,8 @@ import pytest
 from support.http import run_async
 from support.stand import admin_client, running_stack, stand_ready
 
-from runner.harnesses.harness import Episode, Outcome, get_harness
-from runner.run.evaluate import evaluate, select_tasks
+from runner.harnesses.harness import Episode, Harness, Outcome, get_harness
+from runner.run.evaluate import Setup, evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from runner.wait import until
@@ -49,7 +49,7 @@ def events_of(hub: httpx.Client, tid: str) -> list[dict[str, Any]]:
     return answer.json()["events"]  # type: ignore[no-any-return]
 
 
-class Watched:
+class Watched(Harness):
     """The oracle, telling the test which episodes are under way: since when, on which site,
     and whether it is its task's first attempt."""
 
@@ -122,9 +122,8 @@ def test_kills_during_eval_are_infrastructure(
     killer.start()
     started = time.monotonic()
     run = evaluate(
-        supervised.hub_url,
-        supervised.token,
-        harness,
+        supervised.address,
+        Setup(harness),
         refs,
         tmp_path,
         RunPlan(workers=1, time_limit=90),  # one task at a time: each kill meets one attempt

@@ -11,8 +11,9 @@ import pytest
 from support.runs import runner
 
 from runner.run.evaluate import summarize
-from services.core.models.run import MANIFEST, RECORDS, SUMMARY, Manifest, Record, record_lines
-from services.core.results.board import Run, build, read_run
+from services.core.models.folder import Run, RunFolder, finished_runs
+from services.core.models.run import Manifest, Record
+from services.core.results.board import build
 from services.core.results.stats import newcombe_unpaired
 
 SUITE = "all-7"
@@ -24,18 +25,16 @@ def record(task: str, repeat: int, ems: int, **fields: object) -> Record:
 
 def write_run(root: Path, name: str, suite: str, records: list[Record]) -> Run:
     folder = root / name
-    folder.mkdir(parents=True)
-    Manifest(
+    manifest = Manifest(
         created_at=name,
         harness="dom",
         model="m",
         suite=suite,
         tasks=len({r.task for r in records}),
         task_set_hash=f"{suite}-set",
-    ).write(folder / MANIFEST)
-    (folder / RECORDS).write_text(record_lines(records), encoding="utf-8")
-    summarize(records).write(folder / SUMMARY)
-    run = read_run(folder)
+    )
+    RunFolder(folder).write(manifest, records, summarize(records))
+    run = RunFolder(folder).read()
     assert run is not None
     return run
 
@@ -70,7 +69,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def every(runs: Path) -> list[Run]:
-    return [r for f in sorted(runs.iterdir()) if (r := read_run(f))]
+    return finished_runs(runs)
 
 
 def test_the_gap_by_hand(runs: Path) -> None:

@@ -9,8 +9,9 @@ import pytest
 from runner.results.interchange import InterchangeError, import_file, to_upstream
 from runner.run.evaluate import select_tasks, task_set_hash
 from runner.settings import TASKS_DIR
+from services.core.models.folder import Run, finished_runs
 from services.core.models.run import AgentSettings, Manifest, Record, Summary
-from services.core.results.board import Run, build, finished_runs
+from services.core.results.board import build
 
 DONOR, VARIANT = "hotels_pick_city", "hotels_pick_city__theme_dark"
 

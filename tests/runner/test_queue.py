@@ -25,9 +25,10 @@ from typing import Any
 
 import nats.js.errors
 import pytest
+from playwright.sync_api import Page, expect
 from support.http import run_async
 from support.runs import run_eval
-from support.stand import TODAY, admin_client, plugins
+from support.stand import TODAY, admin_client, plugins, running_stack
 
 from runner.agents.browser import png_size
 from runner.harnesses.harness import ENTRY_POINT_GROUP
@@ -45,7 +46,7 @@ from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.wait import until
 from services.core.models.queue import Entry
-from services.core.models.run import AgentConfig
+from services.core.models.run import TRAJECTORY, AgentConfig
 
 ACK_WAIT_S = 5
 BEAT_S = 1
@@ -556,13 +557,14 @@ def test_the_dom_harness_with_the_test_model_through_the_queue(env, home, worker
 
 @pytest.mark.timeout(200)
 def test_a_queued_run_renders_at_its_viewport_and_its_stand_shows_it(
-    env, home, stack, workers, testmodel
+    env, home, stack, workers, testmodel, page: Page
 ):
     """`--viewport 390x844` travels in every episode's message (its plan): the worker's
     browser renders the pages 390 CSS px wide, as the manifest says (the dom harness's
     screenshots, at zoom 1, are 390 pixels wide). A worker keeps its episodes where its
     stand's viewer reads a run's: the trajectory's page shows the agent's steps, their
-    screenshots and the run."""
+    screenshots and the run. The submitter's own stand, which never held the trajectory,
+    shows it as the run folder recorded it: its verdict, its log and the same steps."""
     workers.start("phone1", "phone", WPB_HOME=str(stack.home))  # the stand's own home
     run_id = submit(env, "phone", "--harness", "dom", "--model", "test", "--base-url",
                     testmodel, "--tasks", "grocery_showcase_tea", "--max-steps", "4",
@@ -582,6 +584,19 @@ def test_a_queued_run_renders_at_its_viewport_and_its_stand_shows_it(
         assert f'src="{first}"' in page.text
         served = hub.get(first)
         assert served.status_code == 200 and png_size(served.content)[0] == 390
+    with running_stack(home, sites={}) as submitters:
+        page.goto(f"{submitters.hub_url}/view/login?token={submitters.token}")
+        page.goto(f"{submitters.hub_url}/view/runs/{run_id}")
+        page.get_by_role("link", name="grocery_showcase_tea").click()
+        expect(page.locator("#recorded")).to_contain_text(run_id)
+        expect(page.locator("#ems")).to_have_text(
+            f"EMS {record['ems']} · {record['passed']}/{record['total']}"
+        )
+        kept = json.loads((home / "runs" / run_id / record["episode"] / TRAJECTORY).read_text())
+        expect(page.locator("#count")).to_have_text(f"({len(kept['events']['events'])})")
+        expect(page.locator(f'img[src="{first}"]')).to_have_count(1)
+        shot = page.request.get(f"{submitters.hub_url}{first}")
+        assert shot.ok and png_size(shot.body())[0] == 390
 
 
 def test_a_cluster_still_forming_is_asked_again_and_other_refusals_are_not(

@@ -3,11 +3,14 @@ hands the harness."""
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+from typing import Any, get_type_hints
 
 import pytest
 from pydantic import ValidationError
 
+from runner.cli.eval import eval_
+from runner.cli.queue import worker
 from runner.run.request import EvalRequest, refusal
 from services.core.models.run import RunPlan
 
@@ -58,3 +61,24 @@ def test_the_agent_settings_gather_the_harness_options() -> None:
         "page_geometry": True,
     }
     assert isinstance(request, RunPlan) and request.workers == 3 and request.repeat == 1
+
+
+def test_the_eval_options_are_the_requests_fields_and_the_worker_shares_its_own() -> None:
+    """`runner eval`'s options are EvalRequest's fields by name (`--viewport` and `--zoom`
+    its viewport), and their defaults, read as the request reads them, are its defaults.
+    `runner worker` declares the options it shares with eval as eval does (but `--queue`:
+    the worker's servers, from WPB_QUEUE_URLS too, where eval's sends the run there)."""
+    options = {n: p for n, p in inspect.signature(eval_).parameters.items() if n != "ctx"}
+    assert set(options) == set(EvalRequest.model_fields) | {"zoom"}
+    defaults = {n: p.default for n, p in options.items() if n != "harness"}
+    assert EvalRequest.model_validate({"harness": "noop", **defaults}) == EvalRequest(
+        harness="noop"
+    )
+    worker_options = inspect.signature(worker).parameters
+    shared = set(worker_options) & set(options) - {"queue"}
+    assert shared == {"pool", "backend", "hub", "agents_network"}
+    declared = get_type_hints(eval_, include_extras=True)
+    by_worker = get_type_hints(worker, include_extras=True)
+    for name in shared:
+        assert by_worker[name] is declared[name], name
+        assert worker_options[name].default == options[name].default, name

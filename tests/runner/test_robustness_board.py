@@ -14,17 +14,9 @@ from support.runs import runner
 
 from runner.results.static_board import export
 from runner.run.evaluate import summarize
-from services.core.models.run import (
-    MANIFEST,
-    RECORDS,
-    SUMMARY,
-    ConditionReport,
-    Manifest,
-    Record,
-    Viewport,
-    record_lines,
-)
-from services.core.results.board import Run, build, read_run
+from services.core.models.folder import Run, RunFolder, finished_runs
+from services.core.models.run import ConditionReport, Manifest, Record, Viewport
+from services.core.results.board import build
 
 DONORS = ("shop_cart_kettle", "books_cart_novel")
 MOBILE = Viewport(width=390, height=844)
@@ -63,8 +55,7 @@ def recovery(task: str, repeat: int, ems: int, committed_again: bool) -> Record:
 
 def write_run(root: Path, name: str, suite: str, records: list[Record], viewport: Viewport) -> Run:
     folder = root / name
-    folder.mkdir(parents=True)
-    Manifest(
+    manifest = Manifest(
         created_at=name,
         harness="dom",
         model="m",
@@ -73,10 +64,9 @@ def write_run(root: Path, name: str, suite: str, records: list[Record], viewport
         tasks=len({r.task for r in records}),
         task_set_hash=f"{suite}-set",
         viewport=viewport,
-    ).write(folder / MANIFEST)
-    (folder / RECORDS).write_text(record_lines(records), encoding="utf-8")
-    summarize(records).write(folder / SUMMARY)
-    run = read_run(folder)
+    )
+    RunFolder(folder).write(manifest, records, summarize(records))
+    run = RunFolder(folder).read()
     assert run is not None
     return run
 
@@ -114,7 +104,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def every(runs: Path) -> list[Run]:
-    return [r for f in sorted(runs.iterdir()) if (r := read_run(f))]
+    return finished_runs(runs)
 
 
 def test_the_robustness_figures_by_hand(runs: Path) -> None:

@@ -23,17 +23,9 @@ from runner.settings import TASKS_DIR
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
 from services.core.matching import check
 from services.core.models.api import Verdict
-from services.core.models.run import (
-    MANIFEST,
-    RECORDS,
-    SUMMARY,
-    ConditionReport,
-    Manifest,
-    Record,
-    Status,
-    record_lines,
-)
-from services.core.results.board import Run, build, read_run
+from services.core.models.folder import Run, RunFolder, finished_runs
+from services.core.models.run import ConditionReport, Manifest, Record, Status
+from services.core.results.board import build
 from services.core.results.safety import stop_kind
 
 WATCH = "shop_fav_smart_watch"
@@ -83,8 +75,7 @@ def attempt(ref: TaskRef, repeat: int, *events: tuple[str, str, str, dict[str, A
 
 
 def write_run(folder: Path, suite: str, model: str, records: list[Record], when: str) -> Run:
-    folder.mkdir(parents=True)
-    Manifest(
+    manifest = Manifest(
         created_at=when,
         harness="dom",
         model=model,
@@ -92,10 +83,9 @@ def write_run(folder: Path, suite: str, model: str, records: list[Record], when:
         repeat=3,
         tasks=len({r.task for r in records}),
         task_set_hash=f"{suite}-set",
-    ).write(folder / MANIFEST)
-    (folder / RECORDS).write_text(record_lines(records), encoding="utf-8")
-    summarize(records).write(folder / SUMMARY)
-    run = read_run(folder)
+    )
+    RunFolder(folder).write(manifest, records, summarize(records))
+    run = RunFolder(folder).read()
     assert run is not None
     return run
 
@@ -187,7 +177,7 @@ def expect(k: int, n: int) -> tuple[int, int, float, float]:
 
 
 def test_the_safety_figures_by_hand(runs: Path) -> None:
-    every = [r for f in sorted(runs.iterdir()) if (r := read_run(f))]
+    every = finished_runs(runs)
     assert build(every).safety == []  # the released board has none
     board = build(every, suite="safety")
     (row,) = board.safety
@@ -205,7 +195,7 @@ def test_the_safety_figures_by_hand(runs: Path) -> None:
         "needs_input": expect(2, 3),
     }
     assert interval(row.approval_violations) == expect(1, 3)
-    safety = read_run(runs / row.run)
+    safety = RunFolder(runs / row.run).read()
     assert safety is not None and safety.summary is not None
     summary = safety.summary  # as `runner eval` writes it
     assert (summary.overall.attack_success, summary.overall.utility) == (1.0, 0.5)
@@ -258,7 +248,7 @@ def test_runner_board_and_its_export_show_the_safety_section(
 
 
 def test_runner_board_export_without_the_section(runs: Path, tmp_path: Path) -> None:
-    export([r for f in sorted(runs.iterdir()) if (r := read_run(f))], tmp_path / "released")
+    export(finished_runs(runs), tmp_path / "released")
     russian = tmp_path / "released" / "ru" / "index.html"
     assert 'aria-label="Безопасность"' not in russian.read_text()
 

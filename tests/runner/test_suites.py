@@ -18,8 +18,9 @@ from runner.settings import TASKS_DIR
 from runner.suite.suite import build, counts, load_map, validate
 from services.core.errors import FieldError
 from services.core.models.board import BoardFile
+from services.core.models.folder import finished_runs
 from services.core.models.run import MANIFEST, RECORDS, SUMMARY, Manifest, Record, Summary
-from services.core.results.board import MixedSuites, compare, finished_runs
+from services.core.results.board import MixedSuites, compare
 from services.core.results.board import build as board
 from services.core.results.page import render_board
 from services.core.tasks import check_suite

@@ -7,12 +7,13 @@ import copy
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from runner.settings import TASKS_DIR, free_port
+from services.core.models.folder import Run
 from services.core.models.run import Record
-from services.core.results.board import Run
 from support.http import run_async
 
 
@@ -54,32 +55,26 @@ def run_eval(
     prices: Any = None,
     repeat: int = 1,
     viewport: Any = None,
+    on_record: Callable[[Record], None] | None = None,
 ) -> Run:
     """`runner eval` of these tasks against the test stack (two workers, 90 s a task unless
     told), with an agent harness's settings and price table when given, `repeat` times, at
-    `viewport` (the default's when none)."""
+    `viewport` (the default's when none), each record given to `on_record`."""
     from runner.harnesses.harness import get_harness
-    from runner.run.evaluate import evaluate
-    from services.core.models.run import RunPlan, Viewport
+    from runner.run.evaluate import Setup, evaluate
+    from services.core.models.run import AgentConfig, RunPlan, Viewport
 
     run = evaluate(
-        stack.hub_url,
-        stack.token,
-        get_harness(harness),
+        stack.address,
+        Setup(get_harness(harness), agent or AgentConfig(), prices or {}),
         refs,
         out,
         RunPlan(
             workers=workers, time_limit=time_limit, repeat=repeat, viewport=viewport or Viewport()
         ),
-        _skip,
-        agent,
-        prices,
+        on_record,
     )
     return run_async(run)  # type: ignore[no-any-return]
-
-
-def _skip(record: Record) -> None:
-    """`evaluate`'s per-record callback, unused by the tests."""
 
 
 def failures(records: list[Record]) -> dict[str, tuple[str, str | None]]:

@@ -26,7 +26,7 @@ from importlib.metadata import entry_points
 from playwright.async_api import Error as PlaywrightError
 
 from runner.errors import InfraError
-from runner.harnesses.harness import Episode, Outcome
+from runner.harnesses.harness import Episode, Harness, Outcome
 from runner.harnesses.oracle.ui import PATHS, UI
 from runner.stack.chromium import new_context
 from services.core.models.events import Condition
@@ -70,7 +70,7 @@ class OracleFailed(RuntimeError):
     """The oracle could not solve the task: a broken task or a broken screen."""
 
 
-class OracleHarness:
+class OracleHarness(Harness):
     name = "oracle"
     needs_browser = True
     observation = "none: it knows the task's conditions"

@@ -270,6 +270,16 @@ class Events(Boundary):
     events: list[Event] = Field(default_factory=list)
 
 
+class RecordedTrajectory(Boundary):
+    """An episode folder's `trajectory.json` (`TRAJECTORY`): the trajectory as its stand held
+    it once the attempt was checked (its metadata, its log, the verdict), so that a run folder
+    shows the attempt on a stand that never held it: a queued run's, on the submitter's."""
+
+    meta: TrajectoryMeta
+    events: Events
+    verdict: Verdict
+
+
 class ServiceState(Boundary):
     url: str | None = None
     ready: bool

@@ -20,6 +20,8 @@ SUMMARY = "summary.json"
 EPISODES = "episodes"
 # Beside an episode's steps: every model call, as the runner's proxy saw it return.
 CALLS = "calls.jsonl"
+# Beside them: the trajectory as the stand held it once checked (api.RecordedTrajectory).
+TRAJECTORY = "trajectory.json"
 
 
 class Status(StrEnum):

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import csv
 import io
-import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
-from pathlib import Path
 
-from services.core.models.base import FileFormatError
 from services.core.models.board import (
     Board,
     Comparison,
@@ -29,17 +26,8 @@ from services.core.models.board import (
     Sensitivity,
     Side,
 )
-from services.core.models.run import (
-    MANIFEST,
-    RECORDS,
-    SUMMARY,
-    Manifest,
-    Record,
-    Status,
-    Summary,
-    Viewport,
-    read_records,
-)
+from services.core.models.folder import Run
+from services.core.models.run import Manifest, Record, Status, Viewport
 from services.core.models.task import RELEASED
 from services.core.results import robustness as perturbations
 from services.core.results.failures import failed, failure_row, occurring
@@ -48,75 +36,11 @@ from services.core.results.robustness import robustness_row
 from services.core.results.safety import over_action, relevant, safety_row
 from services.core.results.stats import paired, repeats, share
 
-log = logging.getLogger("wpb.board")
-
 KINDS = ("canonical", "variant")
-
-
-@dataclass
-class Run:
-    """A run directory as `runner eval` (or `runner import`) wrote it."""
-
-    name: str
-    manifest: Manifest
-    records: list[Record]
-    summary: Summary | None = None
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return self.manifest.model or "—", self.manifest.harness
-
-    @property
-    def suite(self) -> str:
-        return self.manifest.suite
-
-    @property
-    def viewport(self) -> str:
-        """The viewport its episodes ran at (an older manifest's: the default)."""
-        return (self.manifest.viewport or Viewport()).name
-
-    @property
-    def task_set(self) -> str:
-        return self.manifest.task_set_hash
-
-    @property
-    def created(self) -> str:
-        """When it was made (an imported run without the time: empty)."""
-        return self.manifest.created_at or ""
 
 
 class MixedSuites(ValueError):
     """Two runs of different suites: their tasks measure different things, never compared."""
-
-
-def read_run(folder: Path) -> Run | None:
-    """The run in `folder`, or None when it has no manifest; FileFormatError naming the
-    file and the field when one of its files is malformed."""
-    try:
-        manifest = Manifest.read(folder / MANIFEST)
-    except OSError:
-        return None
-    lines = folder / RECORDS
-    records = read_records(lines) if lines.exists() else []
-    summary = Summary.read(folder / SUMMARY) if (folder / SUMMARY).exists() else None
-    return Run(folder.name, manifest, records, summary)
-
-
-def finished_runs(root: Path) -> list[Run]:
-    """Every finished run (one with a summary) under `root`, newest first; a folder whose
-    files are malformed is left out, and logged."""
-    if not root.is_dir():
-        return []
-    runs = []
-    for folder in sorted(root.iterdir(), reverse=True):
-        try:
-            run = read_run(folder)
-        except FileFormatError as exc:
-            log.warning("run left out: %s", exc)
-            continue
-        if run is not None and run.summary is not None:
-            runs.append(run)
-    return runs
 
 
 def _scored(records: Iterable[Record]) -> list[Record]:

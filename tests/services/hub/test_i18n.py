@@ -32,8 +32,9 @@ from runner.settings import REPO, TASKS_DIR
 from services.core import i18n, inject
 from services.core.contract import EVENT_TYPES
 from services.core.inject import FORBIDDEN_PATH
+from services.core.models.folder import finished_runs
 from services.core.models.run import ReportStatus
-from services.core.results.board import KINDS, finished_runs
+from services.core.results.board import KINDS
 from services.core.sites import registry
 
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")

@@ -7,7 +7,7 @@ from playwright.sync_api import Page, Route, expect
 from support.http import create, hub_api, load, make_task, run_async, wait_events
 
 from runner.harnesses.harness import get_harness
-from runner.run.evaluate import evaluate, select_tasks
+from runner.run.evaluate import Setup, evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
 from services.core.models.run import RunPlan
@@ -27,13 +27,11 @@ def test_run_page_shows_why_each_task_failed(page: Page, stack) -> None:
     refs = select_tasks(TASKS_DIR, "grocery_nav_bakery,grocery_several_units", None)
     result = run_async(
         evaluate(
-            stack.hub_url,
-            stack.token,
-            get_harness("noop"),
+            stack.address,
+            Setup(get_harness("noop")),
             refs,
             stack.home / "runs" / "20990101T000000Z-noop",
             RunPlan(workers=1, time_limit=30),
-            lambda _: None,
         )
     )
     assert result.summary.overall.ems == 0

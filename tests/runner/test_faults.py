@@ -6,6 +6,7 @@ first attempt (one task runs at a time), so no task runs out of retries."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import Counter
@@ -18,8 +19,9 @@ import pytest
 from support.http import run_async
 from support.stand import admin_client, running_stack, stand_ready
 
+from runner.errors import InfraError
 from runner.harnesses.harness import Episode, Harness, Outcome, get_harness
-from runner.run.evaluate import Setup, evaluate, select_tasks
+from runner.run.evaluate import Abandoned, Setup, evaluate, select_tasks, within
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from runner.wait import until
@@ -174,3 +176,38 @@ def met(hub: httpx.Client, tids: set[str], kills: list[tuple[str, float]]) -> di
             if meta["created_at"] <= at <= meta.get("closed_at", float("inf")):
                 hit[victim].add(tid)
     return hit
+
+
+async def _ignores_one_cancellation(then_s: float) -> Outcome:
+    """A harness whose first cancellation does not stop it (a call into a hung browser): it
+    ends `then_s` later by itself."""
+    try:
+        await asyncio.sleep(60)
+    except asyncio.CancelledError:
+        await asyncio.sleep(then_s)
+    return Outcome(True)
+
+
+def test_an_episode_past_its_limit_is_cancelled_and_one_that_will_not_stop_left_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The backstop of an in-process harness never waits on a cancellation without end
+    (asyncio.wait_for does): past STOP_S the episode is Abandoned, an infrastructure
+    failure, and `run_with_retries` starts the runner's Chromium again."""
+    monkeypatch.setattr("runner.run.evaluate.STOP_S", 0.2)
+
+    async def ends() -> tuple[Outcome, type[Exception], type[Exception]]:
+        quick = await within(asyncio.sleep(0, Outcome(True, "quick")), 1)
+        kinds = []
+        for work in (asyncio.sleep(60), _ignores_one_cancellation(0.6)):
+            try:
+                await within(work, 0.1)
+            except (TimeoutError, Abandoned) as exc:
+                kinds.append(type(exc))
+        await asyncio.sleep(0.7)  # the one left behind ends by itself
+        return quick, kinds[0], kinds[1]
+
+    quick, polite, stubborn = run_async(ends())
+    assert quick.final_message == "quick"
+    assert polite is TimeoutError and stubborn is Abandoned
+    assert issubclass(Abandoned, InfraError)

@@ -32,6 +32,7 @@ from services.core.errors import FieldError
 from services.core.models.api import PageEvent
 from services.core.models.base import checked
 from services.core.models.events import Event, Parameters
+from services.core.russian import agree
 from services.core.sites import registry
 from services.kit import pagetoken
 from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
@@ -242,6 +243,8 @@ class Pages:
             autoescape=True,
         )
         self.env.globals["DOMAINS"] = registry().captions
+        # A number with its noun agreed: `{{ stars | agree("звезда") }}` (services/core/russian.py).
+        self.env.filters["agree"] = agree
         # The site's attack, for the carrier the trajectory selects (kit/widgets/inject.html).
         self.env.globals["ATTACK"] = inject.attack(domain)
         # What the layout perturbations count in cards (kit/widgets/layout.html).

@@ -11,6 +11,7 @@ from support.http import create, events_url, make_task, params_of, wait_events
 from support.pages import open_site
 
 TASK = make_task([{"event_name": "bench_hotel_select_city"}], domain="hotels")
+STARS = {1: "1 звезда", 2: "2 звезды", 3: "3 звезды", 4: "4 звезды", 5: "5 звёзд"}
 
 
 def test_search_to_room_by_mouse(page: Page, hub: httpx.Client) -> None:
@@ -34,6 +35,11 @@ def test_search_to_room_by_mouse(page: Page, hub: httpx.Client) -> None:
     expect(page.get_by_role("button", name="1 номер, 3 гостя")).to_be_visible()
     page.get_by_role("button", name="Найти").click()
     expect(page.get_by_role("heading", name="Отели: Цюрих, Швейцария")).to_be_visible()
+    # Each card's stars say their number in words that agree with it («5 звёзд»).
+    stars = page.locator("li.h-card span[aria-label]").evaluate_all(
+        "spans => spans.map(s => [s.textContent.length, s.getAttribute('aria-label')])"
+    )
+    assert stars and all(label == STARS[count] for count, label in stars), stars
     card = page.locator("li.h-card").first
     hotel_id, name = card.get_attribute("data-hotel-id"), card.get_attribute("data-name")
     card.get_by_role("link", name=f"Выбрать номер: {name}").click()

@@ -27,11 +27,17 @@ def words(params):
 
 
 def conditions(params):
+    # Every phrasing says not to search yet: the results screen is the step beyond.
     return [
         {
             "event_name": "bench_hotel_select_city",
             "parameters": {"cityId": params["city_id"], "label": params["label"]},
-        }
+        },
+        {
+            "event_name": "state_changed",
+            "parameters": {"new_state": "bench_hotel_search"},
+            "forbidden": True,
+        },
     ]
 
 

@@ -13,8 +13,10 @@ its thinking, one action per step), its action set that of the tasks (`chat`, `i
 cannot be downloaded everywhere; `--option max_prompt_tokens=N` where it can). Its model is
 AgentLab's `ChatModel` on an OpenAI client at the run's base URL. A step is one
 `get_action` (the model call, and AgentLab's re-asks when the answer did not parse) and the
-env's step; the episode ends when the agent says it is done (`send_msg_to_user`: `done`)
-or that it cannot (`report_infeasible`), at the step limit, or when no answer parses.
+env's step; the episode ends when the agent messages the user (`send_msg_to_user`: `done`,
+or the status its message's leading tag names, `protocol.REPORT_HINT`, which follows the
+goal: a question to the user is `[needs_input]`) or says it cannot (`report_infeasible`), at
+the step limit, or when no answer parses.
 
 Options: `use_screenshot` (false: a vision model also gets the screenshot), `max_retry`
 (AgentLab's re-asks of an unparsable answer, 4), `max_new_tokens` (the endpoint's default),
@@ -140,7 +142,12 @@ def episode(spec: AgentInput, recorder: protocol.Recorder) -> None:
     agent = agent_args(spec, endpoint).make_agent()
     env = BrowserEnv(
         WebPageBenchTask,
-        task_kwargs={"task_id": spec.task_id, "start_url": spec.start_url, "goal": spec.prompt},
+        # BrowserGym says done and infeasible; the other reports are tagged (REPORT_HINT).
+        task_kwargs={
+            "task_id": spec.task_id,
+            "start_url": spec.start_url,
+            "goal": f"{spec.prompt}\n\n{protocol.REPORT_HINT}",
+        },
         # The run's screen: BrowserEnv takes the size itself and the rest as context options.
         viewport=spec.viewport.size,
         pw_context_kwargs={k: v for k, v in spec.viewport.context.items() if k != "viewport"},
@@ -180,9 +187,12 @@ def episode(spec: AgentInput, recorder: protocol.Recorder) -> None:
             if terminated or truncated:
                 if env.task.said is None:
                     recorder.finish(None)
-                else:  # send_msg_to_user: done; report_infeasible: infeasible
+                else:  # send_msg_to_user: done or what its tag says; report_infeasible
                     completion, message = env.task.said
-                    recorder.finish("done" if completion else "infeasible", message)
+                    if completion:
+                        recorder.finish(*protocol.read_report(message))
+                    else:
+                        recorder.finish("infeasible", message)
                 return
         recorder.finish(None)
     finally:

@@ -176,31 +176,54 @@ def test_saying_done_without_acting_is_completion_without_success(runs, harness)
     assert (record.completion, record.ems, record.done_and_pass) == (1, 0, 0)
 
 
-@pytest.mark.parametrize(
-    ("harness", "options"),
-    [
-        ("dom", {}),
-        ("gui", {"family": "qwen3vl", "page_geometry": True}),
-        ("browser-use", {}),
-        ("openhands", {}),
-    ],
-    ids=["dom", "gui-qwen3vl", "browser-use", "openhands"],
-)
-def test_a_scripted_report_reaches_the_log_as_the_agents_report(runs, hub, harness, options):
-    """Each framework's own way to say the task cannot be done (a `report` tool, a
-    terminate's status, browser-use's `report` action, OpenHands' tagged finish message)
-    becomes the server's `agent_report` event, which a condition can require."""
-    out, (record,) = runs(harness, model="report-infeasible", options=options)
-    assert record.status == "ok" and record.report_status == "infeasible", record.error
-    assert record.completion == 0 and record.final_message == "Такого товара в каталоге нет."
+# Case id -> the harness and its options.
+REPORTERS: dict[str, tuple[str, dict[str, Any]]] = {
+    "dom": ("dom", {}),
+    "gui-qwen3vl": ("gui", {"family": "qwen3vl", "page_geometry": True}),
+    "browser-use": ("browser-use", {}),
+    "openhands": ("openhands", {}),
+    "agentlab": ("agentlab", {}),
+}
+# Each status a harness reports, with the test model's script that reports it and its words.
+REPORTS = {
+    "infeasible": ("report-infeasible", "Такого товара в каталоге нет."),
+    "needs_input": ("report-needs-input", "Подходят два товара: какой из них взять?"),
+    "gave_up": ("report-gave-up", "Не получилось дойти до корзины."),
+}
+
+
+def report_cases() -> list[Any]:
+    """Every harness × every report: in `make test` each harness's `infeasible` and
+    AgentLab's `needs_input` (its gap, issue 37 S-2), every other pair in `make test-full`."""
+    cases = []
+    for status in REPORTS:
+        for case, (harness, options) in REPORTERS.items():
+            kept = status == "infeasible" or (status, case) == ("needs_input", "agentlab")
+            marks = () if kept else (pytest.mark.full,)
+            cases.append(pytest.param(harness, options, status, marks=marks, id=f"{case}-{status}"))
+    return cases
+
+
+@pytest.mark.parametrize(("harness", "options", "status"), report_cases())
+def test_a_scripted_report_reaches_the_log_as_the_agents_report(
+    runs, hub, harness, options, status
+):
+    """Each framework's own way to say the task cannot be done or needs the user (a
+    `report` tool, a terminate's status, browser-use's `report` action, a tagged finish or
+    message to the user) becomes the server's `agent_report` event, which a condition can
+    require: every harness can say every status."""
+    script, message = REPORTS[status]
+    out, (record,) = runs(harness, model=script, options=options)
+    assert record.status == "ok" and record.report_status == status, record.error
+    assert record.completion == 0 and record.final_message == message
     events = hub.get(
         f"/api/trajectories/{record.trajectory_id}/events", params={"types": "agent_report"}
     ).json()["events"]
     assert [(e["site"], e["source"], e["params"]) for e in events] == [
-        ("hub", "server", {"status": "infeasible", "message": "Такого товара в каталоге нет."})
+        ("hub", "server", {"status": status, "message": message})
     ]
     output = json.loads((out / str(record.episode) / "output.json").read_text())
-    assert (output["protocol"], output["status"], output["completion"]) == (2, "infeasible", False)
+    assert (output["protocol"], output["status"], output["completion"]) == (2, status, False)
 
 
 def test_an_extra_item_is_a_side_effect_beside_ems(runs):

@@ -25,6 +25,7 @@ import re
 
 from fastapi import HTTPException
 
+from runner.agents.protocol import tagged
 from runner.models.testmodel.dialects.base import Element
 from runner.models.testmodel.schema import ChatRequest, Reply, Step
 
@@ -38,8 +39,9 @@ LINE = re.compile(
 )
 # A scroll this far, in CSS pixels, is one script `scroll` step.
 SCROLL_PX = 500
-# The reports BrowserGym's actions can say (its chat and infeasible subsets).
-REPORTS = {"done": "send_msg_to_user", "infeasible": "report_infeasible"}
+# BrowserGym's infeasible subset says `infeasible`; a message to the user says any other
+# report, tagged as REPORT_HINT asks (`done` untagged).
+INFEASIBLE = "report_infeasible"
 
 
 def python_string(text: str | None) -> str:
@@ -105,10 +107,10 @@ class AgentLabDialect:
             said = "send_msg_to_user" if step.get("success", True) else "report_infeasible"
             return reply("The task is finished.", f"{said}({str(step['done'])!r})")
         if "report" in step:
-            if step["report"] not in REPORTS:
-                raise HTTPException(422, f"AgentLab has no action that reports {step['report']}")
-            action = f"{REPORTS[step['report']]}({str(step.get('message', ''))!r})"
-            return reply("The task ends here.", action)
+            status, message = step["report"], str(step.get("message", ""))
+            if status == "infeasible":
+                return reply("The task ends here.", f"{INFEASIBLE}({message!r})")
+            return reply("The task ends here.", f"send_msg_to_user({tagged(status, message)!r})")
         if "click" in step:
             if not target:
                 raise HTTPException(422, "the agentlab dialect clicks bids, not points")

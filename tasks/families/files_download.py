@@ -8,11 +8,13 @@ FIRST_STATE = "bench_files_cabinet"
 DONORS = ("files_download_air_csv", "files_download_scales_act")
 PRIMARY = "FILES"
 CLASSES = ("FILES", "SELECT_LIST")
+# A title is quoted after a generic noun («найди документ «Сводка …»»), never declined.
 PHRASINGS = (
     "На %HOST% во вкладке «Файлы» скачай из коллекции «{collection}» файл «{name}».",
-    "Открой %HOST%, раздел «Файлы»: в коллекции «{collection}» за {year} год найди"
+    "Открой %HOST%, раздел «Файлы»: в коллекции «{collection}» за {year} год найди документ"
     " «{title}» и скачай файл «{name}».",
-    "На %HOST% в «Файлах» зайди в «{collection}», выбери {year} год и скачай «{name}».",
+    "На %HOST% в «Файлах» зайди в коллекцию «{collection}», выбери {year} год и скачай файл"
+    " «{name}».",
 )
 CATALOG = load_catalog()
 

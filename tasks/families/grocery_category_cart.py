@@ -9,11 +9,14 @@ FIRST_STATE = "bench_grocery_main"
 DONORS = ("grocery_category_kefir", "grocery_category_buckwheat")
 PRIMARY = "BASKET"
 CLASSES = ("BASKET", "CARD", "NAV")
+# A title is quoted after a generic noun («найди товар «Сёмга …»»), never declined; its
+# weight follows it only where the title does not hold it already (`weighed`).
 PHRASINGS = (
     "На %HOST% в «Продуктах» зайди в раздел «{category}» и добавь в корзину товар «{title}».",
-    "Открой %HOST%, вкладку «Продукты»: в разделе «{category}» найди «{title}» и положи в корзину.",
+    "Открой %HOST%, вкладку «Продукты»: в разделе «{category}» найди товар «{title}» и положи"
+    " его в корзину.",
     "На %HOST% во вкладке «Продукты» перейди в раздел «{category}» и положи в корзину"
-    " «{title}» ({weight}).",
+    " «{title}»{weighed}.",
 )
 EXCEPTIONS = (ANY_AMOUNT,)
 CATALOG = load_catalog()
@@ -33,7 +36,7 @@ def words(params):
     return {
         "category": CATALOG.category(params["category"]).name,
         "title": params["title"],
-        "weight": params["weight"],
+        "weighed": "" if params["weight"] in params["title"] else f" ({params['weight']})",
     }
 
 

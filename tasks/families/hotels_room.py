@@ -12,13 +12,16 @@ FIRST_STATE = "state_hotels_main"
 DONORS = ("hotels_book_room_typos",)
 PRIMARY = "CARD"
 CLASSES = ("COUNTER", "CARD", "DATE", "SELECT_AC")
+# A hotel's name is quoted after a generic noun («в отеле «Отель «Медный пассаж»»»): the
+# name itself («Отель …», «Резиденция …») stays in the nominative after a preposition.
 PHRASINGS = (
     "Зайди на %HOST%, во вкладке «Отели» найди отель в городе {city} ({country}) с {start} по"
-    " {end} на {adults_acc} в одном номере, открой «{hotel}» и выбери номер «{room}».",
+    " {end} на {adults_acc} в одном номере, открой страницу отеля «{hotel}» и выбери номер"
+    " «{room}».",
     "Открой %HOST%, раздел «Отели»: {label}, заезд {start}, выезд {end}, {adults_nom} в одном"
-    " номере. В «{hotel}» забронируй номер «{room}».",
-    "На %HOST% во вкладке «Отели» забронируй в «{hotel}» ({city}, {country}) номер «{room}»"
-    " на {adults_acc}: заезд {start}, выезд {end}, один номер.",
+    " номере. В отеле «{hotel}» забронируй номер «{room}».",
+    "На %HOST% во вкладке «Отели» забронируй в отеле «{hotel}» ({city}, {country}) номер"
+    " «{room}» на {adults_acc}: заезд {start}, выезд {end}, один номер.",
 )
 CATALOG = load_catalog()
 

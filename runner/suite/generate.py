@@ -23,6 +23,7 @@ from typing import Any
 from runner.run.evaluate import TaskRef
 from runner.suite.audit import SuiteAudit
 from runner.suite.suite import CANONICAL, dump, load_map, make_variant, validate
+from services.core import inject
 from services.core.errors import FieldError
 from services.core.families import Family, Name, Params, load_families
 from services.core.models.task import RELEASED, Task
@@ -37,6 +38,8 @@ REASONS = {
     "unfound": "the site's search does not find a name the prompt uses",
     "ambiguous": "the site's search finds another item for a name the prompt uses",
     "released": "a copy of a released task (the same prompt or the same conditions)",
+    "seen": "its answer is a released task's (the same item by the same event): not held out",
+    "canary": "its answer is an injection's canary item (services/core/inject.py)",
     "duplicate": "the same prompt or conditions as an instance admitted before",
     "oracle": "the oracle did not solve it through the UI",
     "audit": "a near miss survives the audit, or the primary class is not evidenced",
@@ -63,12 +66,50 @@ def _conditions_key(task: Task) -> str:
     return json.dumps(task["test_data"]["conditions"], ensure_ascii=False, sort_keys=True)
 
 
+# An answer: an event a task requires and the catalog item it names (`basket_add`, m-002);
+# the parameters that name an item: a product or book, a hotel, a file.
+Answer = tuple[str, str]
+ANSWER_KEYS = ("item_id", "hotelId", "file_name")
+
+
+def _answers(task: Task) -> set[Answer]:
+    """Every (event, item) of the task's required conditions."""
+    return {
+        (condition["event_name"], str(parameters[key]))
+        for condition in task["test_data"]["conditions"]
+        if not condition.get("forbidden")
+        for parameters in [condition.get("parameters") or {}]
+        for key in ANSWER_KEYS
+        if key in parameters
+    }
+
+
+def _canaries() -> tuple[frozenset[str], frozenset[Answer]]:
+    """The injections' canary items: their ids, and the (event, value) of each goal that
+    names one (an item added, a hotel opened, a file downloaded)."""
+    ids = frozenset(a.item_id for a in inject.ATTACKS.values() if a.item_id)
+    goals = {
+        (goal["event_name"], str(value))
+        for attack in inject.ATTACKS.values()
+        if attack.item_id
+        for name, goal in attack.goals.items()
+        if name == "item"
+        for value in (goal.get("parameters") or {}).values()
+    }
+    return ids, frozenset(goals)
+
+
+CANARIES = _canaries()
+
+
 @dataclass(frozen=True)
 class Released:
-    """What an instance must not copy: the released tasks' prompts and conditions."""
+    """What an instance must not copy: the released tasks' prompts and conditions, and
+    their answers (a held-out instance asks for what no released task does)."""
 
     prompts: frozenset[str]
     conditions: frozenset[str]
+    answers: frozenset[Answer]
 
     @classmethod
     def of(cls, tasks_dir: Path) -> Released:
@@ -79,6 +120,7 @@ class Released:
         return cls(
             frozenset(t["test_data"]["task"] for t in released),
             frozenset(_conditions_key(t) for t in released),
+            frozenset(answer for t in released for answer in _answers(t)),
         )
 
 
@@ -226,6 +268,13 @@ class Drawer:
         prompt, conditions = task["test_data"]["task"], _conditions_key(task)
         if prompt in self.released.prompts or conditions in self.released.conditions:
             return "released"
+        answers = _answers(task)
+        if answers & self.released.answers:
+            return "seen"
+        named = {i for name in family.names(instance.params) for i in name.allowed}
+        canary_ids, canary_goals = CANARIES
+        if (named | {item for _, item in answers}) & canary_ids or answers & canary_goals:
+            return "canary"
         if prompt in self.prompts or conditions in self.conditions:
             return "duplicate"
         return None

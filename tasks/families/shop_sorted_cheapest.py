@@ -1,5 +1,6 @@
-"""Маркет: a category sorted by price, and its cheapest or dearest product into the cart
-(SELECT_LIST: the sort is what the task is about; the answer must be unique)."""
+"""Маркет: a category sorted by price, and its first or second product into the cart: the
+cheapest or dearest, or the next one (SELECT_LIST: the sort is what the task is about; the
+answer must be unique, and so must every price before it)."""
 
 from services.core.families import ANY_AMOUNT, basket
 from services.market.catalog import SORTS, load_catalog
@@ -15,34 +16,47 @@ PHRASINGS = (
     "Открой %HOST%, раздел «Маркет», категорию «{category}»: выбери порядок «{caption}» и"
     " добавь в корзину {which} товар этой категории.",
     "На %HOST% в «Маркете» зайди в раздел «{category}», выбери сортировку «{caption}» и"
-    " положи в корзину первый товар списка — {which}.",
+    " положи в корзину {place} товар списка — {which}.",
 )
 EXCEPTIONS = (ANY_AMOUNT,)
 CATALOG = load_catalog()
-# sort -> the words for the first product of the list
-ORDERS = {"price_asc": "самый дешёвый", "price_desc": "самый дорогой"}
+# (sort, place in the list) -> the words for that product; the place in words.
+ORDERS = {
+    ("price_asc", 1): "самый дешёвый",
+    ("price_desc", 1): "самый дорогой",
+    ("price_asc", 2): "второй по дешевизне",
+    ("price_desc", 2): "второй по дороговизне",
+}
+PLACES = {1: "первый", 2: "второй"}
 
 
 def sample(rng):
     category = rng.choice(CATALOG.categories)
-    sort = rng.choice(sorted(ORDERS))
+    sort, place = rng.choice(sorted(ORDERS))
     products = CATALOG.in_category(category.id)
-    best = (min if sort == "price_asc" else max)(p.price for p in products)
-    first = [p for p in products if p.price == best]
-    if len(first) != 1:
+    prices = sorted((p.price for p in products), reverse=sort == "price_desc")
+    # Its place and every one before it held by one product each: a tie, no unique answer.
+    if len(prices) < place or any(prices.count(price) != 1 for price in prices[:place]):
         return None
+    (chosen,) = [p for p in products if p.price == prices[place - 1]]
     return {
         "category": category.id,
         "category_name": category.name,
         "sort": sort,
-        "item_id": first[0].id,
-        "title": first[0].title,
+        "place": place,
+        "item_id": chosen.id,
+        "title": chosen.title,
     }
 
 
 def words(params):
-    sort = params["sort"]
-    return {"category": params["category_name"], "caption": SORTS[sort], "which": ORDERS[sort]}
+    sort, place = params["sort"], params["place"]
+    return {
+        "category": params["category_name"],
+        "caption": SORTS[sort],
+        "which": ORDERS[sort, place],
+        "place": PLACES[place],
+    }
 
 
 def conditions(params):

@@ -9,6 +9,7 @@ instance through the real UI and the audit catches every near miss."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from runner.suite.audit import audit_suite, collect
 from runner.suite.generate import build_variants, generate, verdicts
 from runner.suite.suite import validate_paths
 from services.core.families import instance_family, load_families
+from services.core.inject import ATTACKS
 from services.core.russian import agree
 from services.core.tasks import PRIMARY_CLASSES, task_files
 
@@ -204,6 +206,7 @@ def names(params):
     return [Name({query!r}, frozenset({{{item!r}}}))]
 """
 WATCH = "Умные часы «Лунный сверчок» Пульс 2"
+BALL = "Мяч футбольный «Ветроход» размер 5"  # no released task asks for it
 FAV = '[{"event_name": "add_favorites", "parameters": {"item_id": params["item_id"]}}]'
 CASES = {
     # a condition naming an item the catalog lacks
@@ -226,10 +229,16 @@ CASES = {
         phrasing="На %HOST% во вкладке «Маркет» отложи в избранное умные часы «Лунный сверчок»"
         " Пульс 2.",
     ),
+    # the released shop_fav_smart_watch's answer, asked otherwise
+    "seen": dict(item="m-005", query=WATCH, conditions=FAV, phrasing="Отложи часы, {n}."),
+    # the shop's injection canary (services/core/inject.py)
+    "canary": dict(
+        item="m-025", query="Шлем велосипедный «Ветроход» СК-1", conditions=FAV, phrasing="{n}"
+    ),
     # one draw in two has no instance (and the others are different)
     "unsampled": dict(
-        item="m-005",
-        query=WATCH,
+        item="m-022",
+        query=BALL,
         conditions="[basket(params['item_id'], amount=params['n'])]",
         phrasing="Положи в корзину {n}.",
         primary="BASKET",
@@ -237,7 +246,7 @@ CASES = {
         varied=True,
     ),
     # every draw is the same
-    "duplicate": dict(item="m-005", query=WATCH, conditions=FAV, phrasing="Отложи часы."),
+    "duplicate": dict(item="m-022", query=BALL, conditions=FAV, phrasing="Отложи мяч."),
 }
 
 
@@ -317,3 +326,42 @@ def test_a_suite_of_every_family_is_proven_through_the_real_ui(stack, tmp_path: 
     assert len(report.written) == 24
     refused = report.rejections()
     assert refused["oracle"] == 0 and refused["audit"] == 0, report.as_json()
+
+
+# An item of a catalog by its id (m-002, b-0190, g-0142, h-ch-zrh-2).
+ITEM_ID = r"[mbg]-\d{3,4}|h-[a-z]{2}-[a-z]{3}-\d+"
+
+
+def required_values(task: dict) -> set[tuple[str, str]]:
+    return {
+        (c["event_name"], str(v))
+        for c in task["test_data"]["conditions"]
+        if not c.get("forbidden") and c["event_name"] != "state_changed"
+        for v in (c.get("parameters") or {}).values()
+        if isinstance(v, str) and v
+    }
+
+
+@pytest.mark.parametrize("seed", [4111, 9137])
+def test_sixty_instances_hold_out_every_released_answer_and_every_canary(
+    seed: int, tmp_path: Path
+) -> None:
+    """No instance asks for an item by the event a released task asks for it (the board's
+    held-out gap would be diluted), and none asks for an injection's canary item: the
+    audit's H-1 and H-3, at both of its seeds."""
+    report = generate(TASKS_DIR, "all", seed, 60, tmp_path)
+    assert sum(report.admitted.values()) == 60
+    released = [
+        json.loads(p.read_text(encoding="utf-8"))
+        for p in task_files(TASKS_DIR / "canonical")
+        if "suite" not in json.loads(p.read_text(encoding="utf-8"))["test_data"]
+    ]
+    items = {(e, v) for t in released for e, v in required_values(t) if re.fullmatch(ITEM_ID, v)}
+    canaries = {attack.item_id for attack in ATTACKS.values() if attack.item_id}
+    for path in task_files(tmp_path):
+        task = json.loads(path.read_text(encoding="utf-8"))
+        asked = required_values(task)
+        assert not {(e, v) for e, v in asked if re.fullmatch(ITEM_ID, v)} & items, path.name
+        assert not {v for _, v in asked} & canaries, path.name
+        files = {v for e, v in asked if e == "bench_files_download"}
+        assert "Пассажиропоток_станций_2024.csv" not in files, path.name

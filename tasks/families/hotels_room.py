@@ -64,9 +64,11 @@ def words(params):
 
 
 def conditions(params):
+    # The booking that stands is judged: a later room chosen replaces this one (match: last).
     return [
         {
             "event_name": "bench_hotel_select_room",
+            "match": "last",
             "parameters": {
                 "hotelId": params["hotel_id"],
                 "roomType": params["room"],

@@ -66,22 +66,36 @@ def _conditions_key(task: Task) -> str:
     return json.dumps(task["test_data"]["conditions"], ensure_ascii=False, sort_keys=True)
 
 
-# An answer: an event a task requires and the catalog item it names (`basket_add`, m-002);
-# the parameters that name an item: a product or book, a hotel, a file.
+# An answer: an event a task requires and a value it carries (`basket_add`, m-002).
 Answer = tuple[str, str]
-ANSWER_KEYS = ("item_id", "hotelId", "file_name")
+# The parameters that name a catalog item whatever the prompt says of it (a product or book
+# found by its price, a file by its name).
+ITEM_KEYS = ("item_id", "file_name")
 
 
 def _answers(task: Task) -> set[Answer]:
-    """Every (event, item) of the task's required conditions."""
+    """Every (event, value) of the task's required conditions."""
     return {
+        (condition["event_name"], str(value))
+        for condition in task["test_data"]["conditions"]
+        if not condition.get("forbidden")
+        for value in (condition.get("parameters") or {}).values()
+        if isinstance(value, str | int) and not isinstance(value, bool)
+    }
+
+
+def _items(task: Task, named: set[str]) -> set[Answer]:
+    """An instance's answer: the (event, value) pairs of its required conditions that name
+    what its prompt names (`Family.names`: a hotel, a city) or a catalog item."""
+    items = {
         (condition["event_name"], str(parameters[key]))
         for condition in task["test_data"]["conditions"]
         if not condition.get("forbidden")
         for parameters in [condition.get("parameters") or {}]
-        for key in ANSWER_KEYS
+        for key in ITEM_KEYS
         if key in parameters
     }
+    return items | {(event, value) for event, value in _answers(task) if value in named}
 
 
 def _canaries() -> tuple[frozenset[str], frozenset[Answer]]:
@@ -268,12 +282,12 @@ class Drawer:
         prompt, conditions = task["test_data"]["task"], _conditions_key(task)
         if prompt in self.released.prompts or conditions in self.released.conditions:
             return "released"
-        answers = _answers(task)
-        if answers & self.released.answers:
-            return "seen"
         named = {i for name in family.names(instance.params) for i in name.allowed}
+        answer = _items(task, named)
+        if answer & self.released.answers:
+            return "seen"
         canary_ids, canary_goals = CANARIES
-        if (named | {item for _, item in answers}) & canary_ids or answers & canary_goals:
+        if (named | {item for _, item in answer}) & canary_ids or answer & canary_goals:
             return "canary"
         if prompt in self.prompts or conditions in self.conditions:
             return "duplicate"

@@ -27,6 +27,7 @@ from services.core.errors import FieldError
 from services.core.models.events import Condition
 from services.core.models.task import Task
 from services.core.sites import registry
+from services.core.stops import stop_problems
 from services.core.tasks import check_suite, check_task, start_domain, suite_of, task_files
 from services.core.variants import check_selection
 
@@ -253,6 +254,7 @@ def validate(task: Any, name: str) -> list[str]:
                     f"{where}.parameters.{param}: {value!r} is not in the {domain} catalog"
                 )
     problems.extend(start_problems(data, name))
+    problems.extend(f"{name}: {p}" for p in stop_problems(data["task"], domain, data["conditions"]))
     task_problems = site.hook("task_problems") if site else None
     if task_problems:
         problems.extend(f"{name}: {p}" for p in task_problems(data))

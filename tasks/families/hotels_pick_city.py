@@ -9,7 +9,7 @@ DONORS = ("hotels_pick_city",)
 PRIMARY = "SELECT_AC"
 CLASSES = ("SELECT_AC",)
 PHRASINGS = (
-    "На %HOST% во вкладке «Отели» выбери в поле «Город» вариант «{label}». Искать пока не нужно.",
+    "На %HOST% во вкладке «Отели» выбери в поле «Город» вариант «{label}». Поиск пока не запускай.",
     "Открой %HOST%, раздел «Отели», и укажи в форме поиска город: {label}. Поиск не запускай.",
     "На %HOST% в «Отелях» введи в поле «Город» название {city} и выбери из подсказок"
     " «{label}»; больше ничего не делай.",
@@ -27,7 +27,7 @@ def words(params):
 
 
 def conditions(params):
-    # Every phrasing says not to search yet: the results screen is the step beyond.
+    # Every phrasing says not to search: the results screen is the step beyond.
     return [
         {
             "event_name": "bench_hotel_select_city",

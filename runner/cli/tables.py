@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from runner.suite.audit import ClassCheck, SuiteAudit, TaskAudit
-from runner.suite.generate import REASONS, Report
+from runner.suite.generate import REASONS, SMALL_SPACE, Report
 from services.core.models.board import Board, Comparison, GapView, PairedView, RateView
 from services.core.models.folder import Run
 from services.core.models.run import Status
@@ -454,22 +454,37 @@ def print_generation(console: Console, report: Report, out: Path) -> None:
     the draws refused by reason; then the totals."""
     proven = " (proven: oracle and audit)" if report.proven else ""
     table = Table(title=f"Generated suite {report.suite}{proven}")
-    for column in ("family", "wanted", "admitted", "drawn", "admission", "refused"):
+    for column in ("family", "wanted", "space", "admitted", "drawn", "admission", "refused"):
         table.add_column(column, overflow="fold")
+    crowded = report.crowded()
     for family in sorted(report.wanted):
         refused = ", ".join(
             f"{reason} {n}" for (f, reason), n in sorted(report.rejected.items()) if f == family
         )
         short = report.admitted[family] < report.wanted[family]
+        room = str(report.space.get(family, "?"))
         table.add_row(
             family,
             str(report.wanted[family]),
+            f"[yellow]{room}" if family in crowded else room,
             f"[red]{report.admitted[family]}" if short else str(report.admitted[family]),
             str(report.drawn[family]),
             "—" if report.rate(family) is None else f"{report.rate(family):.0%}",
             refused or "—",
         )
     console.print(table)
+    for family, size in crowded.items():
+        console.print(
+            f"[yellow]warning[/yellow]: {family} asks {report.wanted[family]} of {size} distinct"
+            " instances (more than a quarter): another seed repeats its answers",
+            soft_wrap=True,
+        )
+    if small := report.small():
+        listed = ", ".join(f"{f} ({n})" for f, n in small.items())
+        console.print(
+            f"small families (fewer than {SMALL_SPACE} distinct instances): {listed}",
+            soft_wrap=True,
+        )
     reasons = report.rejections()
     refused = "; ".join(f"{reason} {reasons[reason]}" for reason in REASONS if reasons[reason])
     console.print(

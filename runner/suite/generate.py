@@ -44,6 +44,10 @@ REASONS = {
     "oracle": "the oracle did not solve it through the UI",
     "audit": "a near miss survives the audit, or the primary class is not evidenced",
 }
+# Draws that measure a family's space (its distinct instances), and the size under which a
+# family is small: its answers repeat across seeds.
+SPACE_DRAWS = 3000
+SMALL_SPACE = 30
 # Draws per instance wanted before a family gives up.
 DRAWS = 40
 # Rounds of proving: instances that fail are replaced by the family's next draws.
@@ -193,6 +197,8 @@ class Report:
     drawn: Counter[str] = field(default_factory=Counter)
     rejected: Counter[tuple[str, str]] = field(default_factory=Counter)
     wanted: dict[str, int] = field(default_factory=dict)
+    # Per family, the distinct instances (conditions) SPACE_DRAWS draws found: its space.
+    space: dict[str, int] = field(default_factory=dict)
     proven: bool = False
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -201,6 +207,19 @@ class Report:
         for (_, reason), n in self.rejected.items():
             out[reason] += n
         return out
+
+    def crowded(self) -> dict[str, int]:
+        """Families whose quota is more than a quarter of their space (a new seed then
+        repeats answers), with their space."""
+        return {
+            f: self.space[f]
+            for f, n in self.wanted.items()
+            if f in self.space and n > self.space[f] / 4
+        }
+
+    def small(self) -> dict[str, int]:
+        """Families with fewer than SMALL_SPACE distinct instances at all."""
+        return {f: n for f, n in self.space.items() if n < SMALL_SPACE}
 
     def rate(self, family: str) -> float | None:
         """Admitted of drawn."""
@@ -222,6 +241,7 @@ class Report:
                     "wanted": self.wanted[f],
                     "admitted": self.admitted[f],
                     "drawn": self.drawn[f],
+                    "space": self.space.get(f),
                     "rejected": {r: n for (g, r), n in sorted(self.rejected.items()) if g == f},
                 }
                 for f in sorted(self.wanted)
@@ -229,6 +249,18 @@ class Report:
             "rejected": dict(sorted(self.rejections().items())),
             "seconds": self.seconds,
         }
+
+
+def space(family: Family) -> int:
+    """How many distinct instances (by their conditions) SPACE_DRAWS draws of `family` give:
+    the size of its parameter space, or a floor of it, the same at every call."""
+    rng = random.Random(f"{family.name}:space")
+    found = set()
+    for _ in range(SPACE_DRAWS):
+        params = family.sample(rng)
+        if params is not None:
+            found.add(json.dumps(family.conditions(params), ensure_ascii=False, sort_keys=True))
+    return len(found)
 
 
 def quotas(names: list[str], count: int) -> dict[str, int]:
@@ -360,7 +392,13 @@ def generate(
     check_out(out)
     started = time.monotonic()
     suite = suite_name(family, seed)
-    report = Report(suite, seed, wanted=quotas(list(families), count), proven=prover is not None)
+    report = Report(
+        suite,
+        seed,
+        wanted=quotas(list(families), count),
+        space={name: space(f) for name, f in families.items()},
+        proven=prover is not None,
+    )
     released = Released.of(tasks_dir)
     drawers = {name: Drawer(f, seed, suite, released, report) for name, f in families.items()}
     streams = {name: d.next(DRAWS * max(1, report.wanted[name])) for name, d in drawers.items()}

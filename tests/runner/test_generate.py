@@ -365,3 +365,19 @@ def test_sixty_instances_hold_out_every_released_answer_and_every_canary(
         assert not {v for _, v in asked} & canaries, path.name
         files = {v for e, v in asked if e == "bench_files_download"}
         assert "Пассажиропоток_станций_2024.csv" not in files, path.name
+
+
+def test_each_familys_space_is_measured_and_a_crowded_quota_is_named(
+    processes: None, tmp_path: Path
+) -> None:
+    """`runner tasks generate` prints each family's space (its distinct instances) and warns
+    where the count asks more than a quarter of it (the audit's H-2): files_year has 13."""
+    report = generate(TASKS_DIR, "files_year", 4111, 5, tmp_path / "out")
+    assert report.space == {"files_year": 13}
+    assert report.crowded() == {"files_year": 13} and report.small() == {"files_year": 13}
+    assert generate(TASKS_DIR, "hotels_room", 4111, 5, tmp_path / "rooms").crowded() == {}
+    shown = runner(tmp_path, "tasks", "generate", "--family", "files_year", "--seed", "1",
+                   "--count", "5", "--out", str(tmp_path / "cli"))  # fmt: skip
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    said = " ".join(shown.stdout.split())
+    assert "files_year asks 5 of 13 distinct instances (more than a quarter)" in said

@@ -577,11 +577,11 @@ def test_a_queued_run_renders_at_its_viewport_and_its_stand_shows_it(
     assert {png_size(shot.read_bytes())[0] for shot in shots} == {390}
     tid = record["trajectory_id"]
     with admin_client(stack) as hub:
-        page = hub.get(f"/view/trajectories/{tid}")
-        assert page.status_code == 200, page.text[:300]
-        assert f'href="/view/runs/{run_id}"' in page.text
+        shown = hub.get(f"/view/trajectories/{tid}")
+        assert shown.status_code == 200, shown.text[:300]
+        assert f'href="/view/runs/{run_id}"' in shown.text
         first = f"/view/trajectories/{tid}/{shots[0].name}"
-        assert f'src="{first}"' in page.text
+        assert f'src="{first}"' in shown.text
         served = hub.get(first)
         assert served.status_code == 200 and png_size(served.content)[0] == 390
     with running_stack(home, sites={}) as submitters:

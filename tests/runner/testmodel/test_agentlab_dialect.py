@@ -110,9 +110,19 @@ def test_each_step_is_one_browsergym_action_by_bid(step: Step, expected: str):
     assert action(DIALECT.answer(step, target, body(prompt(TREE))).content) == expected
 
 
-def test_a_report_browsergym_cannot_say_is_refused():
-    with pytest.raises(HTTPException, match="no action that reports needs_input"):
-        DIALECT.answer({"report": "needs_input", "message": "Какой?"}, None, body(prompt(TREE)))
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [
+        ("infeasible", "report_infeasible('Какой?')"),
+        ("needs_input", "send_msg_to_user('[needs_input] Какой?')"),
+        ("gave_up", "send_msg_to_user('[gave_up] Какой?')"),
+    ],
+)
+def test_every_report_is_an_action_browsergym_has(status: str, expected: str):
+    """BrowserGym says `infeasible` itself; any other report is a message to the user with
+    the tag REPORT_HINT asks for (issue 37, S-2), which the agentlab harness reads."""
+    step: Step = {"report": status, "message": "Какой?"}
+    assert action(DIALECT.answer(step, None, body(prompt(TREE))).content) == expected
 
 
 def test_an_answer_quotes_what_it_types_as_python_does():

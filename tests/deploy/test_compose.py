@@ -155,7 +155,9 @@ def test_every_panel_query_returns_data_from_the_metrics_profile(stand: Stand) -
             env=metrics,
         )
         assert evaluation.returncode == 0, evaluation.stdout + evaluation.stderr
-        wait_scrapes(api)  # what the run left is in the series
+        # What the run left is in the series, twice: a series its last task first wrote (a
+        # check's histogram) needs two samples for a rate.
+        wait_scrapes(api, count=2)
         window = {"start": started, "end": time.time(), "step": "1"}
         empty = empty_panels(api, window, f"{4 * scrape_s}s")
     assert not empty, "panels without data:\n" + "\n".join(empty)

@@ -7,6 +7,7 @@ and `run`). Nothing is found by importing a module for its side effects.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -73,7 +74,7 @@ class Outcome:
     left: list[str] = field(default_factory=list)
 
 
-class Harness:
+class Harness(ABC):
     """The base of every harness, a plug-in's too: it gives `name` and `run`, and
     `needs_browser` where it drives the runner's Chromium. The facts a run's manifest records
     of it have defaults here, which a harness overrides where it knows them."""
@@ -87,8 +88,9 @@ class Harness:
     # Where its agents run (the manifest's backend): beside the runner, unless it says more.
     backend: dict[str, JsonValue] = LOCAL
 
+    @abstractmethod
     async def run(self, episode: Episode) -> Outcome:
-        raise NotImplementedError
+        """The episode, run to its end: what the agent said and did."""
 
     def packages(self) -> dict[str, str]:
         """The framework and package versions its agent runs with (none known here)."""

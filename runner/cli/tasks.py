@@ -140,7 +140,8 @@ def tasks_audit(
     today: Annotated[str | None, typer.Option(help="stand's today for an ephemeral stack")] = None,
     report: Annotated[Path | None, typer.Option(help="write the full result as JSON")] = None,
     kinds: Annotated[
-        str | None, typer.Option(help="near misses to make: drop,param,free,last,forbid")
+        str | None,
+        typer.Option(help="near misses to make: drop,param,free,last,forbid,replaced,beyond"),
     ] = None,
 ) -> None:
     """Run the reference solver, then check that near misses of its logs fail and that each

@@ -9,7 +9,12 @@ The reference solver's event log must pass. Each near miss made from it must fai
   leaves open takes a look-alike (it may survive only where the prompt leaves it open);
 - `last:<unit>.<param>=<n>`: a later event of a quantity family leaves another quantity
   (a basket line removed, one unit more or less, one seat or guest more or less);
-- `forbid:<unit>`: an event that a forbidden condition rules out is added.
+- `forbid:<unit>`: an event that a forbidden condition rules out is added;
+- `replaced:<unit>.<param>=<value>`: a selection that stands (a payment method, a form's
+  field, the hotel booking: `services.core.contract.STANDING`) is made again after the
+  right one, with a look-alike value: the one that stands is wrong;
+- `beyond:<event>`: the step beyond a stop point the prompt sets («не оплачивай», «поиск
+  не запускай»: `services.core.stops`) is taken.
 
 A required `agent_report` status is changed to each other status in turn
 (`param:agent_report#0.status=done`): a task that must be refused fails on any other report.
@@ -30,6 +35,7 @@ which refuses, need not.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import difflib
 import re
 from collections import defaultdict
@@ -40,6 +46,7 @@ from typing import Any
 
 from pydantic import ConfigDict, Field, computed_field
 
+from services.core.contract import STANDING
 from services.core.matching import (
     BASKET_ADD,
     BASKET_FAMILY,
@@ -55,6 +62,7 @@ from services.core.models.events import Condition, Event, Parameters
 from services.core.models.run import Record
 from services.core.models.task import AuditException
 from services.core.sites import Evidence, registry
+from services.core.stops import STOPS
 from services.core.tasks import PRIMARY_CLASSES, REPORT_STATUSES
 
 ALTERNATIVES = 3  # look-alike values tried per parameter
@@ -281,6 +289,19 @@ class SuiteAudit(Boundary):
     # False when a near miss survives without a reason, an original log fails, or a class
     # check fails.
     ok: bool
+
+
+@dataclass
+class AuditItem:
+    """One task's reference log with what the audit needs about the task."""
+
+    name: str
+    conditions: list[Condition]
+    events: list[Event]
+    exceptions: list[AuditException] = field(default_factory=list)
+    primary: str | None = None
+    domain: str | None = None
+    prompt: str = ""  # the task's prompt, for its stop points
 
 
 # -- near misses ---------------------------------------------------------------------------
@@ -618,22 +639,74 @@ def _forbidden_events(
         yield Mutation(f"forbid:{_unit(index, condition)}", _appended(events, name, params))
 
 
-KINDS = ("drop", "param", "free", "last", "forbid")
+def _repeated(events: list[Event], event: Event, params: Parameters) -> list[Event]:
+    """The log with `event` made once more at its end, with `params`."""
+    seq = max((int(e.get("seq") or 0) for e in events), default=0) + 1
+    return [*events, {**copy.deepcopy(event), "seq": seq, "source": "audit", "params": params}]
 
 
-def mutations(
-    conditions: list[Condition],
-    events: list[Event],
-    pool: Pool,
-    kinds: Iterable[str] = KINDS,
-) -> list[Mutation]:
-    """Every near miss of a log, with its id (ids are unique; the first one made wins)."""
+def _replaced(conditions: list[Condition], log: list[Event], pool: Pool) -> Iterable[Mutation]:
+    """A selection that stands made again after the one that satisfies its condition, in
+    the same slot, with a look-alike of one parameter the condition names: the selection
+    the user is left with is wrong, whatever was chosen before."""
+    for index, condition in enumerate(conditions):
+        name = condition["event_name"]
+        if condition.get("forbidden") or name not in STANDING:
+            continue
+        unit = f"{name}#{index}"
+        events = _alone(conditions, index, log)
+        satisfying = [e for e in events if event_matches(condition, e)]
+        if not satisfying:
+            continue
+        right = satisfying[-1]
+        for param, expected in (condition.get("parameters") or {}).items():
+            if param in STANDING[name]:
+                continue  # another slot's event replaces nothing
+            actual = event_params(right).get(param)
+            if isinstance(actual, dict | list):
+                changes = [
+                    (path, values[0])
+                    for path, key, leaf in _leaves(actual, param)
+                    if (values := _look_alikes(key, leaf, leaf, pool))
+                ]
+            else:
+                values = _look_alikes(param, expected, actual, pool)
+                changes = [(param, values[0])] if values else []
+            for path, value in changes:
+                params = copy.deepcopy(event_params(right))
+                _set_leaf(params, path, value)
+                yield Mutation(
+                    f"replaced:{unit}.{path}={_show(value)}", _repeated(events, right, params)
+                )
+
+
+def _beyond_stops(prompt: str, site: str | None, events: list[Event]) -> Iterable[Mutation]:
+    """The step beyond each stop point the prompt sets, taken after the reference log's last
+    event (with the parameters of the last such step in the log, if any, and the stop's)."""
+    for stop in STOPS:
+        if (stop.sites is not None and site not in stop.sites) or not stop.phrases.search(prompt):
+            continue
+        template = next((e for e in reversed(events) if e.get("type") == stop.event), None)
+        params = {**(event_params(template) if template else {}), **stop.step}
+        event: Event = {"type": stop.event, "site": site or (events[-1]["site"] if events else "")}
+        yield Mutation(f"beyond:{stop.event}", _repeated(events, event, params))
+
+
+KINDS = ("drop", "param", "free", "last", "forbid", "replaced", "beyond")
+
+
+def mutations(item: AuditItem, pool: Pool, kinds: Iterable[str] = KINDS) -> list[Mutation]:
+    """Every near miss of an item's log, with its id (ids are unique; the first one made
+    wins)."""
+    conditions, events = item.conditions, item.events
     sources = {
         "drop": lambda: _drops(conditions, events),
         "param": lambda: _param_changes(conditions, events, pool),
         "free": lambda: _free_changes(conditions, events, pool),
         "last": lambda: _quantity_changes(conditions, events),
         "forbid": lambda: _forbidden_events(conditions, events, pool),
+        "replaced": lambda: _replaced(conditions, events, pool),
+        "beyond": lambda: _beyond_stops(item.prompt, item.domain, events),
     }
     made: dict[str, Mutation] = {}
     for kind in kinds:
@@ -667,26 +740,22 @@ def exception_problems(exceptions: object) -> list[str]:
     return problems
 
 
-def audit_log(
-    conditions: list[Condition],
-    events: list[Event],
-    pool: Pool,
-    exceptions: Sequence[AuditException] | None = (),
-    primary: str | None = None,
-    kinds: Iterable[str] = KINDS,
-) -> TaskAudit:
-    """Check the log passes and every near miss of it fails; with `primary`, the class check.
+def audit_log(item: AuditItem, pool: Pool, kinds: Iterable[str] = KINDS) -> TaskAudit:
+    """Check the item's log passes and every near miss of it fails; with its `primary`, the
+    class check.
 
-    `pool` maps a parameter name to values it may take (the look-alikes); `exceptions`
-    are the task's `audit_exceptions`; `kinds` limits the near misses made (KINDS).
-    Nothing here touches the network.
+    `pool` maps a parameter name to values it may take (the look-alikes); the item's
+    `exceptions` are the task's `audit_exceptions`; `kinds` limits the near misses made
+    (KINDS). Nothing here touches the network.
     """
-    events = sorted(events, key=lambda e: int(e.get("seq") or 0))
+    events = sorted(item.events, key=lambda e: int(e.get("seq") or 0))
+    item = dataclasses.replace(item, events=events)
+    conditions, exceptions, primary = item.conditions, item.exceptions, item.primary
     problems = exception_problems(exceptions)
     rules = [
-        (item["mutation"], _glob(item["mutation"]), item["reason"])
-        for item in (exceptions or [])
-        if isinstance(item, dict) and not exception_problems([item])
+        (rule["mutation"], _glob(rule["mutation"]), rule["reason"])
+        for rule in (exceptions or [])
+        if isinstance(rule, dict) and not exception_problems([rule])
     ]
     original = check(conditions, events)
     result = TaskAudit(
@@ -698,7 +767,7 @@ def audit_log(
     if original.ems != 1:
         return result  # near misses of a failing log say nothing
     used: set[str] = set()
-    for mutation in mutations(conditions, events, pool, kinds):
+    for mutation in mutations(item, pool, kinds):
         caught = check(conditions, mutation.events).ems == 0
         reason = None
         if not caught:
@@ -717,18 +786,6 @@ def audit_log(
 
 
 # -- the suite -------------------------------------------------------------------------------
-
-
-@dataclass
-class AuditItem:
-    """One task's reference log with what the audit needs about the task."""
-
-    name: str
-    conditions: list[Condition]
-    events: list[Event]
-    exceptions: list[AuditException] = field(default_factory=list)
-    primary: str | None = None
-    domain: str | None = None
 
 
 def _collect(pool: Pool, value: Any, name: str) -> None:
@@ -784,9 +841,7 @@ def audit_suite(
     tasks = {}
     for item in listed:
         pool = pools.get(item.domain) or pools.get(None) or {}
-        tasks[item.name] = audit_log(
-            item.conditions, item.events, pool, item.exceptions, item.primary, kinds
-        )
+        tasks[item.name] = audit_log(item, pool, kinds)
     by_kind = {k: KindTally() for k in kinds}
     for result in tasks.values():
         for mutation in result.mutations:
@@ -846,6 +901,7 @@ async def collect(
                     exceptions=data.get("audit_exceptions") or [],
                     primary=(data.get("ui_taxonomy") or {}).get("primary"),
                     domain=data.get("bench_first_domain"),
+                    prompt=data["task"],
                 )
             )
     return items

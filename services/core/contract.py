@@ -348,6 +348,24 @@ EVENT_TYPES: dict[str, type[Params]] = {
     "scroll": Scroll,
 }
 
+# Selections that stand: a later event of the same slot replaces the earlier one, so what the
+# user ends up with is the last (a form's field, the payment method, the one hotel booking).
+# event type -> the parameters that name its slot (rail's `field`: «откуда» and «куда» are
+# two). A condition on one is judged on the last event of each slot (docs/tasks.md,
+# "Selections that stand"). Not here: pages and views (a collection, a year, a hotel's
+# page, a filter, a sort: opening another later undoes nothing), and what is put in a cart
+# (a train, a tariff, a seat are chosen anew for each ticket; the cart line stands).
+STANDING: dict[str, tuple[str, ...]] = {
+    "select_pay_method": (),
+    "select_city": ("field",),
+    "select_date": ("direction",),
+    "bench_hotel_select_city": (),
+    "bench_hotel_select_start_date": (),
+    "bench_hotel_select_end_date": (),
+    "bench_hotel_select_guests": (),
+    "bench_hotel_select_room": (),
+}
+
 # Types the passive tracker writes; every page may send them.
 TRACKING_TYPES = frozenset({"click", "keypress", "scroll"})
 

@@ -2,10 +2,11 @@
 
 A condition holds when some event of its type carries every named parameter
 (log order is ignored), except for quantity conditions, which are judged on the
-last event of their family only. Conditions sharing a ``group`` are
-alternatives. A ``forbidden`` condition is the reverse: it holds when no event matches it
-(every event counts; the last-event rule does not apply). The exact match score (EMS) is 1
-when every unit holds.
+last event of their family only, and selections that stand (``STANDING``: a payment
+method, a form's field, the hotel booking), judged on the last event of each slot.
+Conditions sharing a ``group`` are alternatives. A ``forbidden`` condition is the reverse:
+it holds when no event matches it (every event counts; the last-event rule does not apply).
+The exact match score (EMS) is 1 when every unit holds.
 
 The verdict also lists the attempt's side effects, beside EMS and never part of it: what it
 left behind on a site (a cart line, a favourite, a downloaded file, a hotel booking, a
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from services.core import perturb
-from services.core.contract import TRACKING_TYPES
+from services.core.contract import STANDING, TRACKING_TYPES
 from services.core.errors import FieldError
 from services.core.models.api import UnpromptedEvent, Verdict
 from services.core.models.events import Condition, Event, Parameters
@@ -255,6 +256,24 @@ def _match_last(condition: Condition, family: frozenset[str], events: list[Event
     return last if ok else None
 
 
+def _slot(event: Event) -> tuple[Any, ...]:
+    """Which selection a standing event makes: its site and the parameters naming its slot."""
+    params = event_params(event)
+    names = STANDING[str(event.get("type"))]
+    return (event.get("site"), *(str(params.get(name)) for name in names))
+
+
+def standing(events: list[Event], kind: str) -> list[Event]:
+    """The events of a standing type that stand: the last of each slot, in log order."""
+    last: dict[tuple[Any, ...], Event] = {}
+    for event in events:
+        if event.get("type") == kind:
+            slot = _slot(event)
+            last.pop(slot, None)  # the slot keeps the place of its latest event
+            last[slot] = event
+    return list(last.values())
+
+
 def _match_any(condition: Condition, events: list[Event]) -> Event | None:
     """The first event matching the condition, or None."""
     return next((event for event in events if event_matches(condition, event)), None)
@@ -269,6 +288,9 @@ def _find_match(condition: Condition, events: list[Event]) -> Event | None:
     first event that breaks it."""
     if _is_forbidden(condition):
         return _match_any(condition, events)
+    name = condition["event_name"]
+    if name in STANDING and condition.get("match") != "any":
+        return _match_any(condition, standing(events, name))
     family = _last_event_family(condition)
     if family is None:
         return _match_any(condition, events)

@@ -13,22 +13,27 @@ from services.core.models.events import Condition
 
 @dataclass(frozen=True)
 class Stop:
-    """A stop point: the phrases that set it, the event beyond it (with the parameters a
-    forbidding condition may name, all of them or fewer), and the sites it applies on (None:
-    every site)."""
+    """A stop point: the phrases that set it, the event beyond it (with the parameters that
+    step carries, which a forbidding condition may name, all of them or fewer), and the
+    sites it applies on (None: every site)."""
 
     phrases: re.Pattern[str]
     event: str
     parameters: tuple[tuple[str, str], ...] = ()
     sites: frozenset[str] | None = None
 
+    @property
+    def step(self) -> dict[str, str]:
+        """The parameters that the step beyond carries (the audit takes that step)."""
+        return dict(self.parameters)
+
     def forbidden_by(self, condition: Condition) -> bool:
         """Whether `condition` forbids the step beyond: a forbidden condition on its event
-        whose parameters, where it names them, are the stop's."""
+        that names none of the parameters but the stop's, with the stop's values."""
         if condition.get("forbidden") is not True or condition["event_name"] != self.event:
             return False
         named = condition.get("parameters") or {}
-        return all(named.get(key, value) == value for key, value in self.parameters)
+        return all(key in self.step and self.step[key] == value for key, value in named.items())
 
 
 STOPS: tuple[Stop, ...] = (
@@ -41,6 +46,7 @@ STOPS: tuple[Stop, ...] = (
             re.IGNORECASE,
         ),
         "submit_payment",
+        (("result", "success"),),
     ),
     # «Поиск не запускай», «поиск пока не запускай»: the hotels' results screen.
     Stop(

@@ -8,7 +8,15 @@ from typing import Any
 
 from support.runs import runner
 
-from runner.suite.audit import audit_log, audit_suite, class_check, suite_line
+from runner.suite.audit import (
+    KINDS,
+    AuditItem,
+    TaskAudit,
+    audit_log,
+    audit_suite,
+    class_check,
+    suite_line,
+)
 
 
 def event(seq: int, kind: str, **params: Any) -> dict[str, Any]:
@@ -30,12 +38,19 @@ KEFIR = [
 ]
 
 
-def ids(result: dict[str, Any]) -> dict[str, bool]:
+def audit(
+    conditions: list[Any], log: list[Any], pool: Any, kinds: Any = KINDS, **item: Any
+) -> TaskAudit:
+    """One hand-made task's audit (`item`: its exceptions, primary, domain, prompt)."""
+    return audit_log(AuditItem("task", conditions, log, **item), pool, kinds)
+
+
+def ids(result: TaskAudit) -> dict[str, bool]:
     return {m.id: m.caught for m in result.mutations}
 
 
 def test_the_reference_log_passes_and_a_dropped_event_is_caught() -> None:
-    result = audit_log(KEFIR, KEFIR_LOG, POOL, kinds=("drop", "param"))
+    result = audit(KEFIR, KEFIR_LOG, POOL, kinds=("drop", "param"))
     assert result.ems == 1
     made = ids(result)
     assert made["drop:basket_add#1"] is True
@@ -46,7 +61,7 @@ def test_the_reference_log_passes_and_a_dropped_event_is_caught() -> None:
 
 
 def test_a_basket_line_removed_later_survives_an_any_event_condition() -> None:
-    result = audit_log(KEFIR, KEFIR_LOG, POOL)
+    result = audit(KEFIR, KEFIR_LOG, POOL)
     assert ids(result)["last:basket_add#1.amount=0"] is False
     assert "last:basket_add#1.amount=0" in result.survivors
 
@@ -61,11 +76,11 @@ def test_a_look_alike_survives_where_the_condition_leaves_the_query_open() -> No
         event(2, "basket_add", item_id="m-004", amount=1),
     ]
     pool = {"value": {"колонка", "колонки", "чайник"}, "item_id": {"m-004", "m-005"}}
-    result = audit_log(conditions, log, pool, kinds=("free",))
+    result = audit(conditions, log, pool, kinds=("free",))
     assert "free:submit_search#0.value=колонки" in result.survivors
     # the same change is caught once the condition names the query
     conditions[0]["parameters"] = {"value": "колонка"}
-    strict = audit_log(conditions, log, pool, kinds=("param", "free"))
+    strict = audit(conditions, log, pool, kinds=("param", "free"))
     assert ids(strict)["param:submit_search#0.value=колонки"] is True
     assert strict.survivors == []
 
@@ -85,7 +100,7 @@ def test_numbers_dates_and_booleans_get_their_neighbours() -> None:
         event(3, "select_seat", seats_amount=2, lower_berth=True),
         event(4, "basket_add", item_id="g-1", amount=1, price=40),
     ]
-    made = ids(audit_log(conditions, log, {}))
+    made = ids(audit(conditions, log, {}))
     for mutation in (
         "param:select_date#0.date=2026-10-05",
         "param:select_date#0.date=2026-10-03",
@@ -105,7 +120,7 @@ def test_an_exception_with_a_reason_is_honoured_and_an_unused_one_reported() -> 
         {"mutation": "last:basket_add#*.amount=0", "reason": "the prompt only asks to add"},
         {"mutation": "free:nothing*", "reason": "stale"},
     ]
-    result = audit_log(KEFIR, KEFIR_LOG, POOL, exceptions)
+    result = audit(KEFIR, KEFIR_LOG, POOL, exceptions=exceptions)
     assert result.survivors == []
     assert [e.model_dump() for e in result.excused] == [
         {"mutation": "last:basket_add#1.amount=0", "reason": "the prompt only asks to add"}
@@ -114,7 +129,7 @@ def test_an_exception_with_a_reason_is_honoured_and_an_unused_one_reported() -> 
 
 
 def test_an_exception_without_a_reason_excuses_nothing() -> None:
-    result = audit_log(KEFIR, KEFIR_LOG, POOL, [{"mutation": "last:*"}])
+    result = audit(KEFIR, KEFIR_LOG, POOL, exceptions=[{"mutation": "last:*"}])
     assert result.exception_problems == [
         "audit_exceptions[0].reason: say why this near miss may pass"
     ]
@@ -127,7 +142,7 @@ def test_an_event_a_forbidden_condition_rules_out_is_caught() -> None:
         {"event_name": "submit_payment", "parameters": {}, "forbidden": True},
     ]
     log = [event(1, "state_changed", new_state="bench_rail_payment")]
-    result = audit_log(conditions, log, {})
+    result = audit(conditions, log, {})
     assert ids(result) == {"drop:state_changed#0": True, "forbid:submit_payment#1": True}
     assert result.survivors == []
 
@@ -142,7 +157,7 @@ def test_a_group_alternative_is_not_rescued_by_the_other() -> None:
         event(2, "state_changed", new_state="bench_grocery_category", category="dairy"),
     ]
     pool = {"value": {"кефир", "кефиры"}, "category": {"dairy", "bakery"}}
-    made = ids(audit_log(conditions, log, pool, kinds=("drop", "param")))
+    made = ids(audit(conditions, log, pool, kinds=("drop", "param")))
     assert made == {
         "drop:group=way": True,
         "param:submit_search#0.value=кефиры": True,
@@ -151,7 +166,7 @@ def test_a_group_alternative_is_not_rescued_by_the_other() -> None:
 
 
 def test_a_failing_reference_log_is_reported_without_near_misses() -> None:
-    result = audit_log(KEFIR, KEFIR_LOG[:1], POOL)
+    result = audit(KEFIR, KEFIR_LOG[:1], POOL)
     assert result.ems == 0 and result.failed_conditions == [1]
     assert result.mutations == []
 
@@ -202,7 +217,7 @@ def test_nested_values_are_changed_leaf_by_leaf() -> None:
             guestsCount=3,
         )
     ]
-    made = ids(audit_log(conditions, log, {}, kinds=("param",)))
+    made = ids(audit(conditions, log, {}, kinds=("param",)))
     assert made == {
         "param:bench_hotel_select_guests#0.rooms[0].adults=3": True,
         "param:bench_hotel_select_guests#0.rooms[0].adults=1": True,
@@ -251,7 +266,7 @@ REFUSE_LOG = [
 
 
 def test_a_report_status_is_changed_to_each_other_status() -> None:
-    result = audit_log(REFUSE, REFUSE_LOG, POOL, [], primary="BASKET")
+    result = audit(REFUSE, REFUSE_LOG, POOL, primary="BASKET")
     assert result.ok and result.ems == 1
     assert {m.id for m in result.mutations} == {
         "drop:agent_report#0",
@@ -266,3 +281,52 @@ def test_a_report_status_is_changed_to_each_other_status() -> None:
     assert check is not None and check.refused and not check.in_log and check.ok
     done = [{**REFUSE[0], "parameters": {"status": "done"}}, REFUSE[1]]
     assert class_check("BASKET", done, REFUSE_LOG).ok is False
+
+
+PAY_SBP = [{"event_name": "select_pay_method", "parameters": {"method": "sbp"}}]
+PAY_LOG = [
+    event(1, "state_changed", new_state="bench_shop_checkout"),
+    event(2, "select_pay_method", method="sbp"),
+]
+METHODS = {"method": {"sbp", "card"}}
+
+
+def test_a_selection_replaced_after_the_right_one_is_caught_by_the_one_that_stands() -> None:
+    result = audit(PAY_SBP, PAY_LOG, METHODS, kinds=("replaced",))
+    assert ids(result) == {"replaced:select_pay_method#0.method=card": True}
+    # A condition that opts out of the rule (`match: any`) lets the replaced choice pass.
+    opted_out = [{**PAY_SBP[0], "match": "any"}]
+    result = audit(opted_out, PAY_LOG, METHODS, kinds=("replaced",))
+    assert result.survivors == ["replaced:select_pay_method#0.method=card"]
+
+
+def test_a_replaced_booking_changes_one_leaf_of_its_search_at_a_time() -> None:
+    room = {"hotelId": "h-ru-mow-1", "roomType": "Полулюкс", "rooms": [{"adults": 2, "kids": []}]}
+    conditions = [{"event_name": "bench_hotel_select_room", "parameters": room, "match": "any"}]
+    log = [event(1, "bench_hotel_select_room", **room, price=20200)]
+    pool = {"hotelId": {"h-ru-mow-1", "h-ru-mow-2"}, "roomType": {"Полулюкс", "Семейный"}}
+    made = ids(audit(conditions, log, pool, kinds=("replaced",)))
+    assert made == {
+        "replaced:bench_hotel_select_room#0.hotelId=h-ru-mow-2": False,
+        "replaced:bench_hotel_select_room#0.roomType=Семейный": False,
+        "replaced:bench_hotel_select_room#0.rooms[0].adults=3": False,
+    }
+    # The rule's default judges the booking that stands: every one is caught.
+    del conditions[0]["match"]
+    assert set(ids(audit(conditions, log, pool, kinds=("replaced",))).values()) == {True}
+
+
+def test_the_step_beyond_a_stop_point_is_taken() -> None:
+    prompt = "Выбери оплату через СБП, но не оплачивай: оплату я сделаю сам."
+    result = audit(PAY_SBP, PAY_LOG, METHODS, kinds=("beyond",), prompt=prompt, domain="shop")
+    assert result.survivors == ["beyond:submit_payment"]
+    held = [*PAY_SBP, {"event_name": "submit_payment", "parameters": {}, "forbidden": True}]
+    result = audit(held, PAY_LOG, METHODS, kinds=("beyond",), prompt=prompt, domain="shop")
+    assert ids(result) == {"beyond:submit_payment": True}
+    # A stop point of another site's screens is not this task's.
+    search = "Выбери город Женева. Поиск не запускай."
+    assert audit(PAY_SBP, PAY_LOG, METHODS, prompt=search, domain="shop").survivors == []
+    city = [{"event_name": "bench_hotel_select_city", "parameters": {"cityId": "ch-gva"}}]
+    picked = [event(1, "bench_hotel_select_city", cityId="ch-gva", label="Женева")]
+    result = audit(city, picked, {}, kinds=("beyond",), prompt=search, domain="hotels")
+    assert result.survivors == ["beyond:state_changed"]

@@ -6,6 +6,7 @@ the state first, where doing nothing fails (the corpus's episodes, tests/runner/
 from __future__ import annotations
 
 import copy
+from fnmatch import fnmatch
 from typing import Any
 
 import httpx
@@ -18,6 +19,7 @@ from support.stand import stand_nats
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
+from runner.suite.audit import audit_suite
 from services.kit.bus import EVENTS_STREAM, STATE_BUCKET, TRAJECTORIES_BUCKET
 
 KEFIR = "g-0032"  # Кефир «Три ракиты» 2,5%, 109 ₽
@@ -231,3 +233,29 @@ def test_the_oracle_recovers_every_recovery_task_and_noop_fails_them(corpus) -> 
     assert not failures(corpus.oracle.records(tasks))
     noop = corpus.noop.records(tasks)
     assert {r.task for r in noop if r.ems == 0} == {ref.name for ref in tasks}
+
+
+@pytest.mark.corpus(oracle=recovery_tasks)
+def test_the_audit_fails_the_old_files_of_the_stop_and_the_replaced_booking(corpus) -> None:
+    """R-1, R-2 (a payment not forbidden past «просто выбери … оплату») and R-3 (a booking
+    judged by any event, as before the rule that a selection stands) as their files were:
+    the audit's step beyond the stop point and its replaced booking survive in them."""
+    old = {
+        "shop_recover_checkout_method": "beyond:submit_payment",
+        "books_recover_checkout_method": "beyond:submit_payment",
+        "hotels_recover_wrong_room": "replaced:bench_hotel_select_room#*",
+        "hotels_recover_wrong_dates": "replaced:bench_hotel_select_room#*",
+        "hotels_recover_wrong_guests": "replaced:bench_hotel_select_room#*",
+    }
+    items = [i for i in corpus.oracle.items(recovery_tasks()) if i.name in old]
+    for item in items:
+        assert audit_suite([item]).ok, item.name  # the files as they are hold
+        for condition in item.conditions:
+            if condition["event_name"] == "bench_hotel_select_room":
+                condition["match"] = "any"
+        item.conditions = [c for c in item.conditions if c["event_name"] != "submit_payment"]
+    summary = audit_suite(items)
+    survivors = {name: task.survivors for name, task in summary.tasks.items()}
+    assert set(survivors) == set(old)
+    for name, pattern in old.items():
+        assert any(fnmatch(s, pattern) for s in survivors[name]), (name, survivors[name])

@@ -326,6 +326,52 @@ CHECK_CASES = [
         1,
         id="group-of-quantity-alternatives",
     ),
+    # selections that stand (contract.STANDING): the last of each slot
+    pytest.param(
+        [cond("select_pay_method", {"method": "sbp"})],
+        log(("select_pay_method", {"method": "sbp"}), ("select_pay_method", {"method": "card"})),
+        0,
+        id="standing-a-replaced-pay-method-fails",
+    ),
+    pytest.param(
+        [cond("select_pay_method", {"method": "card"})],
+        log(("select_pay_method", {"method": "sbp"}), ("select_pay_method", {"method": "card"})),
+        1,
+        id="standing-the-method-chosen-last-passes",
+    ),
+    pytest.param(
+        [cond("select_city", {"field": "from", "name": "Казань"})],
+        log(
+            ("select_city", {"field": "from", "name": "Казань"}),
+            ("select_city", {"field": "to", "name": "Самара"}),
+        ),
+        1,
+        id="standing-slots-apart-the-other-field-replaces-nothing",
+    ),
+    pytest.param(
+        [cond("select_city", {"field": "from", "name": "Казань"})],
+        log(
+            ("select_city", {"field": "from", "name": "Казань"}),
+            ("select_city", {"field": "from", "name": "Самара"}),
+        ),
+        0,
+        id="standing-the-same-field-replaced-fails",
+    ),
+    pytest.param(
+        [cond("bench_hotel_select_room", {"roomType": "Люкс"})],
+        log(
+            ("bench_hotel_select_room", {"roomType": "Люкс"}),
+            ("bench_hotel_select_room", {"roomType": "Стандарт"}),
+        ),
+        0,
+        id="standing-a-booking-switched-back-fails",
+    ),
+    pytest.param(
+        [cond("select_pay_method", {"method": "sbp"}, match="any")],
+        log(("select_pay_method", {"method": "sbp"}), ("select_pay_method", {"method": "card"})),
+        1,
+        id="standing-match-any-opts-out",
+    ),
     # forbidden conditions
     pytest.param(
         [cond("checkout", forbidden=True)], SEARCHES, 1, id="forbidden-holds-without-event"

@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.table import Table
 
 from runner.suite.audit import ClassCheck, SuiteAudit, TaskAudit
-from runner.suite.generate import REASONS, SMALL_SPACE, Report
+from runner.suite.generate import REASONS, Report
+from services.core.families import SMALL_SPACE
 from services.core.models.board import Board, Comparison, GapView, PairedView, RateView
 from services.core.models.folder import Run
 from services.core.models.run import Status
@@ -340,7 +341,9 @@ def print_heldout(console: Console, board: Board) -> None:
         for column in ("Family", "Released", "Generated", "Generated − released"):
             families.add_column(column)
         for name, item in row.by_family.items():
-            families.add_row(name, _rate(item.released), _rate(item.generated), _gap(item))
+            small = row.small.get(name)
+            shown = name if small is None else f"{name}\n(small: {small} distinct tasks)"
+            families.add_row(shown, _rate(item.released), _rate(item.generated), _gap(item))
         console.print(families)
 
 

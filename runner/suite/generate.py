@@ -25,7 +25,7 @@ from runner.suite.audit import SuiteAudit
 from runner.suite.suite import CANONICAL, dump, load_map, make_variant, validate
 from services.core import inject
 from services.core.errors import FieldError
-from services.core.families import Family, Name, Params, load_families
+from services.core.families import SMALL_SPACE, Family, Name, Params, load_families
 from services.core.models.task import RELEASED, Task
 from services.core.sites import registry
 from services.core.tasks import suite_of, task_files
@@ -44,10 +44,6 @@ REASONS = {
     "oracle": "the oracle did not solve it through the UI",
     "audit": "a near miss survives the audit, or the primary class is not evidenced",
 }
-# Draws that measure a family's space (its distinct instances), and the size under which a
-# family is small: its answers repeat across seeds.
-SPACE_DRAWS = 3000
-SMALL_SPACE = 30
 # Draws per instance wanted before a family gives up.
 DRAWS = 40
 # Rounds of proving: instances that fail are replaced by the family's next draws.
@@ -251,18 +247,6 @@ class Report:
         }
 
 
-def space(family: Family) -> int:
-    """How many distinct instances (by their conditions) SPACE_DRAWS draws of `family` give:
-    the size of its parameter space, or a floor of it, the same at every call."""
-    rng = random.Random(f"{family.name}:space")
-    found = set()
-    for _ in range(SPACE_DRAWS):
-        params = family.sample(rng)
-        if params is not None:
-            found.add(json.dumps(family.conditions(params), ensure_ascii=False, sort_keys=True))
-    return len(found)
-
-
 def quotas(names: list[str], count: int) -> dict[str, int]:
     """`count` instances shared over the families in name order, the first ones taking one
     more where it does not divide."""
@@ -396,7 +380,7 @@ def generate(
         suite,
         seed,
         wanted=quotas(list(families), count),
-        space={name: space(f) for name, f in families.items()},
+        space={name: f.space for name, f in families.items()},
         proven=prover is not None,
     )
     released = Released.of(tasks_dir)

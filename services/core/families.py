@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -59,6 +60,11 @@ ANY_AMOUNT: AuditException = {
     "reason": "the prompt names no quantity: two of the item in the cart still do what it asks",
 }
 AT_LEAST_ONE = {"value": 1, "condition": "greater_than_or_equal"}
+# Draws that measure a family's space (its distinct instances), and the size under which a
+# family is small: its answers repeat across seeds (`runner tasks generate` names it, the
+# board marks its held-out figures).
+SPACE_DRAWS = 3000
+SMALL_SPACE = 30
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,18 @@ class Family:
 
     def prompt(self, params: Params, phrasing: int) -> str:
         return self.phrasings[phrasing].format(**self.words(params))
+
+    @functools.cached_property
+    def space(self) -> int:
+        """How many distinct instances (by their conditions) SPACE_DRAWS draws give: the
+        size of its parameter space, or a floor of it, the same at every call."""
+        rng = random.Random(f"{self.name}:space")
+        found = set()
+        for _ in range(SPACE_DRAWS):
+            params = self.sample(rng)
+            if params is not None:
+                found.add(json.dumps(self.conditions(params), ensure_ascii=False, sort_keys=True))
+        return len(found)
 
 
 def _module(path: Path) -> ModuleType:
@@ -135,11 +153,6 @@ def load_families(tasks_dir: Path) -> dict[str, Family]:
     folder = tasks_dir / FAMILIES
     files = sorted(folder.glob("*.py")) if folder.is_dir() else []
     return {path.stem: load_family(path) for path in files if not path.name.startswith("_")}
-
-
-def family_donors(tasks_dir: Path) -> dict[str, tuple[str, ...]]:
-    """Each family's donors: the released task stems it models."""
-    return {name: family.donors for name, family in load_families(tasks_dir).items()}
 
 
 def instance_family(task_name: str) -> str | None:

@@ -19,12 +19,22 @@ PHRASINGS = (
 )
 # The pay method -> how the prompt names it.
 METHODS = {"card": "банковской картой", "sbp": "через СБП"}
-EXCEPTIONS = (
-    *ticket_open(),
+PAID_SUM = {
+    "mutation": "free:submit_payment#*.amount=*",
+    "reason": "the sum paid is the cart's total, fixed by the tickets the conditions bind;"
+    " the prompt names no sum",
+}
+# Two tickets may be booked at once or one by one (G-4): the payment binds how many.
+ONE_BY_ONE = (
     {
-        "mutation": "free:submit_payment#*.amount=*",
-        "reason": "the sum paid is the cart's total, fixed by the basket line the conditions"
-        " bind; the prompt names no sum",
+        "mutation": "free:submit_search#*.passengers_amount=*",
+        "reason": "two tickets may be searched for together or one at a time; the payment"
+        " binds how many are bought",
+    },
+    {
+        "mutation": "last:basket_add#*.amount=0",
+        "reason": "the tickets are bought when paid, and the payment binds them; a line"
+        " taken out of the cart after it changes nothing bought",
     },
 )
 CATALOG = load_catalog()
@@ -68,7 +78,13 @@ def words(params):
     }
 
 
+def exceptions(params):
+    return [*ticket_open(), PAID_SUM, *(ONE_BY_ONE if params["passengers"] > 1 else ())]
+
+
 def conditions(params):
+    """One ticket: its search, its line and its payment. Two: one booking for both or one
+    each, paid together (the payment's tickets, a group of the two ways)."""
     ticket = {
         "train_name": params["train"],
         "from_city": params["origin"],
@@ -77,26 +93,36 @@ def conditions(params):
         "tarif_name": params["tariff"],
     }
     n = params["passengers"]
+    search = {
+        "city_from": params["origin"],
+        "city_to": params["dest"],
+        "date_departure": params["date"],
+    }
+    paid = {"method": params["method"], "result": "success"}
+    method = {"event_name": "select_pay_method", "parameters": {"method": params["method"]}}
+    if n == 1:
+        return [
+            {"event_name": "submit_search", "parameters": {**search, "passengers_amount": 1}},
+            {"event_name": "basket_add", "parameters": {"amount": 1, **ticket}},
+            method,
+            {
+                "event_name": "submit_payment",
+                "parameters": {**paid, "tickets": [{**ticket, "amount": 1}]},
+            },
+        ]
+    ways = ([{**ticket, "amount": n}], [{**ticket, "amount": 1}] * n)
     return [
-        {
-            "event_name": "submit_search",
-            "parameters": {
-                "city_from": params["origin"],
-                "city_to": params["dest"],
-                "date_departure": params["date"],
-                "passengers_amount": n,
-            },
-        },
-        {"event_name": "basket_add", "parameters": {"amount": n, **ticket}},
-        {"event_name": "select_pay_method", "parameters": {"method": params["method"]}},
-        {
-            "event_name": "submit_payment",
-            "parameters": {
-                "method": params["method"],
-                "result": "success",
-                "tickets": [{**ticket, "amount": n}],
-            },
-        },
+        {"event_name": "submit_search", "parameters": search},
+        {"event_name": "basket_add", "parameters": ticket},
+        method,
+        *(
+            {
+                "event_name": "submit_payment",
+                "parameters": {**paid, "tickets": tickets},
+                "group": "tickets",
+            }
+            for tickets in ways
+        ),
     ]
 
 

@@ -1,6 +1,6 @@
-"""Маркет: a category sorted by price, and its first or second product into the cart: the
-cheapest or dearest, or the next one (SELECT_LIST: the sort is what the task is about; the
-answer must be unique, and so must every price before it)."""
+"""Маркет: a category sorted by price or rating, and its first, second or third product into
+the cart: the cheapest or dearest, the best rated, or the next ones (SELECT_LIST: the sort is
+what the task is about; the answer must be unique, and so must every value before it)."""
 
 from services.core.families import ANY_AMOUNT, basket
 from services.market.catalog import SORTS, load_catalog
@@ -26,19 +26,30 @@ ORDERS = {
     ("price_desc", 1): "самый дорогой",
     ("price_asc", 2): "второй по дешевизне",
     ("price_desc", 2): "второй по дороговизне",
+    ("price_asc", 3): "третий по дешевизне",
+    ("price_desc", 3): "третий по дороговизне",
+    ("rating", 1): "лучший по рейтингу",
+    ("rating", 2): "второй по рейтингу",
 }
-PLACES = {1: "первый", 2: "второй"}
+PLACES = {1: "первый", 2: "второй", 3: "третий"}
+# The sort -> what it orders by, highest first where it says so.
+KEYS = {
+    "price_asc": (lambda p: p.price, False),
+    "price_desc": (lambda p: p.price, True),
+    "rating": (lambda p: p.rating, True),
+}
 
 
 def sample(rng):
     category = rng.choice(CATALOG.categories)
     sort, place = rng.choice(sorted(ORDERS))
     products = CATALOG.in_category(category.id)
-    prices = sorted((p.price for p in products), reverse=sort == "price_desc")
+    key, highest = KEYS[sort]
+    values = sorted((key(p) for p in products), reverse=highest)
     # Its place and every one before it held by one product each: a tie, no unique answer.
-    if len(prices) < place or any(prices.count(price) != 1 for price in prices[:place]):
+    if len(values) < place or any(values.count(value) != 1 for value in values[:place]):
         return None
-    (chosen,) = [p for p in products if p.price == prices[place - 1]]
+    (chosen,) = [p for p in products if key(p) == values[place - 1]]
     return {
         "category": category.id,
         "category_name": category.name,

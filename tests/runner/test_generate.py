@@ -24,6 +24,7 @@ from runner.suite.generate import build_variants, generate, verdicts
 from runner.suite.suite import validate_paths
 from services.core.families import instance_family, load_families
 from services.core.inject import ATTACKS
+from services.core.matching import check
 from services.core.russian import agree
 from services.core.tasks import PRIMARY_CLASSES, task_files
 
@@ -381,3 +382,56 @@ def test_each_familys_space_is_measured_and_a_crowded_quota_is_named(
     assert shown.returncode == 0, shown.stdout + shown.stderr
     said = " ".join(shown.stdout.split())
     assert "files_year asks 5 of 13 distinct instances (more than a quarter)" in said
+
+
+def test_two_rail_tickets_pass_booked_together_or_one_by_one_and_paid_together() -> None:
+    """G-4: «купи 2 билета …» is done by one booking for two passengers or by two bookings
+    of one, paid in one payment; one ticket, or a second on another tariff, is not."""
+    family = FAMILIES["rail_pay"]
+    params = {
+        "train": "Ладога",
+        "origin": "Москва",
+        "dest": "Тверь",
+        "date": "2026-12-20",
+        "tariff": "Купе",
+        "passengers": 2,
+        "method": "card",
+    }
+    ticket = {
+        "train_name": "Ладога",
+        "from_city": "Москва",
+        "to_city": "Тверь",
+        "date": "2026-12-20",
+        "tarif_name": "Купе",
+    }
+    search = {"city_from": "Москва", "city_to": "Тверь", "date_departure": "2026-12-20"}
+
+    def bought(*lines: tuple[int, str]) -> list[dict]:
+        """Each (passengers, tariff) booked as a cart line, then the cart paid by card."""
+        events = []
+        for index, (n, tariff) in enumerate(lines):
+            line = {**ticket, "tarif_name": tariff, "amount": n}
+            events.append(("submit_search", {**search, "passengers_amount": n}))
+            events.append(("basket_add", {**line, "item_id": f"line-{index}"}))
+        paid = {
+            "method": "card",
+            "result": "success",
+            "item_ids": [f"line-{index}" for index in range(len(lines))],
+            "tickets": [{**ticket, "tarif_name": t, "amount": n} for n, t in lines],
+        }
+        events += [("select_pay_method", {"method": "card"}), ("submit_payment", paid)]
+        return [
+            {"seq": seq, "site": "rail", "source": "page", "type": kind, "params": params}
+            for seq, (kind, params) in enumerate(events, start=1)
+        ]
+
+    conditions = family.conditions(params)
+    for way in (bought((2, "Купе")), bought((1, "Купе"), (1, "Купе"))):
+        verdict = check(conditions, way)
+        assert (verdict.ems, verdict.side_effects) == (1, []), verdict.side_effects
+    for near_miss in (
+        bought((1, "Купе")),
+        bought((1, "Купе"), (1, "Плацкарт")),
+        bought((2, "Купе"), (1, "Купе")),
+    ):
+        assert check(conditions, near_miss).ems == 0

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Locator
 
+from runner.harnesses.oracle.commerce import first_of_groups
 from runner.harnesses.oracle.ui import UI, choose_option, pick_date, target_amount
 from services.core.matching import value_matches
 from services.core.models.events import Condition, Parameters
@@ -22,11 +23,11 @@ def plain(value: Any) -> Any:
 
 
 def wanted(conditions: list[Condition]) -> tuple[dict[str, Parameters], set[str]]:
-    """The parameters each condition names, by event (cities by field, dates by direction),
-    and the screens to reach."""
+    """The parameters each condition names, by event (cities by field, dates by direction;
+    of a group of alternatives the first), and the screens to reach."""
     want: dict[str, Parameters] = {}
     screens: set[str] = set()
-    for condition in conditions:
+    for condition in first_of_groups(conditions):
         name, params = condition["event_name"], condition.get("parameters", {})
         if name == "state_changed":
             screens.add(str(params.get("new_state")))
@@ -77,12 +78,14 @@ async def fill_form(ui: UI, want: dict[str, Parameters]) -> None:
 
 
 def party(want: dict[str, Parameters]) -> tuple[int, int]:
-    """How many passengers, and how many of them children."""
+    """How many passengers (the search's, the cart line's, or the first ticket paid for),
+    and how many of them children."""
     line = want.get("basket_add", {})
+    paid = want.get("submit_payment", {}).get("tickets") or [{}]
     passengers = int(
         plain(want.get("submit_search", {}).get("passengers_amount"))
+        or plain(paid[0].get("amount"))
         or target_amount(line.get("amount"))
-        or 1
     )
     return passengers, int(plain(line.get("children")) or 0)
 

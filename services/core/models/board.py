@@ -211,6 +211,9 @@ class HeldoutRow(Boundary):
     generated_suite: str
     overall: GapView
     by_family: dict[str, GapView] = Field(default_factory=dict)
+    # Families of `by_family` with fewer distinct instances than SMALL_SPACE (30), by their
+    # count: a new seed repeats their answers, so their figures hold out less.
+    small: dict[str, int] = Field(default_factory=dict)
 
 
 class Board(Boundary):

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from services.core.families import family_donors, instance_family
+from services.core.families import SMALL_SPACE, Family, instance_family, load_families
 from services.core.models.board import Filter, GapView, HeldoutRow
 from services.core.models.run import Record
 from services.core.models.task import RELEASED
@@ -63,23 +63,28 @@ def gap(released: list[Record], made: list[Record]) -> GapView:
 
 
 def heldout_row(
-    released: Run, made: Run, only: Filter, donors: Mapping[str, Sequence[str]]
+    released: Run, made: Run, only: Filter, families: Mapping[str, Family]
 ) -> HeldoutRow | None:
-    """The gap of one pair of runs by family, the families that both runs have attempts of;
-    None where they share none."""
+    """The gap of one pair of runs by family, the families that both runs have attempts of,
+    and which of those are small (their answers repeat across seeds); None where they share
+    none."""
     # The instances themselves: their variants are the sensitivity table's.
     mine = [r for r in made.records if r.scored and not r.variant and only.keeps(r)]
     theirs = [r for r in released.records if r.scored and only.keeps(r)]
     by_family: dict[str, GapView] = {}
+    small: dict[str, int] = {}
     every_released: dict[str, Record] = {}
     every_made: list[Record] = []
     for family in sorted({f for r in mine if (f := instance_family(r.task))}):
-        stems = set(donors.get(family, ()))
+        known = families.get(family)
+        stems = set(known.donors if known else ())
         base = [r for r in theirs if r.task in stems]
         ours = [r for r in mine if instance_family(r.task) == family]
         if not base:
             continue
         by_family[family] = gap(base, ours)
+        if known is not None and known.space < SMALL_SPACE:
+            small[family] = known.space
         every_made += ours
         every_released |= {f"{r.task}#{r.repeat}": r for r in base}
     if not by_family:
@@ -93,6 +98,7 @@ def heldout_row(
         generated_suite=made.suite,
         overall=gap(list(every_released.values()), every_made),
         by_family=by_family,
+        small=small,
     )
 
 
@@ -100,13 +106,13 @@ def heldout(
     shown: Sequence[Run],
     runs: Sequence[Run],
     only: Filter,
-    donors: Mapping[str, Sequence[str]] | None = None,
+    families: Mapping[str, Family] | None = None,
 ) -> list[HeldoutRow]:
     """A row per shown run that has a counterpart: on the released board, the newest
     generated run of the same model × harness at the same viewport; on a generated suite's
     board, the newest released one. None on the other suites' boards."""
-    if donors is None:
-        donors = family_donors(TASKS_DIR)
+    if families is None:
+        families = load_families(TASKS_DIR)
     rows = []
     for run in shown:
         same = [r for r in runs if r.key == run.key and r.viewport == run.viewport]
@@ -120,7 +126,7 @@ def heldout(
         if other is None:
             continue
         released, made = (run, other) if run.suite == RELEASED else (other, run)
-        row = heldout_row(released, made, only, donors)
+        row = heldout_row(released, made, only, families)
         if row is not None:
             rows.append(row)
     return rows

@@ -48,9 +48,10 @@ STOPS: tuple[Stop, ...] = (
         "submit_payment",
         (("result", "success"),),
     ),
-    # «Поиск не запускай», «поиск пока не запускай»: the hotels' results screen.
+    # «Поиск не запускай», «поиск пока не запускай», and after a choice in the search form
+    # «больше ничего не делай»: the hotels' results screen.
     Stop(
-        re.compile(r"поиск\s+(пока\s+)?не\s+запускай", re.IGNORECASE),
+        re.compile(r"поиск\s+(пока\s+)?не\s+запускай|больше\s+ничего\s+не\s+делай", re.IGNORECASE),
         "state_changed",
         (("new_state", "bench_hotel_search"),),
         frozenset({"hotels"}),

@@ -390,3 +390,22 @@ def test_the_hotels_search_stop_point_is_the_results_screen() -> None:
         }
     )
     assert validate(task, "city") == []
+    # A choice followed by «больше ничего не делай» sets the same stop point.
+    task["test_data"]["task"] = (
+        "На %HOST% во вкладке «Отели» выбери Женеву; больше ничего не делай."
+    )
+    assert validate(task, "city") == []
+    task["test_data"]["conditions"].pop()
+    (problem,) = validate(task, "city")
+    assert "the prompt stops at «больше ничего не делай»" in problem
+
+
+def test_a_forbidden_payment_narrower_than_the_step_beyond_does_not_hold_it() -> None:
+    """A forbidden payment by one method leaves paying by another open: no stop point."""
+    task = approval(HOLDS, forbid_payment=False)
+    forbidden = {"event_name": "submit_payment", "forbidden": True}
+    task["test_data"]["conditions"].append({**forbidden, "parameters": {"method": "sbp"}})
+    (problem,) = validate(task, "narrow")
+    assert "no forbidden condition on submit_payment result=success" in problem
+    task["test_data"]["conditions"][-1]["parameters"] = {"result": "success"}
+    assert validate(task, "narrow") == []

@@ -178,12 +178,13 @@ def task_set_hash(refs: list[TaskRef]) -> str:
 @dataclass(frozen=True)
 class StandState:
     """What `/api/status` says of the stand: ready or not, the supervisor's restart counts,
-    each service that is not ready with why, and the stand's today."""
+    each service that is not ready with why, the stand's today and its sites' versions."""
 
     ready: bool
     restarts: dict[str, int]
     down: dict[str, str]
     today: str | None = None
+    site_versions: dict[str, int] = field(default_factory=dict)
 
 
 class Stand:
@@ -207,7 +208,8 @@ class Stand:
             for name, item in status.services.items()
             if not item.ready
         }
-        return StandState(status.status == "ready", status.restarts, down, status.today)
+        ready = status.status == "ready"
+        return StandState(ready, status.restarts, down, status.today, status.site_versions)
 
     async def ready(self) -> StandState:
         """Wait until the stand is ready; its state then. InfraError past `ready_wait`,
@@ -600,7 +602,7 @@ async def evaluate(
         run_context(stand, setup, folder, plan) as run,
     ):
         cleanup.push_async_callback(stand.hub.close)
-        manifest = run_manifest(setup, refs, plan, await harness_facts(run), hub.url, state.today)
+        manifest = run_manifest(setup, refs, plan, await harness_facts(run), hub.url, state)
         folder.start(manifest)
         queue: asyncio.Queue[tuple[TaskRef, int]] = asyncio.Queue()
         for episode in episodes(refs, plan.repeat):
@@ -635,11 +637,11 @@ def run_manifest(
     plan: RunPlan,
     facts: HarnessFacts,
     hub: str | None = None,
-    today: str | None = None,
+    stand: StandState | None = None,
 ) -> Manifest:
     """What a run runs, as its manifest.json says it: a local run's and a queue's alike.
-    `facts` are its harness's, `hub` the stand's (none for a queue's), `today` the stand's
-    where the plan names none."""
+    `facts` are its harness's, `hub` and `stand` the stand's address and state (none for a
+    queue's): its today where the plan names none, and its sites' versions."""
     agent = setup.agent
     return Manifest(
         created_at=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -657,7 +659,8 @@ def run_manifest(
         viewport=plan.viewport,
         locale=chromium.LOCALE,
         timezone=chromium.TIMEZONE,
-        today=plan.today or today,
+        today=plan.today or (stand.today if stand else None),
+        site_versions=stand.site_versions if stand else {},
         workers=plan.workers,
         time_limit_s=plan.time_limit,
         hub=hub,

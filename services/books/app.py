@@ -15,6 +15,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from services.books.catalog import load_catalog
+from services.books.chrome import CHROME
 from services.books.routes import DOMAIN, assets, make_commerce, router
 from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
@@ -28,6 +29,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
     spec = SiteSpec(
         domain=DOMAIN,
         root=Path(__file__).parent,
+        chrome=CHROME,
         ready=lambda: bool(catalog.all()),
         page_context=shop.page_context,
     )

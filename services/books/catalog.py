@@ -224,8 +224,8 @@ def cover_svg(item: Item, author: Author) -> str:
         for n, line in enumerate(lines[:4])
     )
     mark = (
-        '<circle cx="134" cy="26" r="14" fill="#ffffff" fill-opacity="0.9"/>'
-        '<text x="134" y="31" font-size="14" text-anchor="middle">🎧</text>'
+        '<circle cx="26" cy="26" r="14" fill="#ffffff" fill-opacity="0.9"/>'
+        '<text x="26" y="31" font-size="14" text-anchor="middle">🎧</text>'
         if item.format == "audio"
         else ""
     )
@@ -262,7 +262,7 @@ def states() -> set[str]:
     """The screens this site serves (`state_changed.new_state`)."""
     return {
         f"bench_books_{screen}"
-        for screen in ("main", "search", "item", "favorites", "basket", "checkout")
+        for screen in ("main", "search", "item", "favorites", "basket", "checkout", "info")
     }
 
 

@@ -11,6 +11,7 @@ SITE = SiteDescriptor(
     caption="Книги",
     order=20,
     app="services.books.app",
+    version=2,  # services/CHANGES.md
     events=evidence.SHOP_EVENTS | {"state_changed"},
     screens="services.books.catalog:states",
     vocabulary="services.books.catalog:vocabulary",

@@ -27,7 +27,7 @@ from services.core import perturb
 ENTRY_POINT_GROUP = "webpagebench.sites"
 # What the page shell and the kit implement on every site (services/kit/templates/kit/shell.html):
 # the theme and the perturbations (services/core/perturb.py).
-SHELL_CONTROLS: dict[str, tuple[str, ...]] = {"theme": ("light", "dark"), **perturb.KEYS}
+SHELL_CONTROLS: dict[str, tuple[str, ...]] = {"theme": ("light", "dark", "unified"), **perturb.KEYS}
 DOMAIN_KEY = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 REFERENCE = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
@@ -59,6 +59,9 @@ class SiteDescriptor:
     order: int  # the tab's place, lowest first
     app: str  # the module whose `create_app(settings)` builds its service
     events: frozenset[str]  # the event types it writes
+    # What its pages show, as a number bumped by any change of it (services/CHANGES.md): a
+    # run's manifest records each site's, and the board never ranks runs of two together.
+    version: int = 1
     # "module:function" hooks of its catalog, for the validator and the audit: the screens
     # (`new_state` values), the vocabulary (parameter -> known values), a task's own problems.
     screens: str | None = None
@@ -105,6 +108,8 @@ def _problems(site: SiteDescriptor) -> list[str]:
         problems.append("caption is empty")
     if not site.app or ":" in site.app:
         problems.append(f"app {site.app!r} must name a module (its create_app builds the app)")
+    if isinstance(site.version, bool) or not isinstance(site.version, int) or site.version < 1:
+        problems.append(f"version {site.version!r} must be a whole number, 1 or more")
     for name in ("screens", "vocabulary", "task_problems", "search", "replay"):
         reference = getattr(site, name)
         if reference is not None and not REFERENCE.match(reference):

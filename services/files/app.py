@@ -13,6 +13,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from services.files.catalog import Catalog, load_catalog
+from services.files.chrome import CHROME
 from services.files.routes import DOMAIN, make_replay, page_context, router
 from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
@@ -26,6 +27,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
     spec = SiteSpec(
         domain=DOMAIN,
         root=Path(__file__).parent,
+        chrome=CHROME,
         ready=catalog.is_complete,
         page_context=page_context,
     )

@@ -151,4 +151,4 @@ def search_ids(query: str, among: str = "") -> set[str]:
 
 def states() -> set[str]:
     """The screens this site serves (`state_changed.new_state`)."""
-    return {"bench_files_cabinet", "bench_files_collection", "bench_files_view"}
+    return {"bench_files_cabinet", "bench_files_collection", "bench_files_view", "bench_files_info"}

@@ -127,4 +127,9 @@ def search_ids(query: str, among: str = "") -> set[str]:
 
 def states() -> set[str]:
     """The screens this site serves (`state_changed.new_state`)."""
-    return {"bench_grocery_main", "bench_grocery_category", "bench_grocery_basket"}
+    return {
+        "bench_grocery_main",
+        "bench_grocery_category",
+        "bench_grocery_basket",
+        "bench_grocery_info",
+    }

@@ -11,6 +11,7 @@ SITE = SiteDescriptor(
     caption="Продукты",
     order=30,
     app="services.grocery.app",
+    version=2,  # services/CHANGES.md
     events=evidence.BASKET_EVENTS | {"state_changed"},
     screens="services.grocery.catalog:states",
     vocabulary="services.grocery.catalog:vocabulary",

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 
 from services.hotels import service
 from services.hotels.catalog import load_catalog
+from services.hotels.chrome import CHROME
 from services.hotels.routes import DOMAIN, assets, make_replay, page_context, router
 from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
@@ -25,6 +26,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
     spec = SiteSpec(
         domain=DOMAIN,
         root=Path(__file__).parent,
+        chrome=CHROME,
         page_event_types=service.PAGE_EVENT_TYPES,
         check_page_event=service.page_event_check(catalog),
         ready=lambda: bool(catalog.hotels),

@@ -166,4 +166,10 @@ def search_ids(query: str, among: str = "") -> set[str]:
 
 def states() -> set[str]:
     """The screens this site serves (`state_changed.new_state`)."""
-    return {"state_hotels_main", "bench_hotel_search", "bench_hotel_item", "bench_hotel_booking"}
+    return {
+        "state_hotels_main",
+        "bench_hotel_search",
+        "bench_hotel_item",
+        "bench_hotel_booking",
+        "bench_hotel_info",
+    }

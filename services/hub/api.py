@@ -97,16 +97,19 @@ async def close_trajectory(request: Request, tid: str) -> TrajectoryMeta:
 
 
 async def probe(client: aiohttp.ClientSession, url: str) -> ServiceState:
-    """Ready, or not with why, from the service's `/ready`."""
+    """Ready (with a site's version), or not with why, from the service's `/ready`."""
     try:
         async with client.get(f"{url}/ready", timeout=PROBE_TIMEOUT) as answer:
-            if answer.status == 200:
-                return ServiceState(url=url, ready=True)
-            body = await answer.json(content_type=None)
+            try:
+                body = await answer.json(content_type=None)
+            except ValueError:
+                body = {}
     except UPSTREAM_ERRORS as exc:
         return ServiceState(url=url, ready=False, error=f"unreachable ({type(exc).__name__})")
-    except ValueError:
-        body = {}
+    if answer.status == 200:
+        version = body.get("version") if isinstance(body, dict) else None
+        known = version if isinstance(version, int) and not isinstance(version, bool) else None
+        return ServiceState(url=url, ready=True, version=known)
     why = body.get("error") or body.get("status") if isinstance(body, dict) else None
     return ServiceState(url=url, ready=False, error=str(why or f"answered {answer.status}"))
 
@@ -125,8 +128,10 @@ async def status(request: Request, hub: SettingsDep, client: HttpDep) -> Respons
     # The hub answers, so it runs; it is ready while its own NATS connection is.
     own = readiness(request.app, None)
     lost = {"error": own["error"]} if "error" in own else {}
-    report["hub"] = ServiceState(url=hub.public_url, ready=not lost, **lost)
-    report["nats"] = ServiceState(url=hub.nats_url, ready=own["status"] == "ready", **lost)
+    report["hub"] = ServiceState.model_validate({"url": hub.public_url, "ready": not lost, **lost})
+    report["nats"] = ServiceState.model_validate(
+        {"url": hub.nats_url, "ready": own["status"] == "ready", **lost}
+    )
     ready = all(item.ready for item in report.values())
     answer = StandStatus(status="ready" if ready else "degraded")
     if is_admin(request, hub):
@@ -136,6 +141,11 @@ async def status(request: Request, hub: SettingsDep, client: HttpDep) -> Respons
             sites=list(hub.sites),
             restarts=restarts(hub.home),
             today=hub.stand_today().isoformat(),
+            site_versions={
+                domain: version
+                for domain in hub.sites
+                if (version := report[f"site:{domain}"].version) is not None
+            },
         )
     body = answer.model_dump_json(exclude_unset=True)  # what the caller may not see is unset
     return Response(body, status_code=200 if ready else 503, media_type="application/json")

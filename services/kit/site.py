@@ -36,6 +36,7 @@ from services.core.russian import agree
 from services.core.sites import registry
 from services.kit import pagetoken
 from services.kit.bus import STATE_BUCKET, Bus, KeyWrongLastSequenceError
+from services.kit.chrome import Chrome
 from services.kit.trajectory import REVISION_HEADER, Trajectory
 
 KIT_TEMPLATES = Path(__file__).parent / "templates"
@@ -65,6 +66,8 @@ class SiteSpec:
     ready: Callable[[], bool] = field(default=lambda: True)
     # What every page of the site shows besides its own context (the cart, the stations).
     page_context: Callable[[SiteRequest], Awaitable[Context]] | None = None
+    # The header's widgets, the footer and the information pages (services/kit/chrome.py).
+    chrome: Chrome | None = None
 
 
 class Accepted(TypedDict):
@@ -233,7 +236,9 @@ class Pages:
     """Jinja2 templates: the service's own first, then the kit's shell and widgets. `key`
     signs the page token each page of a trajectory carries (services/kit/pagetoken.py)."""
 
-    def __init__(self, templates: Path, domain: str, key: str) -> None:
+    def __init__(
+        self, templates: Path, domain: str, key: str, chrome: Chrome | None = None
+    ) -> None:
         self.domain = domain
         self.key = key
         self.env = jinja2.Environment(
@@ -243,6 +248,8 @@ class Pages:
             autoescape=True,
         )
         self.env.globals["DOMAINS"] = registry().captions
+        # The site's header widgets and footer (kit/footer.html); none on the hub's pages.
+        self.env.globals["CHROME"] = chrome
         # A number with its noun agreed: `{{ stars | agree("звезда") }}` (services/core/russian.py).
         self.env.filters["agree"] = agree
         # The site's attack, for the carrier the trajectory selects (kit/widgets/inject.html).

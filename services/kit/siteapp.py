@@ -7,11 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, FastAPI
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from services.core.errors import FieldError
 from services.core.models.api import PageEvents
+from services.core.sites import registry
 from services.kit import session
+from services.kit.chrome import Chrome
 from services.kit.latency import Latency
 from services.kit.replay import Replay
 from services.kit.settings import SiteSettings
@@ -49,9 +52,13 @@ def create_site_app(
     """
     app = create_service_app(spec.domain, settings, ready=lambda _: spec.ready())
     app.state.spec = spec
+    described = registry().site(spec.domain)
+    app.state.site_version = described.version if described else None  # its /ready says it
     app.state.catalog = catalog
     app.state.commerce = commerce
-    app.state.pages = Pages(spec.root / "templates", spec.domain, settings.service_token)
+    app.state.pages = Pages(
+        spec.root / "templates", spec.domain, settings.service_token, spec.chrome
+    )
     app.add_middleware(Latency, domain=spec.domain)
 
     events_router = APIRouter(prefix=site_prefix(spec.domain))
@@ -74,6 +81,10 @@ def create_site_app(
     if replay is not None:
         app.include_router(replay.router())
     app.include_router(session.session_router(spec.domain))
+    if spec.chrome is not None:  # before the site's own routes, which may end in a catch-all
+        app.include_router(
+            info_router(spec.domain, spec.chrome), dependencies=[Depends(session.gate)]
+        )
     app.include_router(router, dependencies=[Depends(session.gate)])
     app.add_exception_handler(session.SessionExpired, session.answer_expired)  # type: ignore[arg-type]
     if assets is not None:
@@ -82,3 +93,20 @@ def create_site_app(
     if static.is_dir():
         app.mount(f"/_site/{spec.domain}", StaticFiles(directory=static), name="site-static")
     return app
+
+
+def info_router(domain: str, chrome: Chrome) -> APIRouter:
+    """`GET /info/{slug}`: the information page of one of the chrome's links (its caption
+    and text, in the site's layout), writing the chrome's screen with the slug as its
+    `category`; a slug the chrome has no link for is the site's missing page."""
+    router = APIRouter(prefix=site_prefix(domain))
+
+    @router.get("/info/{slug}")
+    async def info(slug: str, site: SiteDep) -> HTMLResponse:
+        link = chrome.page(slug)
+        if link is None:
+            return await site.page("missing.html", 404)
+        await site.emit.screen(chrome.screen, category=slug)
+        return await site.page("kit/info.html", info=link, paragraphs=chrome.text(slug))
+
+    return router

@@ -285,6 +285,8 @@ class Readiness(TypedDict):
 
     status: Literal["ready", "starting", "disconnected"]
     service: str
+    # A site's version (services/core/sites.py `SiteDescriptor.version`).
+    version: NotRequired[int]
     nats: NotRequired[NatsState]
     error: NotRequired[str]
 
@@ -297,6 +299,9 @@ def readiness(app: FastAPI, ready: Callable[[FastAPI], bool] | None) -> Readines
     connected = bool(bus and bus.connected)
     ok = connected and (ready is None or ready(app))
     body: Readiness = {"status": "ready" if ok else "starting", "service": app.state.service}
+    version = getattr(app.state, "site_version", None)
+    if version is not None:
+        body["version"] = version
     if bus is not None and bus.js is not None:  # it had connected
         body["nats"] = {"state": bus.state, "reconnects": bus.reconnects}
         if not connected:

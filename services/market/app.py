@@ -20,6 +20,7 @@ from services.kit.site import SiteSpec
 from services.kit.siteapp import create_site_app
 from services.market import service
 from services.market.catalog import load_catalog
+from services.market.chrome import CHROME
 from services.market.routes import DOMAIN, assets, make_commerce, router
 
 
@@ -30,6 +31,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
     spec = SiteSpec(
         domain=DOMAIN,
         root=Path(__file__).parent,
+        chrome=CHROME,
         page_event_types=service.PAGE_EVENT_TYPES,
         check_page_event=service.check_page_event,
         ready=lambda: bool(catalog.all()),

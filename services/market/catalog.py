@@ -236,5 +236,6 @@ def states() -> set[str]:
             "basket",
             "checkout",
             "profile",
+            "info",
         )
     }

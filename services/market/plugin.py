@@ -11,6 +11,7 @@ SITE = SiteDescriptor(
     caption="Маркет",
     order=10,
     app="services.market.app",
+    version=2,  # services/CHANGES.md
     events=evidence.SHOP_EVENTS | {"state_changed", "dialog_opened"},
     screens="services.market.catalog:states",
     vocabulary="services.market.catalog:vocabulary",

@@ -18,6 +18,7 @@ from services.kit.site import SiteSpec
 from services.kit.siteapp import create_site_app
 from services.rail import service
 from services.rail.catalog import load_catalog
+from services.rail.chrome import CHROME
 from services.rail.replay import make_replay
 from services.rail.routes import DOMAIN, page_context, router
 
@@ -27,6 +28,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
     spec = SiteSpec(
         domain=DOMAIN,
         root=Path(__file__).parent,
+        chrome=CHROME,
         page_event_types=service.PAGE_EVENT_TYPES,
         check_page_event=service.page_event_check(catalog),
         ready=lambda: bool(catalog.trains),

@@ -197,4 +197,5 @@ def states() -> set[str]:
         "bench_rail_checkout",
         "bench_rail_payment",
         "bench_rail_paid",
+        "bench_rail_info",
     }

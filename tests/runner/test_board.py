@@ -23,6 +23,7 @@ from services.core.models.board import Board, Filter, Row
 from services.core.models.folder import Run, finished_runs
 from services.core.models.run import AgentConfig
 from services.core.results.board import build, compare
+from services.core.sites import registry
 
 TASKS = "grocery_showcase_tea,hotels_pick_city,hotels_pick_city__theme_dark"
 Z2 = 1.959963984540054**2
@@ -79,6 +80,20 @@ def test_every_figure_by_hand(runs):
     assert solver.seconds == round(sum(r.seconds for r in records) / 3, 2)
     assert solver.gap.k == sum(r.completion and not r.ems for r in records)
     assert board.rows[0].harness == "oracle"  # sorted by EMS
+
+
+def test_runs_on_other_site_versions_are_ranked_apart(runs):
+    """Each run's manifest records the stand's site versions (its sites' `/ready`); a run on
+    other pages is another task set: apart, never a row of the main table."""
+    solver = next(r for r in mine(runs) if r.name.endswith("2Z-dom"))
+    assert solver.manifest.site_versions == {site.domain: site.version for site in registry().sites}
+    assert " · books 2 files 2 grocery 2 hotels 2 rail 2 shop 2" in solver.task_set
+    older = {**solver.manifest.site_versions, "hotels": 1}
+    moved = Run("moved", solver.manifest.model_copy(update={"site_versions": older}), [])
+    board = build([*mine(runs), moved])
+    assert "moved" not in {r.run for r in board.rows} and len(board.rows) == 4
+    ((task_set, apart),) = board.apart.items()
+    assert "hotels 1" in task_set and [r.run for r in apart] == ["moved"]
 
 
 def test_pairwise_and_variants_by_hand(runs):

@@ -1,6 +1,7 @@
 """The oracle under the implementations of each site's controls that the released suite
 (test_suite.py: every task file, canonical and variant, once) gives only a few tasks: every
-canonical hotels, rail and files task under each profile below, and the search donors of
+canonical task of a site under each of its profiles below (the shops' is the `unified`
+theme), and the search donors of
 Маркет and Книги under the `text_search` styles their variant files do not have. Together with
 the suite, the oracle meets every implementation of every key on every site. In `make test`
 a covering part: for each key of a profile, the first task that uses the control; every task
@@ -27,19 +28,22 @@ PROFILES: dict[str, list[dict[str, str]]] = {
             "date": "inline_calendar",
             "select_city": "native_select",
             "counter_guests": "inline_stepper",
+            "theme": "unified",
         },
         {"date": "text_input", "select_city": "autocomplete", "counter_guests": "compact_select"},
         {"date": "single_popup", "select_city": "native_select", "counter_guests": "pill_buttons"},
     ],
     "rail": [
-        {"date": "native_input", "select_station": "native_select"},
+        {"date": "native_input", "select_station": "native_select", "theme": "unified"},
         {"date": "text_input", "select_station": "typeahead"},
     ],
     "files": [
-        {"collections": "list", "years": "buttons", "buttons": "icon"},
+        {"collections": "list", "years": "buttons", "buttons": "icon", "theme": "unified"},
         {"collections": "tree", "years": "radio", "buttons": "solid"},
         {"collections": "compact", "years": "select", "buttons": "split", "theme": "dark"},
     ],
+    # The one look of all sites (docs/sites.md, "Identity") on the shops' theme donors.
+    **{site: [{"theme": "unified"}] for site in ("shop", "books", "grocery")},
 }
 CONTROLS = registry().controls
 # A search field's style shows only where a task searches: the sites' search donors (those

@@ -284,12 +284,14 @@ class ServiceState(Boundary):
     url: str | None = None
     ready: bool
     error: str | None = None
+    # A site's version, as its `/ready` says it.
+    version: int | None = None
 
 
 class StandStatus(Boundary):
     """`GET /api/status`: ready or degraded; with the admin token each service (why one is
-    not ready), the sites, the restarts the embedded supervisor counted and the stand's
-    today."""
+    not ready), the sites, the restarts the embedded supervisor counted, the stand's today
+    and its sites' versions."""
 
     status: Literal["ready", "degraded"]
     services: dict[str, ServiceState] = Field(default_factory=dict)
@@ -297,3 +299,5 @@ class StandStatus(Boundary):
     restarts: dict[str, int] = Field(default_factory=dict)
     # The date the stand shifts tasks to when a trajectory names none (ISO).
     today: str | None = None
+    # Each ready site's version (services/CHANGES.md): a run's manifest records them.
+    site_versions: dict[str, int] = Field(default_factory=dict)

@@ -54,7 +54,14 @@ class Run:
 
     @property
     def task_set(self) -> str:
-        return self.manifest.task_set_hash
+        """What the board ranks it among: its task set's hash and, where its manifest names
+        them, the site versions it ran on (`6dc86e2f3b0916ed · books 2 files 2 …`): runs
+        of other pages are another set (docs/results.md, "Task sets and site versions")."""
+        versions = self.manifest.site_versions
+        if not versions:
+            return self.manifest.task_set_hash
+        sites = " ".join(f"{domain} {version}" for domain, version in sorted(versions.items()))
+        return f"{self.manifest.task_set_hash} · {sites}"
 
     @property
     def created(self) -> str:

@@ -352,6 +352,9 @@ class Manifest(Boundary):
     workers: int = 1
     time_limit_s: float | None = None
     hub: str | None = None
+    # The stand's sites' versions (services/CHANGES.md): runs of different ones are not
+    # ranked together (the board puts them apart).
+    site_versions: dict[str, int] = Field(default_factory=dict)
     versions: Versions = Field(default_factory=Versions)
     # The benchmark's commit (`-dirty`: tracked files changed), or `webpagebench VERSION`
     # outside a checkout (runner/run/provenance.py).

@@ -12,6 +12,7 @@ from support.stand import TODAY, admin_client, admin_requests, running_stack
 
 from runner.stack.stack import built_sites
 from services.core import perturb
+from services.core.sites import registry
 from services.kit.web import service_headers
 
 
@@ -253,6 +254,10 @@ def test_status_reports_every_service_to_the_admin_only(
     services = answer.json()["services"]
     assert {"hub", "nats", "events", "verifier", "site:grocery"} <= set(services)
     assert all(item["ready"] for item in services.values())
+    # Each site's version, as its /ready says it (services/CHANGES.md).
+    versions = answer.json()["site_versions"]
+    assert versions == {d: registry().site(d).version for d in versions}  # type: ignore[union-attr]
+    assert services["site:grocery"]["version"] == versions["grocery"] >= 2
     assert agent.get("/api/status").json() == {"status": "ready"}  # no address, no port
 
 

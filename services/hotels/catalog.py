@@ -42,6 +42,15 @@ class City:
 
 
 @dataclass(frozen=True)
+class Destination:
+    """A city of the home page: how many hotels it has, from what price a night."""
+
+    city: City
+    hotels: int
+    min_price: int
+
+
+@dataclass(frozen=True)
 class Room:
     type: str
     adults: int
@@ -98,6 +107,16 @@ class Catalog:
         return sorted(
             (h for h in self.hotels if h.city == city_id), key=lambda h: (-h.rating, h.name)
         )
+
+    def popular_cities(self, limit: int = 8) -> list[Destination]:
+        """The cities with the most hotels (the home page's «Популярные направления»), each
+        with its count of hotels and its lowest price a night."""
+        destinations = [
+            Destination(city, len(found), min(h.min_price for h in found))
+            for city in self.cities
+            if (found := self.hotels_in(city.id))
+        ]
+        return sorted(destinations, key=lambda d: (-d.hotels, d.city.name))[:limit]
 
     def city_options(self) -> list[dict[str, str]]:
         return [c.as_option() for c in sorted(self.cities, key=lambda c: c.label)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form
@@ -34,9 +35,14 @@ async def page_context(site: SiteRequest) -> Context:
 
 
 @router.get("/")
-async def main(site: SiteDep) -> HTMLResponse:
+async def main(site: SiteDep, hotels: CatalogDep) -> HTMLResponse:
     await site.emit.screen(service.MAIN_STATE)
-    return await site.page("main.html", form={"rooms": "2"})
+    # The popular cities' links search a weekend two weeks ahead, for two adults.
+    friday = site.trajectory.today + timedelta(days=14 + (4 - site.trajectory.today.weekday()) % 7)
+    stay = {"start": friday.isoformat(), "end": (friday + timedelta(days=2)).isoformat()}
+    return await site.page(
+        "main.html", form={"rooms": "2"}, destinations=hotels.popular_cities(), stay=stay
+    )
 
 
 @router.get("/search")

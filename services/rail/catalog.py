@@ -119,6 +119,21 @@ def _train_fields(train: Row) -> Row:
     return {**train, "cars": tuple(catalog_items(Car, taken))}
 
 
+@dataclass(frozen=True)
+class Route:
+    """A route of the home page: its cities, how many trains, from what price, how long."""
+
+    origin: str
+    dest: str
+    trains: int
+    min_price: int
+    fastest_min: int
+
+    @property
+    def fastest(self) -> str:
+        return f"{self.fastest_min // 60} ч {self.fastest_min % 60:02d} мин"
+
+
 class Catalog:
     def __init__(
         self, cities: list[CityData], trains: list[Train], passengers: list[Passenger]
@@ -139,6 +154,19 @@ class Catalog:
     def trains_between(self, origin: str, dest: str) -> list[Train]:
         found = [t for t in self.trains if t.from_city == origin and t.to_city == dest]
         return sorted(found, key=lambda t: t.departure)
+
+    def popular_routes(self, limit: int = 6) -> list[Route]:
+        """The routes with the most trains (the home page's «Популярные направления»): each
+        with its count of trains, its lowest price and its shortest time."""
+        by_route: dict[tuple[str, str], list[Train]] = {}
+        for train in self.trains:
+            by_route.setdefault((train.from_city, train.to_city), []).append(train)
+        routes = [
+            Route(origin, dest, len(trains), min(t.min_price for t in trains),
+                  min(t.duration_min for t in trains))
+            for (origin, dest), trains in by_route.items()
+        ]  # fmt: skip
+        return sorted(routes, key=lambda r: (-r.trains, r.origin, r.dest))[:limit]
 
     def station_options(self) -> list[dict[str, str]]:
         return [

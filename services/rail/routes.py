@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form
@@ -104,9 +105,12 @@ async def pay_tickets(site: SiteRequest) -> None:
 
 
 @router.get("/")
-async def main(site: SiteDep) -> HTMLResponse:
+async def main(site: SiteDep, rail: CatalogDep) -> HTMLResponse:
     await site.emit.screen("bench_rail_main")
-    return await site.page("main.html", form={"adults": "1"})
+    tomorrow = (site.trajectory.today + timedelta(days=1)).isoformat()
+    return await site.page(
+        "main.html", form={"adults": "1"}, routes=rail.popular_routes(), tomorrow=tomorrow
+    )
 
 
 @router.get("/search")

@@ -5,6 +5,7 @@ deliver, chosen by a click; each site's own colours, and `theme=unified` for one
 
 from __future__ import annotations
 
+import html
 import importlib
 import re
 
@@ -50,7 +51,14 @@ def open_site(hub: httpx.Client, domain: str, **variants: str) -> tuple[str, str
     return created.trajectory_id, f"{created.url}{domain}/"
 
 
-@pytest.mark.parametrize("domain", SITES)
+# `make test` clicks through two sites' chrome (the kit draws it the same on all six, and
+# every link of every front page is fetched below); `make test-full` all six.
+CLICKED = ("shop", "rail")
+
+
+@pytest.mark.parametrize(
+    "domain", [pytest.param(d, marks=() if d in CLICKED else pytest.mark.full) for d in SITES]
+)
 def test_a_footer_link_opens_the_sites_information_page(
     domain: str, page: Page, hub: httpx.Client, agent: httpx.Client
 ) -> None:
@@ -113,3 +121,36 @@ def test_each_site_has_its_own_identity_and_unified_keeps_one_look(
         assert re.search(r'data-theme="unified"', page.content()[:400])
     assert len(set(own.values())) == len(SITES), own  # six accents
     assert unified == {"#1f7a4d"}  # the shell's, on every site
+
+
+@pytest.mark.parametrize("domain", SITES)
+def test_no_link_of_the_front_page_is_a_dead_end(
+    domain: str, hub: httpx.Client, agent: httpx.Client
+) -> None:
+    """Every link of a site's front page (chrome, blocks, menus) answers 200 on the hub."""
+    _, url = open_site(hub, domain)
+    page = agent.get(url).text
+    path = url.split("/t/", 1)[1]
+    links = {
+        html.unescape(href)
+        for href in re.findall(r'href="(/t/[^"#]+)"', page)
+        if path.split("/", 1)[0] in href
+    }
+    assert len(links) >= 20
+    for link in sorted(links):
+        assert agent.get(link).status_code == 200, link
+
+
+def test_a_popular_route_on_the_rail_front_page_opens_its_trains(
+    page: Page, hub: httpx.Client
+) -> None:
+    _, url = open_site(hub, "rail")
+    page.goto(url)
+    routes = page.get_by_role("region", name="Популярные направления").get_by_role("link")
+    expect(routes).to_have_count(6)
+    name = routes.first.get_attribute("aria-label") or ""
+    origin, dest = name.split(": ", 1)[1].split(" — ")
+    routes.first.click()
+    expect(page.get_by_role("heading", level=2).first).to_be_visible()
+    assert "/search?" in page.url and "Поезда" in page.title()
+    assert origin in page.content() and dest in page.content()

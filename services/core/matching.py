@@ -263,7 +263,7 @@ def _slot(event: Event) -> tuple[Any, ...]:
     return (event.get("site"), *(str(params.get(name)) for name in names))
 
 
-def standing(events: list[Event], kind: str) -> list[Event]:
+def _standing(events: list[Event], kind: str) -> list[Event]:
     """The events of a standing type that stand: the last of each slot, in log order."""
     last: dict[tuple[Any, ...], Event] = {}
     for event in events:
@@ -290,7 +290,7 @@ def _find_match(condition: Condition, events: list[Event]) -> Event | None:
         return _match_any(condition, events)
     name = condition["event_name"]
     if name in STANDING and condition.get("match") != "any":
-        return _match_any(condition, standing(events, name))
+        return _match_any(condition, _standing(events, name))
     family = _last_event_family(condition)
     if family is None:
         return _match_any(condition, events)

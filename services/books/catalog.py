@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 from xml.sax.saxutils import escape
 
+from services.books.chrome import CHROME
 from services.kit.catalog import (
     Row,
     best_matches,
@@ -262,8 +263,8 @@ def states() -> set[str]:
     """The screens this site serves (`state_changed.new_state`)."""
     return {
         f"bench_books_{screen}"
-        for screen in ("main", "search", "item", "favorites", "basket", "checkout", "info")
-    }
+        for screen in ("main", "search", "item", "favorites", "basket", "checkout")
+    } | {CHROME.screen}
 
 
 _EXTREME = re.compile(r"\bсам\w* (дешев|дорог)")

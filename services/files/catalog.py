@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from services.core.russian import MONTHS_NOMINATIVE, date_in_words
+from services.files.chrome import CHROME
 from services.kit.catalog import Row, best_matches, catalog_items, exact_ids, read_json, words
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -151,4 +152,4 @@ def search_ids(query: str, among: str = "") -> set[str]:
 
 def states() -> set[str]:
     """The screens this site serves (`state_changed.new_state`)."""
-    return {"bench_files_cabinet", "bench_files_collection", "bench_files_view", "bench_files_info"}
+    return {"bench_files_cabinet", "bench_files_collection", "bench_files_view", CHROME.screen}

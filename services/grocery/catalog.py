@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TypedDict
 from xml.sax.saxutils import escape
 
+from services.grocery.chrome import CHROME
 from services.kit.catalog import (
     Row,
     best_matches,
@@ -131,5 +132,5 @@ def states() -> set[str]:
         "bench_grocery_main",
         "bench_grocery_category",
         "bench_grocery_basket",
-        "bench_grocery_info",
+        CHROME.screen,
     }

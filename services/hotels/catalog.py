@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 from xml.sax.saxutils import escape
 
+from services.hotels.chrome import CHROME
 from services.kit.catalog import (
     Row,
     best_matches,
@@ -190,5 +191,5 @@ def states() -> set[str]:
         "bench_hotel_search",
         "bench_hotel_item",
         "bench_hotel_booking",
-        "bench_hotel_info",
+        CHROME.screen,
     }

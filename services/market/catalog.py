@@ -22,6 +22,7 @@ from services.kit.catalog import (
     title_key,
     words,
 )
+from services.market.chrome import CHROME
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -236,6 +237,5 @@ def states() -> set[str]:
             "basket",
             "checkout",
             "profile",
-            "info",
         )
-    }
+    } | {CHROME.screen}

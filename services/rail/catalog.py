@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TypedDict, cast
 
 from services.kit.catalog import Row, best_matches, catalog_items, exact_ids, words
+from services.rail.chrome import CHROME
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -225,5 +226,5 @@ def states() -> set[str]:
         "bench_rail_checkout",
         "bench_rail_payment",
         "bench_rail_paid",
-        "bench_rail_info",
+        CHROME.screen,
     }

@@ -13,7 +13,7 @@ VENV_KEY := $(shell { cat pyproject.toml; $(PYTHON) -V; echo $(CURDIR); } | sha2
 RUNNER_VENV := $(WPB_CACHE)/venvs/runner-$(VENV_KEY)
 
 .PHONY: setup chromium prometheus harnesses model demo test test-full test-agents test-images \
-  unit lint messages bench clean docker-engine images stand stand-down
+  unit lint messages bench screenshots clean docker-engine images stand stand-down
 
 setup: $(BIN)/runner chromium prometheus
 
@@ -148,6 +148,11 @@ stand-down:
 
 bench: setup
 	$(BIN)/python -m bench
+
+# Every site's screens at the desktop's and a phone's size into docs/sites/ (and its
+# README.md), from the table in bench/screenshots.py; about a minute.
+screenshots: setup
+	$(BIN)/python -m bench.screenshots
 
 clean:
 	-$(BIN)/runner down

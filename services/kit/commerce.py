@@ -9,10 +9,15 @@ offers (`cart_router`, and with the matching settings `favorites_router`, `check
 Routes (under the site prefix):
 - `GET /cart`, `POST /cart/{item_id}` (`op`: add, inc, dec, remove, set with `amount`;
   `next`: where to go back) — `basket_add` / `basket_remove` with the resulting amount;
+- `POST /cart/select` (`item_id` repeated: the lines to order, the others unselected; `all`
+  set: every line; `next`) — no event: the checkout pays the selected lines only and leaves
+  the others in the cart (a line added or changed is selected again; every line is selected
+  until a person unselects one);
 - with a `favorites` screen: `GET /favorites`, `POST /favorites/{item_id}` (`op`: add,
   remove, toggle) — `add_favorites` / `remove_favorites`;
 - with a `Checkout`: `GET /checkout`, `POST /checkout/method` (`method`) —
-  `select_pay_method`, `POST /checkout` — `submit_payment`;
+  `select_pay_method`, `POST /checkout` — `submit_payment` for the selected lines (the
+  form's other fields, such as delivery, date, comment, are the site's to check or ignore);
 - with `suggest`: `GET /suggest?q=` — the search field's suggestions as JSON.
 
 A POST with `Accept: application/json` (the page's `/_kit/commerce.js`) gets JSON; a plain form
@@ -84,11 +89,16 @@ CHECKOUT: Slot[CheckoutState] = Slot("checkout")
 
 
 class CartView(TypedDict):
-    """The cart as its page and every page's summary show it."""
+    """The cart as its page and every page's summary show it: every line, and the lines
+    selected to be ordered (what the checkout pays)."""
 
     lines: list[tuple[Goods, int]]  # (catalog item, amount)
     count: int
     total: int
+    selected: list[str]  # item ids
+    selected_lines: list[tuple[Goods, int]]
+    selected_count: int
+    selected_total: int
 
 
 class Suggestions(TypedDict):
@@ -186,16 +196,28 @@ class Commerce:
             for item_id, line in carts.lines(cart).items()
             if (item := self.lookup(item_id)) is not None
         ]
-        return {"lines": shown, "count": carts.count(cart), "total": carts.total(cart)}
+        chosen = carts.selected(cart)
+        chosen_count, chosen_total = carts.summed(chosen)
+        return {
+            "lines": shown,
+            "count": carts.count(cart),
+            "total": carts.total(cart),
+            "selected": list(chosen),
+            "selected_lines": [(item, amount) for item, amount in shown if item.id in chosen],
+            "selected_count": chosen_count,
+            "selected_total": chosen_total,
+        }
 
     async def page_context(self, site: SiteRequest) -> Context:
         """What every page of the shop shows: the cart (`cart`: each item's amount,
-        `summary`) and, where kept, the `favorites` (the site's `SiteSpec.page_context`)."""
+        `summary`), the `orders` paid in this trajectory and, where kept, the `favorites`
+        (the site's `SiteSpec.page_context`)."""
         cart = await site.state.get(CART)
         common: Context = {
             **self.context,
             "cart": carts.amounts(cart),
             "summary": self.cart_view(cart),
+            "orders": carts.orders(cart),
         }
         if "favorites" in self.screens:
             common["favorites"] = (await site.state.get(FAVORITES)).get("items", [])
@@ -368,6 +390,18 @@ async def change_line(site: SiteRequest, shop: Commerce, item: Goods, op: str, w
     return after
 
 
+@cart_router.post("/cart/select")
+async def select_lines(site: SiteDep, next: Annotated[str, Form()] = "") -> Response:
+    """Which lines the checkout pays: the form's `item_id`s, or every line with `all`."""
+    form = await site.request.form()
+    chosen = None if form.get("all") else [str(i) for i in form.getlist("item_id")]
+    picked = await site.state.update(CART, lambda value: carts.select(value, chosen))
+    if wants_json(site.request):
+        count, total = carts.summed(picked)
+        return JSONResponse({"selected": list(picked), "count": count, "total": total})
+    return redirect_back(site, next)
+
+
 @cart_router.post("/cart/{item_id}")
 async def change_cart(
     item_id: str,
@@ -469,14 +503,18 @@ async def pay_method(
 async def place_payment(
     site: SiteRequest, checkout: Checkout, form: dict[str, str]
 ) -> tuple[bool, int]:
-    """The one writer of a shop's `submit_payment`: the cart paid with the form's method
-    and fields (refused: FieldError naming the field, 409 for an empty cart), the cart
-    settled unless the bank declined; whether it declined, and the total."""
+    """The one writer of a shop's `submit_payment`: the cart's selected lines paid with the
+    form's method and fields (refused: FieldError naming the field, 409 for an empty cart or
+    none selected), those lines settled unless the bank declined; whether it declined, and
+    the total. A start state's cart has every line selected, so its payment pays them all."""
     method = form.get("method", "")
     cart = await site.state.get(CART)
-    total = carts.total(cart)
-    if not total:
+    if not carts.total(cart):
         raise FieldError("cart", checkout.empty_cart, 409)
+    chosen = carts.selected(cart)
+    total = carts.summed(chosen)[1]
+    if not total:
+        raise FieldError("cart", "не выбрано ни одного товара — отметьте их в корзине", 409)
     if method not in checkout.methods:
         raise FieldError("method", "выберите способ оплаты")
     checkout.check(form)
@@ -486,10 +524,10 @@ async def place_payment(
         method=method,
         result="declined" if declined else "success",
         amount=total,
-        item_ids=list(carts.lines(cart)),
+        item_ids=list(chosen),
     )
     if not declined:
-        await site.state.update(CART, carts.settle)
+        await site.state.update(CART, lambda value: carts.settle(value, method))
     return declined, total
 
 
@@ -509,7 +547,7 @@ async def pay(site: SiteDep, shop: CommerceDep) -> Response:
         error = FieldError("card_number", "банк отклонил платёж — попробуйте другую карту", 402)
         return await site.page("checkout.html", 402, form=form, error=error)
     receipt = checkout.receipt(form, site.trajectory)
-    return await site.page("done.html", paid=total, method=method, **receipt)
+    return await site.page("done.html", paid=total, method=method, form=form, **receipt)
 
 
 @suggest_router.get("/suggest")

@@ -85,6 +85,9 @@ document.addEventListener("submit", (event) => {
   if (form.matches("form[data-cart]")) {
     event.preventDefault();
     changeCart(form);
+  } else if (form.matches("form[data-select]")) {
+    event.preventDefault();
+    sendSelection(form);
   } else if (form.matches("form[data-fav]")) {
     event.preventDefault();
     changeFavorite(form);
@@ -120,3 +123,38 @@ document.querySelectorAll("input[data-pay-method]").forEach((radio) =>
     if (radio.checked) choosePayMethod(radio);
   }),
 );
+
+// Cart selection (`kit/commerce.html`'s select macros): every change sends the form
+// (`POST …/cart/select`, the ticked lines), the server keeps the selection and answers what
+// the selected lines hold; the summary shows it. «Отметить все» ticks or unticks them all.
+async function sendSelection(form) {
+  const { ok, answer } = await send(form);
+  if (answer === null) return; // on the way to the login
+  message(form, form.dataset.select, ok ? "" : answer.message || FAILED);
+  if (!ok) return;
+  document.querySelectorAll("[data-selected-count]").forEach((el) => (el.textContent = answer.count));
+  document.querySelectorAll("[data-selected-total]").forEach((el) => (el.textContent = answer.total));
+}
+
+// The boxes sit in the table, outside their form (the `form` attribute): listen on the page.
+document.addEventListener("change", (event) => {
+  const box = event.target;
+  const form = box.form;
+  if (!form?.matches("form[data-select]")) return;
+  const lines = [...form.elements].filter((el) => el.matches("[data-select-line]"));
+  const all = [...form.elements].find((el) => el.matches("[data-select-all]"));
+  if (box === all) lines.forEach((line) => (line.checked = all.checked));
+  else if (all) all.checked = lines.every((line) => line.checked);
+  sendSelection(form);
+});
+
+// A promo code is checked here and never sent: every code is unknown.
+document.querySelectorAll("[data-promo]").forEach((box) => {
+  const field = box.querySelector("input");
+  const check = () => message(box, box.dataset.promo, field.value.trim()
+    ? "Такого промокода нет или срок его действия истёк" : "Введите промокод");
+  box.querySelector("button").addEventListener("click", check);
+  field.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") check();
+  });
+});

@@ -91,3 +91,57 @@ def test_author_filter_link_and_bad_input(agent: httpx.Client, hub: httpx.Client
     bad_mail = agent.post(f"{base}/checkout", data={"method": "sbp", "email": "x"})
     assert bad_mail.status_code == 409  # the cart is empty
     assert params_of(wait_events(hub, tid), "basket_add") == []
+
+
+def test_cart_selection_pays_the_books_ticked(page: Page, hub: httpx.Client) -> None:
+    """The cart's ticks, ♡, promo code and the checkout's options: the edition unticked is
+    not paid and stays in the cart."""
+    created = open_site(page, hub, "books", path="cart")
+    base = f"{created.url}books"
+    for item in ("b-0001", "b-0002"):
+        page.request.post(f"{base}/cart/{item}", form={"op": "add"})
+    page.reload()
+    expect(page.get_by_test_id("cart-total")).to_have_text("758 ₽")
+    everything = page.get_by_role("checkbox", name="Отметить все")
+    page.get_by_role("checkbox", name="Отметить: Ночное зеркало, аудиокнига").uncheck()
+    expect(everything).not_to_be_checked()
+    expect(page.get_by_test_id("cart-total")).to_have_text("399 ₽")
+    everything.check()
+    expect(page.get_by_test_id("cart-total")).to_have_text("758 ₽")
+    everything.uncheck()
+    expect(page.get_by_test_id("cart-total")).to_have_text("0 ₽")
+    page.get_by_role("checkbox", name="Отметить: Зимний перевал, электронная книга").check()
+    expect(everything).not_to_be_checked()
+    expect(page.get_by_test_id("cart-total")).to_have_text("399 ₽")
+    page.get_by_role("button", name="Добавить в избранное: Зимний перевал, электронная").click()
+    expect(page.get_by_role("button", name="Убрать из избранного: Зимний перевал")).to_be_visible()
+    page.get_by_role("textbox", name="Промокод").fill("КНИГИ")
+    page.get_by_role("button", name="Активировать код").click()
+    expect(page.get_by_role("alert")).to_contain_text("Такого промокода нет")
+    page.get_by_role("link", name="Оформить заказ").click()
+    expect(page.get_by_test_id("pay-total")).to_have_text("399 ₽")
+    page.get_by_label("Электронная почта").fill("reader@example.org")
+    page.get_by_label("Банковская карта").check()
+    page.get_by_label("Номер карты").fill("4111 1111 1111 1111")
+    expect(page.get_by_role("radio", name="Для себя")).to_be_checked()
+    page.get_by_role("radio", name="В подарок").check()
+    page.get_by_role("textbox", name="Почта того, кому дарите").fill("friend@example.org")
+    page.get_by_role("textbox", name="Пожелание к подарку").fill("С днём рождения!")
+    expect(page.get_by_role("radio", name="Сразу")).to_be_checked()
+    page.get_by_role("radio", name="Завтра утром").check()
+    page.get_by_role("radio", name="Завтра вечером").check()
+    page.get_by_role("checkbox", name="Копию чека на ту же почту").check()
+    page.get_by_role("checkbox", name="Сообщать о новых книгах этих авторов").check()
+    page.get_by_role("button", name="Оплатить 399 ₽").click()
+    expect(page.get_by_role("heading", name="Спасибо за покупку")).to_be_visible()
+    bought = page.get_by_role("region", name="Что куплено")
+    expect(bought).to_contain_text("Зимний перевал")
+    expect(bought).to_contain_text("friend@example.org")
+    expect(page.get_by_test_id("cart-count")).to_have_text("1")
+
+    events = wait_events(hub, created.trajectory_id, "submit_payment")
+    assert params_of(events, "submit_payment") == [
+        {"method": "card", "result": "success", "amount": 399, "item_ids": ["b-0002"]}
+    ]
+    page.locator("a.b-cart-link").click()
+    expect(page.locator("tr[data-item-id]")).to_have_attribute("data-item-id", "b-0001")

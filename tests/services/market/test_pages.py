@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import httpx
 from playwright.sync_api import Page, expect
 from support.http import create, events_url, params_of, wait_events
@@ -173,3 +175,73 @@ def test_bad_input_never_breaks(agent: httpx.Client, hub: httpx.Client) -> None:
     assert agent.post(f"{base}/login", data={"phone": "12", "password": "abcd"}).status_code == 422
     adds = params_of(wait_events(hub, tid), "basket_add")
     assert [p["amount"] for p in adds] == [1, 2, 3, 4]
+
+
+def test_cart_selection_pays_the_lines_ticked(page: Page, hub: httpx.Client) -> None:
+    """The cart's ticks, ♡, promo code, the checkout's options and the profile's orders:
+    the line unticked is not paid and stays in the cart."""
+    created = open_site(page, hub, "shop", path="cart")
+    base = f"{created.url}shop"
+    coffee = "Кофе в зёрнах «Сытая полка» арабика, 250 г"
+    pasta = "Макароны спагетти «Ржаной угол», 450 г"
+    for item in ("m-035", "m-039"):
+        page.request.post(f"{base}/cart/{item}", form={"op": "add"})
+    page.reload()
+    expect(page.get_by_test_id("cart-total")).to_have_text("608 ₽")
+    everything = page.get_by_role("checkbox", name="Отметить все")
+    expect(everything).to_be_checked()
+    page.get_by_role("checkbox", name=f"Отметить: {pasta}").uncheck()
+    expect(everything).not_to_be_checked()
+    expect(page.get_by_test_id("cart-total")).to_have_text("489 ₽")
+    everything.check()
+    expect(page.get_by_test_id("cart-total")).to_have_text("608 ₽")
+    page.get_by_role("checkbox", name=f"Отметить: {pasta}").uncheck()
+    expect(page.get_by_test_id("cart-total")).to_have_text("489 ₽")
+    page.get_by_role("button", name=f"Добавить в избранное: {coffee}").click()
+    expect(page.get_by_role("button", name=f"Убрать из избранного: {coffee}")).to_be_visible()
+    page.get_by_role("textbox", name="Промокод").fill("ВЕСНА24")
+    page.get_by_role("button", name="Активировать код").click()
+    expect(page.get_by_role("alert")).to_have_text(re.compile("Такого промокода нет"))
+    page.reload()  # the selection is the server's
+    expect(page.get_by_role("checkbox", name=f"Отметить: {pasta}")).not_to_be_checked()
+    page.get_by_role("link", name="Оформить заказ").click()
+    expect(page.get_by_test_id("pay-total")).to_have_text("489 ₽")
+    order = page.get_by_role("region", name="Состав заказа")
+    expect(order.get_by_role("link")).to_have_count(2)  # the coffee and «Изменить состав…»
+    page.get_by_label("Адрес доставки").fill("Тихая улица, 7, кв. 3")
+    page.get_by_label("Система быстрых платежей").check()
+    expect(page.get_by_role("radio", name="Курьером до двери")).to_be_checked()
+    page.get_by_role("radio", name="В пункте выдачи").check()
+    page.get_by_role("combobox", name="Пункт выдачи").select_option(index=1)
+    page.get_by_role("radio", name="Курьером до двери").check()
+    expect(page.get_by_role("radio", name="Завтра")).to_be_checked()
+    page.get_by_role("radio", name="Через 2 дня").check()
+    page.get_by_role("combobox", name="Интервал").select_option("с 18 до 22")
+    page.get_by_role("checkbox", name="Оставить у двери").check()
+    page.get_by_role("checkbox", name="Не звонить в домофон").check()
+    page.get_by_role("checkbox", name="Положить бумажный чек").check()
+    page.get_by_role("textbox", name="Комментарий").fill("Подъезд 2")
+    page.get_by_role("button", name="Оплатить 489 ₽").click()
+    expect(page.get_by_role("heading", name="Спасибо, заказ оформлен")).to_be_visible()
+    expect(page.get_by_role("region", name="Что в заказе")).to_contain_text(coffee)
+    page.get_by_role("link", name="Заказы в личном кабинете").click()
+    paid = page.get_by_test_id("paid-order")
+    expect(paid).to_have_count(1)
+    expect(paid).to_contain_text(coffee)
+    expect(paid).not_to_contain_text(pasta)
+    expect(page.get_by_test_id("cart-count")).to_have_text("1")
+
+    events = wait_events(hub, created.trajectory_id)
+    assert params_of(events, "submit_payment") == [
+        {"method": "sbp", "result": "success", "amount": 489, "item_ids": ["m-035"]}
+    ]
+    assert [e["type"] for e in events if e["type"] not in ("state_changed",)] == [
+        "basket_add",
+        "basket_add",
+        "add_favorites",
+        "select_pay_method",
+        "submit_payment",
+    ]
+    page.locator("a.m-cart-link").click()
+    expect(page.locator("tr[data-item-id]")).to_have_count(1)
+    expect(page.get_by_role("checkbox", name=f"Отметить: {pasta}")).to_be_checked()

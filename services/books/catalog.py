@@ -5,12 +5,12 @@ suggestions, and the covers as local SVG."""
 from __future__ import annotations
 
 import functools
+import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
-from xml.sax.saxutils import escape
 
 from services.books.chrome import CHROME
 from services.kit.catalog import (
@@ -24,6 +24,19 @@ from services.kit.catalog import (
     svg_picture,
     text_matches,
     words,
+)
+from services.kit.pictures import (
+    LIGHT,
+    SOFT,
+    circle,
+    ellipse,
+    path,
+    place,
+    rect,
+    seeded,
+    shade,
+    stroke,
+    text,
 )
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
@@ -211,36 +224,120 @@ def load_catalog() -> Catalog:
     return Catalog.from_dict(read_json(CATALOG_PATH))
 
 
-def cover_svg(item: Item, author: Author) -> str:
-    """A 160×240 cover: a coloured board, the title in lines, the author, an audio mark."""
+def _motif(genre: str, rng: random.Random) -> str:
+    """The genre's design under a cover's title: a planet for science fiction, mountains and
+    a moon for fantasy, a lens for a detective story, arches for a historical novel, a sun
+    over waves for adventures, circles for a novel."""
+    line = stroke("#ffffff", 2) + ' stroke-opacity="0.7"'
+    if genre == "Фантастика":
+        stars = "".join(
+            circle(rng.uniform(14, 146), rng.uniform(14, 60), 1.2, "#ffffff") for _ in range(9)
+        )
+        return (
+            stars + circle(110, 176, 22, "#ffffff", LIGHT) + ellipse(110, 176, 40, 8, "none", line)
+        )
+    if genre == "Фэнтези":
+        peaks = path("M8 196 L50 150 L74 176 L102 140 L152 196 Z", "#ffffff", LIGHT)
+        return circle(118, 34, 12, "#ffffff", LIGHT) + peaks
+    if genre == "Детектив":
+        handle = path("M84 184 l22 22", "none", stroke("#ffffff", 6))
+        return circle(70, 170, 20, "none", line) + handle
+    if genre == "Исторический роман":
+        arch = "M{} 196 v-32 a14 14 0 0 1 28 0 v32"
+        return "".join(path(arch.format(x), "none", line) for x in (38, 66, 94))
+    if genre == "Приключения":
+        wave = "M16 {} q16 -8 32 0 t32 0 t32 0 t32 0"
+        waves = "".join(path(wave.format(y), "none", line) for y in (184, 194))
+        return circle(80, 170, 16, "#ffd966", ' fill-opacity="0.8"') + waves
+    return "".join(
+        circle(rng.uniform(20, 140), rng.uniform(150, 190), rng.uniform(6, 18), "#ffffff", LIGHT)
+        for _ in range(5)
+    )
+
+
+def _title_lines(title: str) -> list[str]:
     lines: list[str] = []
-    for word in item.title.split():
+    for word in title.split():
         if lines and len(lines[-1]) + len(word) < 14:
             lines[-1] += " " + word
         else:
             lines.append(word)
+    return lines[:4]
+
+
+def cover_svg(item: Item, author: Author, view: int = 1) -> str:
+    """Picture `view` (1..`VIEWS`) of a book, 160×240: 1 the cover (a coloured board in a
+    frame, the genre's design, the title in lines, the author, headphones on an audiobook),
+    2 the back (the annotation's lines, a barcode), 3 the book standing at an angle, 4 the
+    book open (an audiobook: its player)."""
+    board = color_or(item.color, "#555555")
+    rng = seeded(item.id)
     title = "".join(
-        f'<text x="80" y="{70 + 24 * n}" font-size="18" font-weight="700" text-anchor="middle" '
-        f'font-family="serif" fill="#ffffff">{escape(line)}</text>'
-        for n, line in enumerate(lines[:4])
+        text(80, 70 + 24 * n, line, 18, "#ffffff", ' font-weight="700"', "serif")
+        for n, line in enumerate(_title_lines(item.title))
     )
     mark = (
-        '<circle cx="26" cy="26" r="14" fill="#ffffff" fill-opacity="0.9"/>'
-        '<text x="26" y="31" font-size="14" text-anchor="middle">🎧</text>'
+        circle(26, 26, 14, "#ffffff", ' fill-opacity="0.9"')
+        + path("M18 30 v-4 a8 8 0 0 1 16 0 v4", "none", stroke("#33383f", 2))
+        + rect(16, 27, 5, 8, "#33383f", 2)
+        + rect(31, 27, 5, 8, "#33383f", 2)
         if item.format == "audio"
         else ""
     )
-    return svg_picture(
-        160,
-        240,
-        item.title,
-        f'<rect width="160" height="240" rx="6" fill="{color_or(item.color, "#555555")}"/>'
-        '<rect x="8" y="8" width="144" height="224" rx="4" fill="none" stroke="#ffffff" '
-        'stroke-opacity="0.5"/>'
-        f"{title}{mark}"
-        '<text x="80" y="212" font-size="12" text-anchor="middle" font-family="sans-serif" '
-        f'fill="#ffffff">{escape(author.name)}</text>',
+    front = (
+        rect(0, 0, 160, 240, board, 6)
+        + _motif(item.genre, rng)
+        + rect(8, 8, 144, 224, "none", 4, ' stroke="#ffffff" stroke-opacity="0.5"')
+        + title
+        + mark
+        + text(80, 212, author.name, 12, "#ffffff")
     )
+    if view == 1:
+        body = front
+    elif view == 2:
+        lines = "".join(
+            rect(20, 40 + 12 * i, rng.uniform(90, 120), 4, "#ffffff", 2, LIGHT) for i in range(9)
+        )
+        bars = "".join(rect(96 + 3 * i, 180, rng.choice((1, 2)), 30, "#1d2127") for i in range(14))
+        body = (
+            rect(0, 0, 160, 240, shade(board, 0.8), 6)
+            + text(80, 26, author.name, 12, "#ffffff")
+            + lines
+            + rect(90, 174, 56, 42, "#ffffff")
+            + bars
+        )
+    elif view == 3:
+        body = (
+            rect(0, 0, 160, 240, "#eef0f3", 6)
+            + path("M34 30 L50 22 L50 226 L34 218 Z", shade(board, 0.6))
+            + place(front, 50, 22, 0.62, 0.85)
+            + ellipse(90, 226, 56, 6, "#000000", SOFT)
+        )
+    elif item.format == "audio":
+        body = (
+            rect(0, 0, 160, 240, "#eef0f3", 6)
+            + rect(30, 14, 100, 212, "#1d2127", 14)
+            + place(front, 42, 30, 0.475, 0.42)
+            + rect(42, 150, 76, 4, "#5f6b7a", 2)
+            + rect(42, 150, rng.uniform(10, 70), 4, "#ffffff", 2)
+            + circle(80, 186, 16, "#ffffff")
+            + path("M75 178 L89 186 L75 194 Z", "#1d2127")
+        )
+    else:
+        page = "".join(
+            rect(x, 40 + 9 * i, rng.uniform(44, 58), 3, "#9aa3ad", 1.5)
+            for x in (12, 88)
+            for i in range(16)
+        )
+        body = (
+            rect(0, 0, 160, 240, shade(board, 0.6), 6)
+            + rect(6, 20, 148, 200, "#fbf7ee", 3)
+            + rect(79, 20, 2, 200, "#d9d2c0")
+            + text(42, 32, author.name, 7, "#5f6b7a")
+            + text(118, 32, item.title, 7, "#5f6b7a")
+            + page
+        )
+    return svg_picture(160, 240, item.title, body)
 
 
 def vocabulary() -> dict[str, set[str]]:

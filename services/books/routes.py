@@ -19,6 +19,7 @@ from services.kit.commerce import (
     CommerceDep,
     search_query,
 )
+from services.kit.pictures import ViewQuery
 from services.kit.site import SiteDep, catalog, site_prefix
 
 DOMAIN = "books"
@@ -107,12 +108,12 @@ async def book_page(
 
 
 @assets.get("/cover/{item_id}.svg")
-async def cover(item_id: str, books: CatalogDep) -> Response:
+async def cover(item_id: str, books: CatalogDep, view: ViewQuery = 1) -> Response:
     item = books.item(item_id)
     author = books.author(item.author_id) if item else None
     if item is None or author is None:
         raise FieldError("item_id", f"no book {item_id!r}", 404)
-    return svg_response(cover_svg(item, author))
+    return svg_response(cover_svg(item, author, view))
 
 
 for shared in SHOP_ROUTERS:

@@ -10,7 +10,6 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
-from xml.sax.saxutils import escape
 
 from services.grocery.chrome import CHROME
 from services.kit.catalog import (
@@ -20,10 +19,10 @@ from services.kit.catalog import (
     color_or,
     exact_ids,
     read_json,
-    svg_picture,
     title_key,
     words,
 )
+from services.kit.pictures import product_picture, product_shape
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -94,19 +93,21 @@ def load_catalog() -> Catalog:
     return Catalog.from_dict(read_json(CATALOG_PATH))
 
 
-def image_svg(product: Product) -> str:
-    """A small 200×150 picture: pastel card, big emoji, weight caption."""
-    return svg_picture(
-        200,
-        150,
+# The shape a product drawn is when its title names no kind (services/kit/pictures.py).
+SHAPE_OF_CATEGORY = {"produce": "fruit", "dairy": "carton", "bakery": "loaf", "meat": "meat"}
+
+
+def image_svg(product: Product, view: int = 1) -> str:
+    """Picture `view` (1..`VIEWS`) of the product's gallery, 200×150: the thing its title
+    names on its pastel card with the weight under it (services/kit/pictures.py)."""
+    return product_picture(
+        product.id,
+        (200, 150),
         product.title,
-        '<rect x="2" y="2" width="196" height="146" rx="18" ry="18" '
-        f'fill="{color_or(product.color, "#eeeeee")}"/>'
-        '<text x="100" y="92" font-size="64" text-anchor="middle">'
-        f"{escape(product.emoji)}</text>"
-        '<text x="100" y="136" font-size="14" text-anchor="middle" '
-        'font-family="sans-serif" fill="#4a4a4a">'
-        f"{escape(product.weight)}</text>",
+        product_shape(product.title, SHAPE_OF_CATEGORY.get(product.category, "bag")),
+        color_or(product.color, "#eeeeee"),
+        (product.weight,),
+        view,
     )
 
 

@@ -11,6 +11,7 @@ from services.core.errors import FieldError
 from services.grocery.catalog import Catalog, image_svg
 from services.kit.catalog import svg_response
 from services.kit.commerce import Commerce, cart_router
+from services.kit.pictures import ViewQuery
 from services.kit.site import SiteDep, catalog, site_prefix
 
 DOMAIN = "grocery"
@@ -47,11 +48,11 @@ async def category(category_id: str, site: SiteDep, grocery: CatalogDep) -> HTML
 
 
 @assets.get("/img/{item_id}.svg")
-async def image(item_id: str, grocery: CatalogDep) -> Response:
+async def image(item_id: str, grocery: CatalogDep, view: ViewQuery = 1) -> Response:
     product = grocery.product(item_id)
     if product is None:
         raise FieldError("item_id", f"no product {item_id!r}", 404)
-    return svg_response(image_svg(product))
+    return svg_response(image_svg(product, view))
 
 
 router.include_router(cart_router)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import functools
+import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
-from xml.sax.saxutils import escape
 
 from services.hotels.chrome import CHROME
 from services.kit.catalog import (
@@ -18,6 +18,7 @@ from services.kit.catalog import (
     svg_picture,
     words,
 )
+from services.kit.pictures import circle, ellipse, path, rect, seeded, shade, stroke, text
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
@@ -128,26 +129,100 @@ def load_catalog() -> Catalog:
     return Catalog.from_dict(read_json(CATALOG_PATH))
 
 
-def image_svg(hotel: Hotel) -> str:
-    """A 240×150 façade: a building with windows, stars over the door."""
+def _facade(hotel: Hotel, rng: random.Random) -> str:
+    """The hotel from the street: sky, its building (a floor a star, windows lit at random),
+    a door under the stars, trees."""
+    floors = hotel.stars + 2
+    top = 138 - 18 * floors
+    lit = ("#cfe3f2", "#ffe9a8")
     windows = "".join(
-        f'<rect x="{60 + col * 32}" y="{30 + row * 26}" width="18" height="16" rx="2" '
-        'fill="#ffffff" opacity="0.85"/>'
-        for row in range(3)
-        for col in range(4)
+        rect(62 + col * 24, top + 10 + row * 18, 14, 10, lit[rng.random() < 0.4], 1.5)
+        for row in range(floors - 1)
+        for col in range(5)
+    )  # fmt: skip
+    trees = "".join(
+        rect(x - 2, 122, 4, 16, "#6b4f2e") + circle(x, 116, 12, "#4f8a3a") for x in (26, 214)
     )
-    stars = "★" * hotel.stars
-    return svg_picture(
-        240,
-        150,
-        hotel.name,
-        f'<rect width="240" height="150" rx="14" fill="{escape(hotel.color)}"/>'
-        '<rect x="48" y="18" width="144" height="120" rx="6" fill="#5a6a7a"/>'
-        f"{windows}"
-        '<rect x="106" y="110" width="28" height="28" fill="#3b4652"/>'
-        '<text x="120" y="106" font-size="12" text-anchor="middle" fill="#ffe27a">'
-        f"{stars}</text>",
+    return (
+        rect(0, 0, 240, 150, "#bfe0f5")
+        + circle(200, 30, 14, "#fff2b0")
+        + rect(0, 136, 240, 14, "#9aa3ad")
+        + rect(50, top, 140, 138 - top, hotel.color)
+        + rect(46, top - 6, 148, 8, shade(hotel.color, 0.6), 2)
+        + windows
+        + rect(106, 114, 28, 24, "#3b4652", 2)
+        + rect(90, 100, 60, 12, "#3b4652", 2)
+        + text(120, 110, "★" * hotel.stars, 10, "#ffe27a")
+        + trees
     )
+
+
+def _room(hotel: Hotel, room_type: str, rng: random.Random) -> str:
+    """A room of `room_type`: a window, its beds (two for a family, a wide one above the
+    standard), an armchair or a sofa, a lamp, the type's name on a plate."""
+    wall = shade(hotel.color, 1.5)
+    wide = room_type in ("Полулюкс", "Люкс")
+    bed_x, bed_w = (70, 110) if wide else (80, 90)
+    beds = rect(bed_x, 88, bed_w, 34, "#ffffff", 6) + rect(bed_x, 80, bed_w, 12, "#e8e2d8", 4)
+    beds += rect(bed_x - 6, 70, 8, 54, "#7a5a3a", 2)
+    beds += "".join(rect(bed_x + 8 + 34 * i, 82, 28, 10, "#f4f6f8", 4) for i in range(bed_w // 40))
+    beds += rect(bed_x + bed_w * 0.45, 90, bed_w * 0.55, 32, shade(hotel.color, 0.8), 4)
+    if room_type == "Семейный":
+        beds += rect(196, 98, 36, 24, "#ffffff", 4) + rect(
+            196, 112, 36, 10, shade(hotel.color, 0.8), 2
+        )
+    if room_type != "Стандартный" and room_type != "Семейный":
+        beds += rect(14, 100, 44, 24, shade(hotel.color, 0.6), 6) + rect(
+            10, 94, 10, 30, shade(hotel.color, 0.5), 4
+        )
+    if room_type == "Люкс":
+        beds += path("M120 0 v10", "none", stroke("#c9a14a", 2)) + ellipse(
+            120, 16, 16, 6, "#f2d27a"
+        )
+    return (
+        rect(0, 0, 240, 150, wall)
+        + rect(0, 122, 240, 28, "#c9a67a")
+        + rect(20, 20, 60, 50, "#8fc3e8", 2)
+        + rect(20, 50 - rng.uniform(0, 14), 60, 20, "#6e8fa8")
+        + rect(20, 20, 60, 50, "none", 2, stroke("#ffffff", 4))
+        + rect(200, 56, 4, 26, "#5f6b7a")
+        + path("M190 56 L214 56 L208 44 L196 44 Z", "#f2d27a")
+        + beds
+        + rect(150, 18, 76, 18, "#ffffff", 4, ' fill-opacity="0.85"')
+        + text(188, 31, room_type, 10, "#33383f")
+    )
+
+
+def _bath(hotel: Hotel, rng: random.Random) -> str:
+    """The bathroom: tiles, a bath, a basin under a mirror, towels."""
+    tile = shade(hotel.color, 1.6)
+    tiles = "".join(path(f"M0 {y} H240", "none", stroke("#ffffff", 1)) for y in range(12, 120, 16))
+    return (
+        rect(0, 0, 240, 150, tile)
+        + tiles
+        + rect(0, 120, 240, 30, "#9aa3ad")
+        + rect(20, 84, 120, 40, "#ffffff", 12)
+        + rect(26, 80, 108, 8, "#e8eef3", 4)
+        + path("M34 84 v-26 h12", "none", stroke("#9aa3ad", 3))
+        + rect(170, 26, 46, 40, "#d8ecf7", 4, stroke("#9aa3ad", 2))
+        + rect(164, 80, 58, 10, "#ffffff", 4)
+        + rect(184, 90, 18, 34, "#e8eef3")
+        + rect(146, 30, 16, 40 + rng.uniform(0, 10), shade(hotel.color, 0.8), 3)
+    )
+
+
+def image_svg(hotel: Hotel, view: int = 1) -> str:
+    """Picture `view` (1..`VIEWS`) of a hotel's gallery, 240×150: 1 the façade, 2 its
+    cheapest room, 3 the bathroom, 4 its dearest room (services/kit/pictures.py)."""
+    rng = seeded(f"{hotel.id}/{view}")
+    rooms = sorted(hotel.rooms, key=lambda room: room.price)
+    if view == 1:
+        body = _facade(hotel, rng)
+    elif view == 3:
+        body = _bath(hotel, rng)
+    else:
+        body = _room(hotel, rooms[0 if view == 2 else -1].type, rng)
+    return svg_picture(240, 150, hotel.name, body)
 
 
 def vocabulary() -> dict[str, set[str]]:

@@ -13,6 +13,8 @@ from services.core.errors import FieldError
 from services.core.models.events import Parameters
 from services.hotels import service
 from services.hotels.catalog import Catalog, Hotel, Room, image_svg
+from services.kit.catalog import svg_response
+from services.kit.pictures import ViewQuery
 from services.kit.replay import Replay, Step
 from services.kit.site import Context, SiteDep, SiteRequest, catalog, site_prefix
 
@@ -209,12 +211,8 @@ async def booking(site: SiteDep, hotels: CatalogDep) -> HTMLResponse:
 
 
 @assets.get("/img/{hotel_id}.svg")
-async def image(hotel_id: str, hotels: CatalogDep) -> Response:
+async def image(hotel_id: str, hotels: CatalogDep, view: ViewQuery = 1) -> Response:
     hotel = hotels.hotel(hotel_id)
     if hotel is None:
         raise FieldError("hotel_id", f"no hotel {hotel_id!r}", 404)
-    return Response(
-        image_svg(hotel),
-        media_type="image/svg+xml",
-        headers={"Cache-Control": "public, max-age=86400"},
-    )
+    return svg_response(image_svg(hotel, view))

@@ -7,7 +7,6 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
-from xml.sax.saxutils import escape
 
 from services.kit.catalog import (
     FilterParams,
@@ -17,11 +16,11 @@ from services.kit.catalog import (
     color_or,
     exact_ids,
     read_json,
-    svg_picture,
     text_matches,
     title_key,
     words,
 )
+from services.kit.pictures import product_picture, product_shape
 from services.market.chrome import CHROME
 
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
@@ -189,21 +188,17 @@ def load_catalog() -> Catalog:
     return Catalog.from_dict(read_json(CATALOG_PATH))
 
 
-def image_svg(product: Product) -> str:
-    """A 240×180 picture: pastel card, the product's sign, maker and model."""
-    return svg_picture(
-        240,
-        180,
+def image_svg(product: Product, view: int = 1) -> str:
+    """Picture `view` of the product's gallery (services/kit/pictures.py), 240×180: the
+    thing its title names on its pastel card, with the maker and model under it."""
+    return product_picture(
+        product.id,
+        (240, 180),
         product.title,
-        f'<rect x="2" y="2" width="236" height="176" rx="16" '
-        f'fill="{color_or(product.color, "#eeeeee")}"/>'
-        '<circle cx="120" cy="78" r="48" fill="#ffffff" fill-opacity="0.55"/>'
-        '<text x="120" y="100" font-size="60" text-anchor="middle">'
-        f"{escape(product.emoji)}</text>"
-        '<text x="120" y="150" font-size="15" font-weight="700" text-anchor="middle" '
-        f'font-family="sans-serif" fill="#33383f">{escape(product.brand)}</text>'
-        '<text x="120" y="168" font-size="12" text-anchor="middle" '
-        f'font-family="sans-serif" fill="#4a4f57">{escape(product.model)}</text>',
+        product_shape(product.title, "box"),
+        color_or(product.color, "#eeeeee"),
+        (product.brand, product.model),
+        view,
     )
 
 

@@ -19,6 +19,7 @@ from services.kit.commerce import (
     redirect_back,
     search_query,
 )
+from services.kit.pictures import ViewQuery
 from services.kit.settings import SiteSettings
 from services.kit.site import Context, SiteDep, SiteRequest, Slot, catalog, site_prefix
 from services.market import service
@@ -162,11 +163,11 @@ async def login(
 
 
 @assets.get("/img/{item_id}.svg")
-async def image(item_id: str, shop: CatalogDep) -> Response:
+async def image(item_id: str, shop: CatalogDep, view: ViewQuery = 1) -> Response:
     product = shop.product(item_id)
     if product is None:
         raise FieldError("item_id", f"no product {item_id!r}", 404)
-    return svg_response(image_svg(product))
+    return svg_response(image_svg(product, view))
 
 
 for shared in SHOP_ROUTERS:

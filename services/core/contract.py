@@ -249,6 +249,12 @@ class HotelRoom(HotelSearch):
 # -- files ------------------------------------------------------------------------------
 
 
+class GroceryLogin(Params):
+    """Продукты' login form accepted: the phone logged in with, as the page shows it."""
+
+    phone: str = Field(pattern=r"^\+7 [0-9]{3} [0-9]{3}-[0-9]{2}-[0-9]{2}$")
+
+
 class FilesCollection(Params):
     collection: str
 
@@ -337,6 +343,7 @@ EVENT_TYPES: dict[str, type[Params]] = {
     "bench_hotel_select_guests": HotelGuests,
     "bench_hotel_select_hotel": HotelSelect,
     "bench_hotel_select_room": HotelRoom,
+    "bench_grocery_login": GroceryLogin,
     "bench_files_select_collection": FilesCollection,
     "bench_files_select_year": FilesYear,
     "bench_files_download": FilesDownload,

@@ -1,4 +1,5 @@
-"""Продукты (domain `grocery`): showcase, five-item menu, category pages, cart."""
+"""Продукты (domain `grocery`): showcase, five-item menu, category pages, search with
+suggestions, product pages, cart, checkout, login."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ from services.kit.siteapp import create_site_app
 
 
 def create_app(settings: SiteSettings | None = None) -> FastAPI:
+    settings = settings or SiteSettings()
     catalog = load_catalog()
-    shop = make_commerce(catalog)
+    shop = make_commerce(catalog, settings)
     spec = SiteSpec(
         domain=DOMAIN,
         root=Path(__file__).parent,
@@ -27,7 +29,7 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
     )
     return create_site_app(
         spec,
-        settings or SiteSettings(),
+        settings,
         router,
         assets,
         replay=shop.replay(),
@@ -37,5 +39,6 @@ def create_app(settings: SiteSettings | None = None) -> FastAPI:
 
 
 def replay() -> Replay:
-    """The start state this site replays (its descriptor's `replay` hook)."""
-    return make_commerce(load_catalog()).replay()
+    """The start state this site replays (its descriptor's `replay` hook, whose checks read
+    no setting: the settings' defaults, unchecked, as no service token is needed)."""
+    return make_commerce(load_catalog(), SiteSettings.model_construct()).replay()

@@ -19,6 +19,7 @@ from services.kit.catalog import (
     color_or,
     exact_ids,
     read_json,
+    text_matches,
     title_key,
     words,
 )
@@ -54,12 +55,26 @@ class Product:
     showcase: bool
     color: str
     emoji: str
+    description: str
+    storage: str
+    nutrition: dict[str, float]  # per 100 g: kcal, protein, fat, carbs
+
+
+# A section -> the section whose goods its products' pages offer besides.
+COMPANIONS = {
+    "produce": "dairy",
+    "dairy": "bakery",
+    "bakery": "dairy",
+    "meat": "produce",
+    "pantry": "bakery",
+}
 
 
 class Catalog:
     def __init__(self, categories: list[Category], products: list[Product]) -> None:
         self.categories: list[Category] = list(categories)
         self._products: list[Product] = list(products)
+        self._words = {p.id: words(p.title) for p in self._products}
         self._categories_by_id = {c.id: c for c in self.categories}
         self._products_by_id = {p.id: p for p in self._products}
 
@@ -86,6 +101,34 @@ class Catalog:
 
     def all(self) -> list[Product]:
         return list(self._products)
+
+    def search(self, query: str) -> tuple[list[Product], bool]:
+        """Products with every query word (typos forgiven); else the closest: (list, exact)."""
+        return best_matches(query, self._products, lambda p: self._words[p.id])
+
+    def suggest(self, query: str, limit: int = 8) -> list[dict[str, str]]:
+        """Menu sections and products that start to match what is typed."""
+        query_words = words(query)[:8]
+        if not query_words or len("".join(query_words)) < 2:
+            return []
+        found = [
+            {"text": c.name, "hint": "раздел"}
+            for c in self.categories
+            if text_matches(query_words, words(c.name)) == len(query_words)
+        ]
+        found += [
+            {"text": p.title, "hint": f"{p.price} ₽"}
+            for p in sorted(self._products, key=lambda p: title_key(p.title))
+            if text_matches(query_words, self._words[p.id]) == len(query_words)
+        ]
+        return found[:limit]
+
+    def companions(self, product: Product, count: int = 4) -> list[Product]:
+        """«Что ещё пригодится» on a product's page: goods of the section that goes with its
+        own, a different few for each product."""
+        others = self.products_in(COMPANIONS[product.category])
+        start = int(product.id.rsplit("-", 1)[-1]) % len(others)
+        return (others[start:] + others[:start])[:count]
 
 
 @functools.cache
@@ -123,8 +166,7 @@ def vocabulary() -> dict[str, set[str]]:
 
 def search_ids(query: str, among: str = "") -> set[str]:
     """The ids its search finds with every word of `query` (the descriptor's `search`)."""
-    catalog = load_catalog()
-    return exact_ids(best_matches(query, catalog.all(), lambda p: words(p.title)), lambda p: p.id)
+    return exact_ids(load_catalog().search(query), lambda p: p.id)
 
 
 def states() -> set[str]:
@@ -132,6 +174,10 @@ def states() -> set[str]:
     return {
         "bench_grocery_main",
         "bench_grocery_category",
+        "bench_grocery_search",
+        "bench_grocery_item",
         "bench_grocery_basket",
+        "bench_grocery_checkout",
+        "bench_grocery_login",
         CHROME.screen,
     }

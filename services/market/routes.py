@@ -3,12 +3,13 @@ favourites, checkout and suggestions are the kit's)."""
 
 from __future__ import annotations
 
-from typing import Annotated, TypedDict
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
 
 from services.core.errors import FieldError
+from services.kit.account import is_declined, log_in, logged_in
 from services.kit.catalog import svg_response
 from services.kit.commerce import (
     SHOP_ROUTERS,
@@ -21,7 +22,7 @@ from services.kit.commerce import (
 )
 from services.kit.pictures import ViewQuery
 from services.kit.settings import SiteSettings
-from services.kit.site import Context, SiteDep, SiteRequest, Slot, catalog, site_prefix
+from services.kit.site import SiteDep, catalog, site_prefix
 from services.market import service
 from services.market.catalog import SORTS, Catalog, arrange, image_svg
 
@@ -29,19 +30,6 @@ DOMAIN = "shop"
 router = APIRouter(prefix=site_prefix(DOMAIN))
 assets = APIRouter()
 CatalogDep = Annotated[Catalog, Depends(catalog)]
-
-
-class User(TypedDict, total=False):
-    """The `user` state: the phone logged in with, as the page shows it."""
-
-    phone: str
-
-
-USER: Slot[User] = Slot("user")
-
-
-async def logged_in(site: SiteRequest) -> Context:
-    return {"user": (await site.state.get(USER)).get("phone")}
 
 
 def make_commerce(shop: Catalog, settings: SiteSettings) -> Commerce:
@@ -64,7 +52,7 @@ def make_commerce(shop: Catalog, settings: SiteSettings) -> Commerce:
             methods=service.PAY_METHODS,
             empty_cart="корзина пуста — добавьте товары",
             check=lambda form: service.check_order(form, settings.stand_today()),
-            declined=service.is_declined,
+            declined=is_declined,
             receipt=service.receipt,
             setup_form=service.SETUP_ORDER,
         ),
@@ -155,10 +143,9 @@ async def login(
     next: Annotated[str, Form()] = "",
 ) -> Response:
     try:
-        shown = service.login_phone(phone, password)
+        await log_in(site, phone, password)
     except FieldError as refused:
         return await commerce.refuse(site, refused)
-    await site.state.update(USER, lambda value: value.update({"phone": shown}))
     return redirect_back(site, next)
 
 

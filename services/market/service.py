@@ -1,15 +1,14 @@
-"""Маркет's rules, without HTTP: the list's filters and sort, the order and card checks,
-the login form, and the page events a page may write."""
+"""Маркет's rules, without HTTP: the list's filters and sort, the order's checks, and the
+page events a page may write."""
 
 from __future__ import annotations
 
-import re
 from datetime import date
 from typing import Any
 
 from services.core.errors import FieldError
 from services.core.models.events import Parameters
-from services.kit.commerce import card_number
+from services.kit.account import check_card
 from services.kit.forms import whole_number
 from services.kit.site import Context
 from services.kit.trajectory import Trajectory
@@ -23,7 +22,6 @@ PAY_METHODS: dict[str, str] = {
     "on_delivery": "При получении",
 }
 DIALOGS = frozenset({"login"})
-DECLINED_CARD = "4000000000000002"  # a test card the bank always declines
 # The order form a start state's payment is placed with (services/kit/replay.py).
 SETUP_ORDER = {
     "address": "ул. Садовая, 12, кв. 5",
@@ -67,20 +65,6 @@ def parse_list(query: Any, catalog: Catalog) -> tuple[Filters, str, bool]:
     return filters, sort, list_changed
 
 
-def check_card(form: dict[str, str], today: date) -> None:
-    card_number(form.get("card_number", ""))
-    match = re.fullmatch(r"\s*([0-9]{2})\s*/\s*([0-9]{2})\s*", form.get("card_expiry", ""))
-    if not match or not 1 <= int(match[1]) <= 12:
-        raise FieldError("card_expiry", "срок действия в виде ММ/ГГ")
-    month, year = int(match[1]), 2000 + int(match[2])
-    if (year, month) < (today.year, today.month):
-        raise FieldError("card_expiry", "срок действия карты истёк")
-    if not re.fullmatch(r"[0-9]{3}", form.get("card_cvc", "").strip()):
-        raise FieldError("card_cvc", "код CVC — три цифры с обратной стороны карты")
-    if not re.fullmatch(r"[A-Za-z][A-Za-z .'-]{1,48}", form.get("card_holder", "").strip()):
-        raise FieldError("card_holder", "имя владельца латиницей, как на карте")
-
-
 def check_order(form: dict[str, str], today: date) -> None:
     if len(form.get("address", "").strip()) < 5:
         raise FieldError("address", "укажите адрес доставки")
@@ -88,25 +72,8 @@ def check_order(form: dict[str, str], today: date) -> None:
         check_card(form, today)
 
 
-def is_declined(form: dict[str, str]) -> bool:
-    return (
-        form.get("method") == "card"
-        and re.sub(r"\D", "", form.get("card_number", "")) == DECLINED_CARD
-    )
-
-
 def receipt(form: dict[str, str], trajectory: Trajectory) -> Context:
     return {"order": f"{int(trajectory.id[:8], 16) % 900000 + 100000}"}
-
-
-def login_phone(phone: str, password: str) -> str:
-    """The phone as the page shows it once logged in; refused with the field."""
-    digits = re.sub(r"\D", "", phone)
-    if not re.fullmatch(r"[78]?[0-9]{10}", digits):
-        raise FieldError("phone", "телефон — 10 цифр после +7")
-    if not 4 <= len(password) <= 64:
-        raise FieldError("password", "пароль — от 4 до 64 символов")
-    return f"+7 {digits[-10:-7]} {digits[-7:-4]}-{digits[-4:-2]}-{digits[-2:]}"
 
 
 def check_page_event(event_type: str, params: Parameters, _: Trajectory) -> None:

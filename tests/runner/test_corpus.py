@@ -1,5 +1,5 @@
-"""The safety and robustness suites whole, from the corpus (tests/runner/conftest.py): the
-oracle solves every task file of each with no side effect, and the audit passes on each
+"""The safety, robustness and screens suites whole, from the corpus (tests/runner/conftest.py):
+the oracle solves every task file of each with no side effect, and the audit passes on each
 suite's logs, as it does on the released suite's (test_suite.py) and a generated one's
 (test_generate.py). The modules of each part assert what is particular to it."""
 
@@ -11,7 +11,7 @@ from runner.run.evaluate import TaskRef, select_tasks
 from runner.settings import TASKS_DIR
 from runner.suite.audit import audit_suite, suite_line
 
-SUITES = ("safety", "robustness")
+SUITES = ("safety", "robustness", "screens")
 
 
 def every_file() -> list[TaskRef]:

@@ -1,11 +1,11 @@
 """The oracle under the implementations of each site's controls that the released suite
 (test_suite.py: every task file, canonical and variant, once) gives only a few tasks: every
 canonical task of a site under each of its profiles below (the shops' is the `unified`
-theme), and the search donors of
-Маркет and Книги under the `text_search` styles their variant files do not have. Together with
-the suite, the oracle meets every implementation of every key on every site. In `make test`
-a covering part: for each key of a profile, the first task that uses the control; every task
-under `full`. The episodes are the corpus's (tests/runner/conftest.py)."""
+theme), and the search donors of Маркет, Книги and Продукты under the `text_search` style
+their variant files do not have. Together with the suite, the oracle meets every
+implementation of every key on every site. In `make test` a covering part: for each key of
+a profile, the first task that uses the control; every task under `full`. The episodes are
+the corpus's (tests/runner/conftest.py)."""
 
 from __future__ import annotations
 
@@ -46,6 +46,7 @@ PROFILES: dict[str, list[dict[str, str]]] = {
     **{site: [{"theme": "unified"}] for site in ("shop", "books", "grocery")},
 }
 CONTROLS = registry().controls
+CONTROL_SUITES = ("released", "safety", "screens")
 # A search field's style shows only where a task searches: the sites' search donors (those
 # the variant files render under `text_search`) under the style those files lack.
 SEARCH_STYLE = {"text_search": "large"}
@@ -61,17 +62,21 @@ CASES = [
 ]
 
 
+def suite_files() -> list:
+    """The task files of the suites whose variants render controls (the injection carriers'
+    are the safety suite's; the screens suite's search donor is Продукты')."""
+    return [ref for suite in CONTROL_SUITES for ref in select_tasks(TASKS_DIR, None, None, suite)]
+
+
 def variant_files() -> list:
-    """The variant files of both suites (the injection carriers' are the safety suite's)."""
-    refs = [*select_tasks(TASKS_DIR, None, None), *select_tasks(TASKS_DIR, None, None, "safety")]
-    return [ref for ref in refs if ref.is_variant]
+    return [ref for ref in suite_files() if ref.is_variant]
 
 
 def users(site: str, key: str) -> list:
-    """The canonical tasks of a site that use the control `key`: those that have variant
-    files rendering it."""
+    """The canonical tasks of a site, of any of those suites, that use the control `key`:
+    those that have variant files rendering it."""
     donors = {ref.donor for ref in variant_files() if key in ref.task["test_data"]["ui_variants"]}
-    return [ref for ref in site_tasks(site) if ref.name in donors]
+    return [ref for ref in suite_files() if ref.site == site and ref.name in donors]
 
 
 def every_task(site: str, variants: dict[str, str], donors_only: bool) -> list:

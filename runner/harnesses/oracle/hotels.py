@@ -4,9 +4,8 @@ the search itself, a hotel from the results and a room on its page."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from runner.harnesses.oracle.ui import UI, choose_option, pick_date, set_guests
+from runner.harnesses.oracle.ui import UI, choose_option, pick_date, plain, set_guests
 from services.core.matching import value_matches
 from services.core.models.events import Condition, Parameters
 
@@ -14,13 +13,6 @@ CITY = "bench_hotel_select_city"
 START, END = "bench_hotel_select_start_date", "bench_hotel_select_end_date"
 GUESTS = "bench_hotel_select_guests"
 HOTEL, ROOM = "bench_hotel_select_hotel", "bench_hotel_select_room"
-
-
-def plain(value: Any) -> Any:
-    """The value a plain or `{"value", "condition": "equal"}` parameter asks for."""
-    if isinstance(value, dict) and "condition" in value:
-        return value.get("value")
-    return value
 
 
 def rooms_for(params: Parameters) -> list[Parameters]:

@@ -9,17 +9,11 @@ from urllib.parse import urlsplit
 from playwright.async_api import Locator
 
 from runner.harnesses.oracle.commerce import first_of_groups
-from runner.harnesses.oracle.ui import UI, choose_option, pick_date, target_amount
+from runner.harnesses.oracle.ui import UI, choose_option, pick_date, plain, target_amount
 from services.core.matching import value_matches
 from services.core.models.events import Condition, Parameters
 
 SCREENS_AFTER_CART = ("bench_rail_basket", "bench_rail_checkout", "bench_rail_payment")
-
-
-def plain(value: Any) -> Any:
-    if isinstance(value, dict) and "condition" in value:
-        return value.get("value")
-    return value
 
 
 def wanted(conditions: list[Condition]) -> tuple[dict[str, Parameters], set[str]]:

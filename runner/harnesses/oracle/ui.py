@@ -217,6 +217,13 @@ def expired(answer: Response) -> bool:
     return answer.status == 401 or (answer.status == 303 and "/_session/login" in location)
 
 
+def plain(value: Any) -> Any:
+    """The value a plain or `{"value", "condition": "equal"}` parameter asks for."""
+    if isinstance(value, dict) and "condition" in value:
+        return value.get("value")
+    return value
+
+
 def target_amount(expected: Any) -> int:
     """The smallest quantity that satisfies an `amount`-like parameter (plain or operator)."""
     if expected is None:

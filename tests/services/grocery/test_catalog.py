@@ -152,6 +152,9 @@ def test_image_svg_escapes_text() -> None:
         showcase=False,
         color="#ffffff",
         emoji="🧀",
+        description="",
+        storage="",
+        nutrition={"kcal": 0, "protein": 0, "fat": 0, "carbs": 0},
     )
     root = ET.fromstring(image_svg(p))
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]

@@ -439,8 +439,12 @@ def cheese(rng: random.Random, color: str) -> str:
 
 
 def eggs(_: random.Random, color: str) -> str:
-    shells = "".join(ellipse(24 + 13 * i, 56, 6, 8, color) for i in range(5))
-    return shells + rect(12, 58, 76, 28, "#c9b79c", 4) + rect(12, 58, 76, 5, "#b19c7c")
+    """Eggs in an open carton."""
+    shells = "".join(
+        ellipse(24 + 13 * i, 50, 7, 10, color) + ellipse(22 + 13 * i, 46, 2, 3, "#ffffff", LIGHT)
+        for i in range(5)
+    )
+    return rect(12, 56, 76, 30, "#c9b79c", 4) + shells + rect(12, 60, 76, 6, "#b19c7c")
 
 
 def ball(_: random.Random, color: str) -> str:

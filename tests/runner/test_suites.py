@@ -29,6 +29,8 @@ from services.core.tasks import check_suite
 RELEASED_TASKS, RELEASED_HASH = 152, "6dc86e2f3b0916ed"
 # The robustness suite as version 2 of its heading in tasks/CHANGES.md.
 ROBUSTNESS_TASKS, ROBUSTNESS_HASH = 66, "79a6e89307479eff"
+# The screens suite as version 1 of its heading in tasks/CHANGES.md.
+SCREENS_TASKS, SCREENS_HASH = 13, "408b834611382213"
 DONOR = "grocery_category_kefir"
 STOP = "grocery_stop_kefir"  # a safety fixture: the donor's copy in the safety suite
 
@@ -65,6 +67,13 @@ def test_the_robustness_suite_is_the_version_its_changes_name() -> None:
     assert len(refs) == ROBUSTNESS_TASKS and run_suite(refs) == "robustness"
     assert task_set_hash(refs) == ROBUSTNESS_HASH, "the robustness suite changed: tasks/CHANGES.md"
     assert ROBUSTNESS_HASH in (TASKS_DIR / "CHANGES.md").read_text()
+
+
+def test_the_screens_suite_is_the_version_its_changes_name() -> None:
+    refs = select_tasks(TASKS_DIR, None, None, "screens")
+    assert len(refs) == SCREENS_TASKS and run_suite(refs) == "screens"
+    assert task_set_hash(refs) == SCREENS_HASH, "the screens suite changed: tasks/CHANGES.md"
+    assert SCREENS_HASH in (TASKS_DIR / "CHANGES.md").read_text()
 
 
 @pytest.fixture

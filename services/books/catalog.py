@@ -101,6 +101,15 @@ class Item:
 
 
 @dataclass(frozen=True)
+class Genre:
+    """A genre of the header's menu: its editions' count and its most read series."""
+
+    name: str
+    count: int
+    series: tuple[Series, ...]
+
+
+@dataclass(frozen=True)
 class Filters:
     format: str | None = None
     language: str | None = None
@@ -180,6 +189,18 @@ class Catalog:
     def popular_audio(self, limit: int = 8) -> list[Item]:
         audio = [i for i in self._items if i.format == "audio"]
         return sorted(audio, key=lambda i: (-i.reviews, i.id))[:limit]
+
+    def genres(self, series: int = 3) -> list[Genre]:
+        """The genres, the largest first, each with its `series` most reviewed series (the
+        header's genre menu links them to the search)."""
+        by_genre: dict[str, list[Item]] = {}
+        for item in sorted(self._items, key=lambda i: (-i.reviews, i.id)):
+            by_genre.setdefault(item.genre, []).append(item)
+        genres = []
+        for name, items in sorted(by_genre.items(), key=lambda g: (-len(g[1]), g[0])):
+            read = dict.fromkeys(self._series[i.series_id] for i in items)
+            genres.append(Genre(name, len(items), tuple(read)[:series]))
+        return genres
 
     def search(self, query: str) -> tuple[list[Item], bool]:
         return best_matches(query, self._items, lambda i: self._haystack[i.id])

@@ -145,3 +145,24 @@ def test_cart_selection_pays_the_books_ticked(page: Page, hub: httpx.Client) -> 
     ]
     page.locator("a.b-cart-link").click()
     expect(page.locator("tr[data-item-id]")).to_have_attribute("data-item-id", "b-0001")
+
+
+def test_genre_menu_opens_a_series_search(page: Page, hub: httpx.Client) -> None:
+    """«Жанры» (the bookstore's layout device) opens a non-modal panel of the genres, each
+    with its most read series; a series opens the search for it."""
+    tid = open_site(page, hub, "books", path="").trajectory_id
+    button = page.get_by_role("button", name="Жанры")
+    menu = page.get_by_role("navigation", name="Жанры")
+    expect(menu).to_be_hidden()
+    button.click()
+    expect(button).to_have_attribute("aria-expanded", "true")
+    expect(menu.get_by_role("region")).to_have_count(6)
+    genre = menu.get_by_role("region", name="Детектив")
+    expect(genre.get_by_role("link")).to_have_count(3)
+    genre.get_by_role("link", name="Тайны Ночного вокзала").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "Результаты по запросу «Тайны Ночного вокзала»"
+    )
+    (search,) = params_of(wait_events(hub, tid, "submit_search"))
+    assert search["value"] == "Тайны Ночного вокзала"
+    expect(page.locator("article.b-card").first).to_be_visible()

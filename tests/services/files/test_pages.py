@@ -321,3 +321,26 @@ def test_a_collections_years_are_the_years_it_offers(page: Page, hub: httpx.Clie
     card.get_by_role("link", name="Руководства").click()
     years = page.get_by_role("combobox", name="Год").locator("option:not([value=''])")
     expect(years).to_have_text(["2021", "2023", "2024", "2025"])
+
+
+def test_cabinet_blocks_open_information_and_leave_the_list_in_place(
+    page: Page, hub: httpx.Client
+) -> None:
+    """The blocks below the collections (docs/sites.md, "Front pages") open the information
+    pages; the collections stay the page's first content."""
+    open_site(page, hub, "files", path="")
+    collections = page.get_by_test_id("collections")
+    top = (collections.bounding_box() or {"y": 1e9})["y"]
+    assert top < 300
+    title = page.get_by_role("heading", level=1)
+    for block, link, heading in [
+        ("Хранилище отдела", "Сколько хранятся документы", "Политика хранения"),
+        ("Работа с документами", "Заказать выгрузку", "Запрос данных"),
+        ("Новости кабинета", "Контрольные суммы файлов", "Новости"),
+        ("Бланки и шаблоны", "Паспорт открытой таблицы", "Открытые данные"),
+        ("Ответственные", "Все контакты отделов", "Контакты отделов"),
+    ]:
+        page.get_by_role("region", name=block).get_by_role("link", name=link).click()
+        expect(title).to_have_text(heading)
+        page.go_back()
+    expect(page.get_by_role("region", name="Клавиатура").get_by_role("row")).to_have_count(7)

@@ -90,3 +90,19 @@ def test_stock_limit_is_refused(agent: httpx.Client, hub: httpx.Client) -> None:
     assert below.json()["amount"] == 0
     adds = wait_events(hub, tid, lambda e: e["type"].startswith("basket"), 12)
     assert len(adds) == 12 and adds[-1]["params"]["amount"] == 12  # no event for a no-op
+
+
+def test_front_page_blocks_open_shelves_and_information(page: Page, hub: httpx.Client) -> None:
+    """The blocks below the showcase (docs/sites.md, "Front pages"): a themed shelf opens its
+    category, named otherwise than the menu's item; how delivery works opens the
+    information pages."""
+    open_site(page, hub, "grocery", path="")
+    title = page.get_by_role("heading", level=1)
+    shelves = page.get_by_role("region", name="Что приготовить")
+    expect(shelves.get_by_role("link")).to_have_count(5)
+    shelves.get_by_role("link", name="К завтраку").click()
+    expect(title).to_contain_text("Молоко, сыр, яйца")
+    page.go_back()
+    delivery = page.get_by_role("region", name="Как мы доставляем")
+    delivery.get_by_role("link", name="Способы оплаты").click()
+    expect(title).to_have_text("Оплата заказа")

@@ -244,3 +244,22 @@ def test_past_is_judged_by_the_trajectorys_today(hub, agent) -> None:
     before = {"type": "bench_hotel_select_start_date", "params": {"date": "2026-01-09"}}
     answer = agent.post(events, json=before)
     assert answer.status_code == 422 and answer.json()["field"] == "events[0].params.date"
+
+
+def test_front_page_blocks_open_searches_and_information(page: Page, hub: httpx.Client) -> None:
+    """The blocks below the form (docs/sites.md, "Front pages"): a weekend idea and a city of
+    the index search that city's hotels; the blog opens the information page."""
+    open_site(page, hub, "hotels", path="")
+    title = page.get_by_role("heading", level=1)
+    ideas = page.get_by_role("region", name="Идеи на выходные")
+    ideas.get_by_role("link", name="Море и горы зимой").click()
+    expect(title).to_contain_text("Сочи")
+    expect(page.locator("li.h-card")).to_have_count(6)
+    page.go_back()
+    cities = page.get_by_role("region", name="Гостиницы по городам")
+    cities.get_by_role("region", name="За рубежом").get_by_role("link", name="Тбилиси").click()
+    expect(title).to_contain_text("Тбилиси")
+    page.go_back()
+    blog = page.get_by_role("region", name="Блог о путешествиях")
+    blog.get_by_role("link", name="Ранний заезд и поздний выезд").click()
+    expect(title).to_have_text("Блог о путешествиях")

@@ -245,3 +245,37 @@ def test_cart_selection_pays_the_lines_ticked(page: Page, hub: httpx.Client) -> 
     page.locator("a.m-cart-link").click()
     expect(page.locator("tr[data-item-id]")).to_have_count(1)
     expect(page.get_by_role("checkbox", name=f"Отметить: {pasta}")).to_be_checked()
+
+
+def test_catalogue_button_opens_the_departments_over_the_page(
+    page: Page, hub: httpx.Client
+) -> None:
+    """«Все разделы» (the marketplace's layout device) opens a non-modal panel of the
+    departments over the page; Esc closes it; the «Каталог» menu the solver reads is the
+    only navigation of that name and gains no link."""
+    open_site(page, hub, "shop", path="")
+    menu = page.get_by_role("navigation", name="Каталог")
+    expect(menu).to_have_count(1)
+    links = menu.get_by_role("link").count()
+    button = page.get_by_role("button", name="Все разделы")
+    panel = page.get_by_role("navigation", name="Отделы Маркета")
+    heading = page.get_by_role("heading", name="Популярные категории")
+    before = heading.bounding_box()
+    expect(panel).to_be_hidden()
+    button.click()
+    expect(button).to_have_attribute("aria-expanded", "true")
+    expect(panel.get_by_role("link")).to_have_count(links + 3)
+    assert heading.bounding_box() == before  # over the page: nothing moved
+    expect(page.get_by_role("navigation", name="Каталог")).to_have_count(1)
+    expect(menu.get_by_role("link")).to_have_count(links)
+    page.keyboard.press("Escape")
+    expect(panel).to_be_hidden()
+    expect(button).to_have_attribute("aria-expanded", "false")
+    button.click()
+    panel.get_by_role("link", name="Зоотовары").click()
+    expect(page).to_have_url(re.compile(r"/shop/c/pets$"))
+    page.get_by_role("button", name="Все разделы").click()
+    page.get_by_role("navigation", name="Отделы Маркета").get_by_role(
+        "link", name="Гарантия и сервис"
+    ).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Гарантия и сервис")

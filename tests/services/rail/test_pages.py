@@ -222,3 +222,22 @@ def test_bad_input_is_refused(agent: httpx.Client, hub: httpx.Client) -> None:
         "params": {"item_id": "x", "amount": 1, "title": "x", "price": 1},
     }
     assert agent.post(events, json=server_only).status_code == 422
+
+
+def test_front_page_blocks_open_searches_and_information(page: Page, hub: httpx.Client) -> None:
+    """The blocks below the form (docs/sites.md, "Front pages"): another route searches its
+    trains for tomorrow; offers, news and station maps open the information pages."""
+    open_site(page, hub, "rail", path="")
+    routes = page.get_by_role("region", name="Куда ещё ходят поезда")
+    routes.get_by_role("link", name="Казань → Самара").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Казань — Самара")
+    expect(page.locator("li.r-train")).to_have_count(1)
+    page.go_back()
+    for block, link, heading in [
+        ("Акции", "Об условиях скидки", "Льготы и скидки"),
+        ("Новости перевозчика", "Вагоны с розетками у каждого места", "Новости"),
+        ("Схемы вокзалов", "Схема: Северный вокзал (Москва)", "Схемы вокзалов"),
+    ]:
+        page.get_by_role("region", name=block).get_by_role("link", name=link).click()
+        expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+        page.go_back()

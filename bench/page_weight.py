@@ -54,12 +54,16 @@ SCREENS: dict[str, list[tuple[str, str]]] = {
         ("главная", "/"),
         ("поиск", "/search?from=Москва&to=Санкт-Петербург&date=2026-12-05"),
         ("поезд", "/train/t-001?date=2026-12-05&adults=1&children=0"),
+        ("пассажиры", "/passengers"),
         ("корзина", "/cart"),
+        ("оформление", "/checkout"),
+        ("оплата", "/payment"),
     ],
     "hotels": [
         ("главная", "/"),
         ("поиск", "/search?city=ru-mow&start=2026-12-05&end=2026-12-08&rooms=2"),
         ("отель", "/hotel/h-ru-mow-1?start=2026-12-05&end=2026-12-08&rooms=2"),
+        ("бронирование", "/booking"),
     ],
     "files": [
         ("главная", "/"),
@@ -67,6 +71,22 @@ SCREENS: dict[str, list[tuple[str, str]]] = {
     ],
 }
 FIRST_ITEM = {"shop": "m-001", "books": "b-0012", "grocery": "g-0032"}
+# What is posted (path under the site, form) before a screen is measured, so that it is not
+# empty: rail's seat and passenger, its ticket in the cart and a pay method; hotels' room.
+BEFORE: dict[tuple[str, str], list[tuple[str, dict[str, str]]]] = {
+    ("rail", "пассажиры"): [
+        ("/train/t-001/tariff", {"tariff": "Эконом"}),
+        ("/train/t-001/seat", {"seat": "1"}),
+    ],
+    ("rail", "корзина"): [("/passengers/0", {}), ("/basket", {})],
+    ("rail", "оплата"): [("/checkout/method", {"method": "card"})],
+    ("hotels", "бронирование"): [
+        (
+            "/hotel/h-ru-mow-1/room",
+            {"room_type": "Стандартный", "start": "2026-12-05", "end": "2026-12-08", "rooms": "2"},
+        )
+    ],
+}
 # Visible controls a person can operate, outside the section tabs (the hub's, on every page).
 CONTROLS = """() => {
   const wanted = 'a[href], button, input:not([type=hidden]), select, textarea, summary,'
@@ -156,6 +176,8 @@ def main() -> int:
                 if domain in FIRST_ITEM:
                     client.post(f"{base}/cart/{FIRST_ITEM[domain]}", data={"op": "add"})
                 for screen, path in SCREENS[domain]:
+                    for posted, form in BEFORE.get((domain, screen), []):
+                        client.post(f"{base}{posted}", data=form)
                     context = browser.new_context(**context_options())
                     figures = measure(context.new_page(), f"{stack.hub_url}{base}{path}")
                     context.close()

@@ -4,6 +4,8 @@ theirs; bad input is refused with a Russian message and never a 500."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
@@ -45,6 +47,33 @@ def test_search_to_room_by_mouse(page: Page, hub: httpx.Client) -> None:
     card.get_by_role("link", name=f"Выбрать номер: {name}").click()
     page.get_by_role("button", name="Выбрать номер «Стандартный»").click()
     expect(page.get_by_role("heading", name="Номер выбран")).to_be_visible()
+    # The stay, the guest's details and wishes, the terms: optional, and no event of theirs.
+    expect(page.get_by_role("region", name="Ваше проживание")).to_contain_text("Ночей")
+    guest = page.get_by_role("region", name="Данные гостя")
+    for label, text in (("Имя", "Анна"), ("Фамилия", "Смирнова"), ("Почта", "a@example.ru")):
+        guest.get_by_role("textbox", name=label, exact=True).fill(text)
+    guest.get_by_role("textbox", name="Телефон").fill("+7 912 000-00-00")
+    guest.get_by_role("checkbox", name="Бронирую для другого человека").check()
+    for wish in ("Завтрак в ресторане отеля", "Ранний заезд", "Поздний выезд"):
+        guest.get_by_role("checkbox", name=wish).check()
+    guest.get_by_role("checkbox", name="Трансфер от вокзала или аэропорта").check()
+    guest.get_by_role("checkbox", name="Детская кроватка").check()
+    guest.get_by_role("checkbox", name="Тихий номер на высоком этаже").check()
+    guest.get_by_role("combobox", name="Время прибытия").select_option("18:00–20:00")
+    guest.get_by_role("textbox", name="Особые пожелания").fill("Номер подальше от лифта")
+    page.get_by_text("Условия отмены", exact=True).click()
+    page.get_by_text("Когда нужно платить?").click()
+    expect(page.get_by_role("link", name="Как устроено бронирование")).to_be_visible()
+    expect(page.get_by_role("navigation", name="Перед поездкой").get_by_role("link")).to_have_count(
+        3
+    )
+    for link, slug in (
+        ("Правила отмены полностью", "cancellation-rules"),
+        ("Где найти", "my-bookings"),
+    ):
+        expect(page.get_by_role("link", name=link)).to_have_attribute(
+            "href", re.compile(f"/info/{slug}$")
+        )
 
     wait_events(hub, tid, "bench_hotel_select_guests")  # the last event the page wrote
     events = wait_events(hub, tid)

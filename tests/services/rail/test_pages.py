@@ -5,6 +5,8 @@ with a Russian message and never a 500."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
@@ -48,14 +50,50 @@ def test_book_and_pay_by_mouse(page: Page, hub: httpx.Client) -> None:
     page.get_by_role("button", name="Выбрать пассажира: Смирнова Анна Петровна").click()
     expect(page.get_by_role("button", name="Оформить")).to_be_disabled()
     page.get_by_role("button", name="Выбрать пассажира: Смирнов Игорь Олегович").click()
+    # The trip's summary and the extras below, none of them needed (all posted, all ignored).
+    trip = page.get_by_role("region", name="Ваша поездка")
+    expect(trip).to_contain_text("Места1, 2")
+    for extra in ("Страховка от несчастного случая", "Горячее питание в пути"):
+        expect(page.get_by_role("checkbox", name=extra)).not_to_be_checked()
+        page.get_by_role("checkbox", name=extra).check()
+    page.get_by_role("checkbox", name="Комплект постельного белья").check()
+    page.get_by_role("checkbox", name="Провоз животного").check()
+    page.get_by_role("checkbox", name="Начислить баллы на бонусную карту").check()
+    page.get_by_role("textbox", name="Номер бонусной карты").fill("9000 1234 5678")
+    page.get_by_text("Условия возврата билетов").click()
+    expect(page.get_by_role("link", name="Подробнее о возврате")).to_be_visible()
     page.get_by_role("button", name="Оформить").click()
     expect(page.get_by_test_id("cart-total")).to_have_text("6580 ₽")
+    expect(page.get_by_role("region", name="Детали поездки")).to_contain_text("Смирнова Анна")
+    back = page.get_by_role("link", name="Поезда обратно на 15.12.2026")
+    expect(back).to_have_attribute("href", re.compile(r"/search\?from=.+&to=.+&date=2026-12-15"))
+    onward = page.get_by_role("region", name="Куда поехать из города Санкт-Петербург")
+    expect(onward.get_by_role("link").first).to_have_attribute("href", re.compile("/search"))
+    page.get_by_text("Можно ли вернуть билет после оплаты?").click()
+    expect(page.get_by_role("link", name="Сколько вернут за билет")).to_be_visible()
+    useful = page.get_by_role("navigation", name="Полезное перед поездкой")
+    expect(useful.get_by_role("link")).to_have_count(6)
     page.get_by_role("link", name="Оформить заказ").click()
     expect(page.get_by_role("link", name="Перейти к оплате")).to_have_count(0)
+    page.get_by_role("textbox", name="Почта").fill("anna@example.ru")
+    page.get_by_role("textbox", name="Телефон").fill("+7 912 000-00-00")
+    registration = page.get_by_role("checkbox", name="Пройти электронную регистрацию")
+    expect(registration).to_be_checked()
+    registration.uncheck()
     page.get_by_role("button", name="СБП").click()
     page.get_by_role("link", name="Перейти к оплате").click()
+    expect(page.get_by_role("region", name="Что вы оплачиваете")).to_contain_text("Купе")
+    page.get_by_role("textbox", name="Почта для чека").fill("anna@example.ru")
+    expect(page.get_by_role("checkbox", name="С правилами перевозки")).to_be_checked()
+    page.get_by_role("checkbox", name="Присылать новости и акции").check()
+    page.get_by_text("Условия возврата билетов").click()
+    page.get_by_role("link", name="Правила проезда").click()
+    expect(page.get_by_role("heading", name="Правила перевозки")).to_be_visible()
+    page.go_back()
     page.get_by_role("button", name="Оплатить 6580 ₽").click()
     expect(page.get_by_role("heading", name="Заказ оплачен")).to_be_visible()
+    page.get_by_role("link", name="Посадка по электронному билету").click()
+    expect(page.get_by_role("heading", name="Электронная регистрация")).to_be_visible()
 
     assert params_of(wait_events(hub, tid, "select_city", 2)) == [
         {"field": "from", "name": "Москва", "widget": "typeahead"},

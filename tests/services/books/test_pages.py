@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import httpx
 from playwright.sync_api import Page, expect
 from support.http import create, make_task, params_of, wait_events
@@ -120,6 +122,14 @@ def test_cart_selection_pays_the_books_ticked(page: Page, hub: httpx.Client) -> 
     expect(page.get_by_role("alert")).to_contain_text("Такого промокода нет")
     page.get_by_role("link", name="Оформить заказ").click()
     expect(page.get_by_test_id("pay-total")).to_have_text("399 ₽")
+    for link, slug in (
+        ("Как устроена покупка", "how-to-buy"),
+        ("Если книга не открылась", "returns"),
+        ("Оплата подарочной картой", "gift-cards"),
+    ):
+        expect(page.get_by_role("link", name=link)).to_have_attribute(
+            "href", re.compile(f"/info/{slug}$")
+        )
     page.get_by_label("Электронная почта").fill("reader@example.org")
     page.get_by_label("Банковская карта").check()
     page.get_by_label("Номер карты").fill("4111 1111 1111 1111")

@@ -279,3 +279,27 @@ def test_catalogue_button_opens_the_departments_over_the_page(
         "link", name="Гарантия и сервис"
     ).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Гарантия и сервис")
+
+
+def test_cart_selection_by_form_and_json(agent: httpx.Client, hub: httpx.Client) -> None:
+    """`POST /cart/select`: a plain form is sent back (303), `fetch` gets what the selected
+    lines hold; none selected is a 409 at the checkout; `all` selects every line again."""
+    tid = create(hub).trajectory_id
+    base = f"/t/{tid}/shop"
+    for item in ("m-035", "m-039"):
+        agent.post(f"{base}/cart/{item}", data={"op": "add"})
+    plain = agent.post(f"{base}/cart/select", data={"item_id": "m-039", "next": f"{base}/cart"})
+    assert plain.status_code == 303 and plain.headers["location"] == f"{base}/cart"
+    json_accept = {"Accept": "application/json"}
+    none = agent.post(f"{base}/cart/select", data={}, headers=json_accept)
+    assert none.json() == {"selected": [], "count": 0, "total": 0}
+    order = {"method": "sbp", "address": "Тихая, 7"}
+    refused = agent.post(f"{base}/checkout", data=order)
+    assert refused.status_code == 409 and "не выбрано" in refused.text
+    every = agent.post(f"{base}/cart/select", data={"all": "1"}, headers=json_accept)
+    assert every.json() == {"selected": ["m-035", "m-039"], "count": 2, "total": 608}
+    assert agent.post(f"{base}/checkout", data=order).status_code == 200
+    payments = params_of(wait_events(hub, tid, "submit_payment"), "submit_payment")
+    assert payments == [
+        {"method": "sbp", "result": "success", "amount": 608, "item_ids": ["m-035", "m-039"]}
+    ]

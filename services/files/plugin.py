@@ -10,7 +10,7 @@ SITE = SiteDescriptor(
     caption="Файлы",
     order=60,
     app="services.files.app",
-    version=2,  # services/CHANGES.md
+    version=3,  # services/CHANGES.md
     events=frozenset(
         {
             "state_changed",

@@ -11,7 +11,7 @@ SITE = SiteDescriptor(
     caption="Поезда",
     order=40,
     app="services.rail.app",
-    version=2,  # services/CHANGES.md
+    version=3,  # services/CHANGES.md
     events=evidence.BASKET_EVENTS
     | {
         "state_changed",

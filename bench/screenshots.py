@@ -59,8 +59,10 @@ SHOTS: dict[str, list[Shot]] = {
     ],
     "grocery": [
         Shot("home", "главная", "/"),
-        Shot("category", "категория «Молоко, сыр, яйца»", "/c/dairy"),
+        Shot("search", "поиск «творог»", "/search?q=творог"),
+        Shot("item", "товар", "/p/g-0129"),
         Shot("cart", "корзина", "/cart"),
+        Shot("checkout", "оформление", "/checkout"),
     ],
     "rail": [
         Shot("home", "главная", "/"),

@@ -1,7 +1,8 @@
-"""The safety, robustness and screens suites whole, from the corpus (tests/runner/conftest.py):
-the oracle solves every task file of each with no side effect, and the audit passes on each
-suite's logs, as it does on the released suite's (test_suite.py) and a generated one's
-(test_generate.py). The modules of each part assert what is particular to it."""
+"""The safety and robustness suites whole, from the corpus (tests/runner/conftest.py): the
+oracle solves every task file of each with no side effect, and the audit passes on each
+suite's logs, as it does on the released suite's (test_suite.py), the screens suite's
+(test_screens_suite.py) and a generated one's (test_generate.py). The modules of each part
+assert what is particular to it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from runner.run.evaluate import TaskRef, select_tasks
 from runner.settings import TASKS_DIR
 from runner.suite.audit import audit_suite, suite_line
 
-SUITES = ("safety", "robustness", "screens")
+SUITES = ("safety", "robustness")
 
 
 def every_file() -> list[TaskRef]:

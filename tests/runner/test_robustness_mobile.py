@@ -6,14 +6,11 @@ The episodes are the corpus's (tests/runner/conftest.py)."""
 from __future__ import annotations
 
 import pytest
-from support.runs import failures
+from support.runs import solved_on_a_phone
 
 from runner.run.evaluate import TaskRef, select_tasks
 from runner.settings import TASKS_DIR
 from services.core import perturb
-from services.core.models.run import Viewport
-
-PHONE = Viewport(width=390, height=844)
 
 
 def whole() -> list:
@@ -50,19 +47,12 @@ def test_the_part_covers_every_perturbation_and_every_site() -> None:
     assert recovery == {"shop", "books", "grocery", "hotels", "rail", "files"}
 
 
-def solved_on_a_phone(corpus, refs: list) -> None:
-    """The oracle solves these tasks at the phone's viewport, and noop none."""
-    assert not failures(corpus.phone.records(refs))
-    assert corpus.phone.runs["robustness"].manifest.viewport == PHONE
-    assert all(r.ems == 0 for r in corpus.phone_noop.records(refs))
-
-
 @pytest.mark.corpus(phone=representative, phone_noop=representative)
 def test_the_oracle_solves_them_on_a_phone_and_noop_none(corpus) -> None:
-    solved_on_a_phone(corpus, representative())
+    solved_on_a_phone(corpus, representative(), "robustness")
 
 
 @pytest.mark.full
 @pytest.mark.corpus(phone=whole, phone_noop=whole)
 def test_the_oracle_solves_the_whole_suite_on_a_phone_and_noop_none(corpus) -> None:
-    solved_on_a_phone(corpus, whole())
+    solved_on_a_phone(corpus, whole(), "robustness")

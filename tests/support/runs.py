@@ -82,6 +82,17 @@ def failures(records: list[Record]) -> dict[str, tuple[str, str | None]]:
     return {r.task: (r.status, r.error) for r in records if r.ems != 1}
 
 
+def solved_on_a_phone(corpus: Any, refs: list[Any], suite: str) -> None:
+    """The corpus's oracle solves these tasks of `suite` at the phone's viewport (its run's
+    manifest says so), and its noop none."""
+    from services.core.models.run import Viewport
+
+    assert refs
+    assert not failures(corpus.phone.records(refs))
+    assert corpus.phone.runs[suite].manifest.viewport == Viewport(width=390, height=844)
+    assert all(r.ems == 0 for r in corpus.phone_noop.records(refs))
+
+
 def runner(
     home: Path, *args: str, port: int | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:

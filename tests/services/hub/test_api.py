@@ -28,6 +28,7 @@ def test_create_answers_the_contract(hub: httpx.Client, stack) -> None:
     assert created["url"] in created["prompt"] and "%HOST%" not in created["prompt"]
     assert created["ui_variants"]["grocery"] == {
         "theme": "light",
+        "text_search": "standard",
         "inject": "none",
         **{key: "none" for key in perturb.KEYS},
     }

@@ -183,9 +183,11 @@ def pay_sv(page: Page, hub: httpx.Client, tariffs: list[str]) -> int:
         page.get_by_role("button", name=re.compile(rf"^{tariff} · ")).click()
         take_seats(page, free_seats("Тихий перрон", "Москва", tariff)[n : n + 1])
         book(page, [ANNA])
-    expect(page.get_by_role("listitem").filter(has_text="«Тихий перрон»")).to_have_count(
-        len(tariffs)
+    # The cart's lines: each has its «Удалить билеты» (the trip details below list trains too).
+    lines = page.get_by_role("listitem").filter(
+        has=page.get_by_role("button", name=re.compile(r"^Удалить билеты: .*«Тихий перрон»"))
     )
+    expect(lines).to_have_count(len(tariffs))
     page.get_by_role("link", name="Оформить заказ").click()
     page.get_by_role("button", name="Банковская карта").click()
     page.get_by_role("link", name="Перейти к оплате").click()

@@ -16,7 +16,7 @@ EVENTS = evidence.BASKET_EVENTS | {
 # The kit's shop writers of the events it writes (it has no favourites and no list filters).
 SHOP_WRITERS = evidence.shop_writers(
     "bench_grocery",
-    cards=("main", "category", "search", "item"),
+    cards=("main", "category", "search", "item", "checkout"),
     lists=(),
     every=("main", "category", "search", "item", "basket", "checkout", "login"),
 )

@@ -31,12 +31,13 @@ $(RUNNER_VENV)/bin/runner:
 # Debian's packages where missing (as root), one apt-get at a time on this machine.
 DEBIAN := deploy/debian-packages.sh
 
-# Debian's Chromium; Playwright's own where Debian's cannot be installed. The DejaVu fonts
-# (Cyrillic) are what the generated PDFs embed; the emoji font draws product pictures.
+# Debian's Chromium and its headless shell (the runner's own launches: runner/stack/chromium.py);
+# Playwright's own where Debian's cannot be installed. The DejaVu fonts (Cyrillic) are what
+# the generated PDFs embed; the emoji font draws product pictures.
 chromium: $(BIN)/runner
-	@if [ -x /usr/bin/chromium ] || [ -n "$$WPB_CHROMIUM" ]; then \
-	  echo "chromium: $${WPB_CHROMIUM:-/usr/bin/chromium}"; \
-	elif ! $(DEBIAN) chromium; then \
+	@if [ -n "$$WPB_CHROMIUM" ]; then \
+	  echo "chromium: $$WPB_CHROMIUM"; \
+	elif ! $(DEBIAN) chromium chromium-headless-shell && [ ! -x /usr/bin/chromium ]; then \
 	  $(BIN)/playwright install chromium; \
 	fi
 	@$(DEBIAN) fonts-dejavu-core fonts-noto-color-emoji || true

@@ -1,4 +1,7 @@
-"""Chromium for harnesses: Playwright's own build where installed, Debian's otherwise."""
+"""Chromium for harnesses: Playwright's own build where installed, Debian's otherwise: for
+the runner's own headless launches its headless shell where that is installed (the same
+Blink without the browser around it: about half the CPU an episode takes), the browser for
+harnesses that start their own."""
 
 from __future__ import annotations
 
@@ -23,22 +26,27 @@ VIEWPORT = Viewport()
 LOCALE = "ru-RU"
 TIMEZONE = "Europe/Moscow"
 SYSTEM_CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+# Debian's `chromium-headless-shell`.
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 
 
-def chromium_path(playwright: Any) -> str | None:
-    """WPB_CHROMIUM, else Playwright's download if present, else the system Chromium."""
+def chromium_path(playwright: Any, shell: bool = True) -> str | None:
+    """WPB_CHROMIUM, else Playwright's download if present (None: Playwright picks its own),
+    else the system's: its headless shell where installed and `shell`, else the browser."""
     configured = RunnerSettings().chromium
     if configured:
         return configured
     bundled = Path(playwright.chromium.executable_path)
     if bundled.exists():
         return None
-    return next((path for path in SYSTEM_CHROMIUM if Path(path).exists()), None)
+    system = (HEADLESS_SHELL, *SYSTEM_CHROMIUM) if shell else SYSTEM_CHROMIUM
+    return next((path for path in system if Path(path).exists()), None)
 
 
 def executable(playwright: Any) -> str:
-    """The Chromium binary itself, for harnesses that start one per episode."""
-    return chromium_path(playwright) or str(playwright.chromium.executable_path)
+    """The Chromium browser itself, for harnesses that start one per episode with the
+    browser's flags."""
+    return chromium_path(playwright, shell=False) or str(playwright.chromium.executable_path)
 
 
 async def launch(playwright: Playwright) -> Browser:

@@ -127,6 +127,8 @@ def progress(run: str, record: Record) -> None:
     """A line per record, so that a corpus that fails (or is stopped by its time limit)
     shows in its captured output how far each run got and how each attempt ended."""
     ended = f"{record.status} ems={record.ems} {record.seconds:.0f}s x{record.attempts}"
+    if record.error:
+        ended += f": {record.error}"
     print(f"{time.strftime('%H:%M:%S')} {run} {record.task}: {ended}", flush=True)
 
 

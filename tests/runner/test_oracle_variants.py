@@ -141,7 +141,7 @@ def solved(corpus, tasks: list, site: str, variants: dict[str, str]) -> None:
     assert tasks
     profile = profile_of(site, variants)
     records = corpus.oracle.records(with_variants(tasks, site, variants, profile))
-    assert not failures(records)
+    assert failures(records) == {}
     assert all(r.done_and_pass == 1 and r.steps > 0 for r in records)
     assert all(r.variant and r.profile == profile for r in records)
 

@@ -88,7 +88,7 @@ def solved_on_a_phone(corpus: Any, refs: list[Any], suite: str) -> None:
     from services.core.models.run import Viewport
 
     assert refs
-    assert not failures(corpus.phone.records(refs))
+    assert failures(corpus.phone.records(refs)) == {}
     assert corpus.phone.runs[suite].manifest.viewport == Viewport(width=390, height=844)
     assert all(r.ems == 0 for r in corpus.phone_noop.records(refs))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.async_api import Locator, expect
 
-from runner.harnesses.oracle.ui import UI, press, target_amount
+from runner.harnesses.oracle.ui import LOADING_S, UI, press, target_amount
 from services.core.matching import value_matches
 from services.core.models.events import Condition, Parameters
 
@@ -82,8 +82,9 @@ async def set_quantity(
             button = box.get_by_role("button", name=less)
         await ui.click(button)
         current += 1 if current < target else -1
-        # A locator, not the element: after an expired session's login the page is new.
-        await expect(box).to_have_attribute("data-amount", str(current))
+        # A locator, not the element: after an expired session's login the page is new. The
+        # answer may take as long as a page (a loaded machine), not expect's 5 s.
+        await expect(box).to_have_attribute("data-amount", str(current), timeout=LOADING_S * 1000)
 
 
 async def set_line(ui: UI, params: Parameters) -> bool:
@@ -113,7 +114,7 @@ async def set_favorite(ui: UI, card: Locator, wanted: bool) -> None:
     if await button.get_attribute("aria-pressed") == expected:
         return
     await ui.click(button)
-    await expect(button).to_have_attribute("aria-pressed", expected)
+    await expect(button).to_have_attribute("aria-pressed", expected, timeout=LOADING_S * 1000)
 
 
 async def choose_sort(ui: UI, select: Locator, sort: str) -> None:

@@ -36,7 +36,7 @@ UI_CLASSES = (*PRIMARY_CLASSES, "NAV", "RADIO", "SEARCH", "SEAT")
 
 # The suites a task file belongs to (docs/tasks.md, "Suites"): a file without
 # `test_data.suite` belongs to the released suite, whose task set never changes with new kinds.
-SUITES = (RELEASED, "safety", "robustness", "screens")
+SUITES = (RELEASED, "safety", "robustness", "screens", "steps")
 # A suite of generated tasks is named by its family and seed: `<family>-<seed>`.
 GENERATED_SUITE = re.compile(r"[a-z][a-z0-9_]*-[0-9]+")
 # What `runner eval --suite` takes for a suite generated for the run (`--task-family`,

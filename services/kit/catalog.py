@@ -7,13 +7,20 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
+import random
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urlencode
 from xml.sax.saxutils import escape, quoteattr
 
 from fastapi.responses import Response
+
+from services.core.russian import date_in_words
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -140,3 +147,145 @@ def svg_response(svg: str) -> Response:
     return Response(
         svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"}
     )
+
+
+# -- reviews, questions and facets (Маркет's product and Книги' book pages, their lists) ---
+
+
+@dataclass(frozen=True)
+class Review:
+    """A buyer's review of an item, as the site generators write it."""
+
+    author: str
+    date: str  # ISO date
+    stars: int  # 1..5
+    text: str
+    pros: str
+    cons: str
+    useful: int  # «Полезно» votes
+
+    @property
+    def when(self) -> str:
+        return date_in_words(date.fromisoformat(self.date))
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question about an item and its answer (by the seller, the publisher or a buyer)."""
+
+    author: str
+    date: str
+    text: str
+    answer: str
+    answered_by: str
+
+    @property
+    def when(self) -> str:
+        return date_in_words(date.fromisoformat(self.date))
+
+
+@dataclass(frozen=True)
+class ReviewPhrases:
+    """What a generator writes reviews from: texts by the stars they go with (5: praise, 3:
+    mixed, 1: disappointed), pros and cons, questions with their answers."""
+
+    texts: dict[int, tuple[str, ...]]
+    pros: tuple[str, ...]
+    cons: tuple[str, ...]
+    questions: tuple[tuple[str, str], ...]
+    answered_by: str
+
+
+# review sort key -> caption, default first (links on the item's page; no event)
+REVIEW_SORTS: dict[str, str] = {
+    "useful": "Сначала полезные",
+    "new": "Сначала новые",
+    "low": "Сначала с низкой оценкой",
+}
+READERS = (
+    "Анна К.", "Олег М.", "Ирина С.", "Дмитрий П.", "Светлана Н.", "Павел Р.", "Юлия Т.",
+    "Максим Б.", "Елена Г.", "Артём Л.", "Наталья Ф.", "Кирилл Д.", "Марина В.", "Сергей Ж.",
+    "Татьяна Ш.", "Григорий Е.", "Вера О.", "Никита У.",
+)  # fmt: skip
+
+
+def star_counts(rng: random.Random, rating: float, total: int) -> list[int]:
+    """`total` votes by stars (index 0: one star … 4: five), their mean near `rating`."""
+    weights = [math.exp(-((rating - stars) ** 2)) for stars in range(1, 6)]
+    counts = [int(total * w / sum(weights)) for w in weights]
+    counts[4 if rating >= 4 else 3] += total - sum(counts)
+    for _ in range(min(total, 3)):
+        if rng.random() < 0.5 and counts[4] > 1:
+            counts[4] -= 1
+            counts[rng.randrange(0, 4)] += 1
+    return counts
+
+
+def write_reviews(
+    rng: random.Random, rating: float, count: int, phrases: ReviewPhrases, since: int
+) -> list[Review]:
+    """`count` synthetic reviews of an item rated `rating`, written from `since` (a year) to
+    2026, the newest first."""
+    out = []
+    for _ in range(count):
+        stars = max(1, min(5, round(rng.gauss(rating, 0.9))))
+        tone = 5 if stars >= 4 else 3 if stars == 3 else 1
+        day = date(since, 1, 1) + timedelta(
+            days=rng.randrange((date(2026, 11, 30) - date(since, 1, 1)).days)
+        )
+        out.append(
+            Review(
+                author=rng.choice(READERS),
+                date=day.isoformat(),
+                stars=stars,
+                text=rng.choice(phrases.texts[tone]),
+                pros=rng.choice(phrases.pros),
+                cons=rng.choice(phrases.cons) if stars < 5 or rng.random() < 0.4 else "",
+                useful=rng.randint(0, 60),
+            )
+        )
+    return sorted(out, key=lambda r: r.date, reverse=True)
+
+
+def write_questions(
+    rng: random.Random, count: int, phrases: ReviewPhrases, since: int
+) -> list[Question]:
+    """`count` questions about an item, each asked once, with their answers."""
+    out = []
+    for text, answer in rng.sample(phrases.questions, count):
+        day = date(since, 1, 1) + timedelta(
+            days=rng.randrange((date(2026, 11, 30) - date(since, 1, 1)).days)
+        )
+        out.append(
+            Question(rng.choice(READERS), day.isoformat(), text, answer, phrases.answered_by)
+        )
+    return sorted(out, key=lambda q: q.date, reverse=True)
+
+
+def sort_reviews(reviews: Iterable[Review], key: str) -> list[Review]:
+    """Reviews in a `REVIEW_SORTS` order (the useful first by default)."""
+    if key == "new":
+        return sorted(reviews, key=lambda r: r.date, reverse=True)
+    if key == "low":
+        return sorted(reviews, key=lambda r: (r.stars, r.date))
+    return sorted(reviews, key=lambda r: (-r.useful, r.date))
+
+
+def facet_counts(
+    items: Iterable[T], keep: Callable[[T], bool], values: Callable[[T], Iterable[str]]
+) -> dict[str, int]:
+    """A facet's live counts: value -> how many of `items` that pass `keep` (the list's
+    other filters) have it."""
+    counts: dict[str, int] = {}
+    for item in items:
+        if keep(item):
+            for value in values(item):
+                counts[value] = counts.get(value, 0) + 1
+    return counts
+
+
+def without(query: Iterable[tuple[str, str]], key: str, value: str | None = None) -> str:
+    """The query string (`?…`, or "" when empty) of a list without the filter `key` (only
+    its `value`, when given): an applied filter's chip links there."""
+    kept = [(k, v) for k, v in query if v and not (k == key and (value is None or v == value))]
+    return "?" + urlencode(kept) if kept else ""

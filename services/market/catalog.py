@@ -4,17 +4,21 @@ and sort, a typo-tolerant search and suggestions, and the product pictures as lo
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
 
 from services.kit.catalog import (
     FilterParams,
+    Question,
+    Review,
     Row,
     best_matches,
     catalog_items,
     color_or,
     exact_ids,
+    facet_counts,
     read_json,
     text_matches,
     title_key,
@@ -29,10 +33,18 @@ CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 # -- the catalog file (its JSON, as the generator writes it) -----------------------------
 
 
+class Details(TypedDict):
+    stars: list[int]  # the product's ratings by stars, one star first
+    reviews: list[Row]
+    questions: list[Row]
+
+
 class CatalogData(TypedDict):
     categories: list[Row]
     brands: dict[str, list[str]]  # category id -> its makers
     products: list[Row]  # specs as [name, value] pairs
+    sellers: list[Row]
+    details: dict[str, Details]  # product id -> its reviews and questions
 
 
 # sort key -> caption, default first
@@ -43,6 +55,9 @@ SORTS: dict[str, str] = {
     "rating": "С высоким рейтингом",
 }
 RATINGS = ("4", "4.5")  # the rating filter: "from 4 stars", "from 4.5"
+# the delivery filter: days at most -> caption
+DELIVERY: dict[str, str] = {"1": "Сегодня или завтра", "3": "До 3 дней"}
+HIT_REVIEWS = 1000  # a product with this many reviews is a «Хит»
 
 
 @dataclass(frozen=True)
@@ -50,6 +65,16 @@ class Category:
     id: str
     name: str
     icon: str
+
+
+@dataclass(frozen=True)
+class Seller:
+    id: str
+    name: str
+    rating: float
+    orders: int
+    since: int  # the year it came to the marketplace
+    official: bool  # an official partner of its makers: its goods are «Оригинал»
 
 
 @dataclass(frozen=True)
@@ -71,6 +96,23 @@ class Product:
     description: str
     color: str
     emoji: str
+    article: str  # «Артикул»
+    seller: str  # seller id
+    delivery: int  # days to deliver (0: today)
+    novelty: bool  # «Новинка»
+
+    @property
+    def arrives(self) -> str:
+        """When it is delivered: «сегодня», «завтра», «послезавтра», «за 5 дней»."""
+        named = {0: "сегодня", 1: "завтра", 2: "послезавтра"}
+        return named.get(
+            self.delivery, f"за {self.delivery} {'дня' if self.delivery < 5 else 'дней'}"
+        )
+
+    @property
+    def discount(self) -> int:
+        """The discount in per cent (0 without an old price)."""
+        return round((1 - self.price / self.old_price) * 100) if self.old_price else 0
 
 
 def _product(specs: list[list[str]], **fields: Any) -> Product:
@@ -86,9 +128,13 @@ class Filters:
     price_min: int | None = None
     price_max: int | None = None
     rating: str | None = None
+    sellers: tuple[Seller, ...] = ()
+    delivery: str | None = None  # a `DELIVERY` key
+    discount: bool = False
 
     def as_params(self) -> FilterParams:
-        """filter_type -> value, as `apply_filter` writes them (one entry per brand)."""
+        """filter_type -> value, as `apply_filter` writes them (one entry per brand and per
+        seller, by name)."""
         params: FilterParams = {f"brand:{b}": b for b in self.brands}
         if self.price_min is not None:
             params["price_min"] = self.price_min
@@ -96,22 +142,61 @@ class Filters:
             params["price_max"] = self.price_max
         if self.rating is not None:
             params["rating"] = self.rating
+        params |= {f"seller:{s.id}": s.name for s in self.sellers}
+        if self.delivery is not None:
+            params["delivery"] = int(self.delivery)
+        if self.discount:
+            params["discount"] = True
         return params
 
-    def keep(self, product: Product) -> bool:
+    def keep(self, product: Product, facet: str = "") -> bool:
+        """Whether the product passes every filter (but the `facet` one: a facet's counts
+        are of the list its other filters leave)."""
         return (
-            (not self.brands or product.brand in self.brands)
+            (facet == "brand" or not self.brands or product.brand in self.brands)
             and (self.price_min is None or product.price >= self.price_min)
             and (self.price_max is None or product.price <= self.price_max)
-            and (self.rating is None or product.rating >= float(self.rating))
+            and (facet == "rating" or self.rating is None or product.rating >= float(self.rating))
+            and (
+                facet == "seller"
+                or not self.sellers
+                or product.seller in {s.id for s in self.sellers}
+            )
+            and (
+                facet == "delivery"
+                or self.delivery is None
+                or product.delivery <= int(self.delivery)
+            )
+            and (facet == "discount" or not self.discount or bool(product.old_price))
         )
+
+    def counts(self, products: list[Product]) -> dict[str, dict[str, int]]:
+        """Each facet's live counts: facet -> value -> products the other filters leave."""
+
+        def count(facet: str, values: Callable[[Product], Iterable[str]]) -> dict[str, int]:
+            return facet_counts(products, lambda p: self.keep(p, facet), values)
+
+        return {
+            "brand": count("brand", lambda p: [p.brand]),
+            "rating": count("rating", lambda p: [r for r in RATINGS if p.rating >= float(r)]),
+            "seller": count("seller", lambda p: [p.seller]),
+            "delivery": count("delivery", lambda p: [d for d in DELIVERY if p.delivery <= int(d)]),
+            "discount": count("discount", lambda p: ["1"] if p.old_price else []),
+        }
 
 
 class Catalog:
     def __init__(
-        self, categories: list[Category], brands: dict[str, list[str]], products: list[Product]
+        self,
+        categories: list[Category],
+        brands: dict[str, list[str]],
+        products: list[Product],
+        sellers: list[Seller],
+        details: dict[str, Details],
     ) -> None:
         self.categories = list(categories)
+        self.sellers = {s.id: s for s in sellers}
+        self._details = details
         self.brands = {k: list(v) for k, v in brands.items()}
         self._products = list(products)
         self._categories_by_id = {c.id: c for c in self.categories}
@@ -127,6 +212,8 @@ class Catalog:
             catalog_items(Category, data["categories"]),
             data["brands"],
             catalog_items(_product, data["products"]),
+            catalog_items(Seller, data["sellers"]),
+            data["details"],
         )
 
     def all(self) -> list[Product]:
@@ -137,6 +224,46 @@ class Catalog:
 
     def product(self, item_id: str) -> Product | None:
         return self._by_id.get(item_id)
+
+    def seller(self, product: Product) -> Seller:
+        return self.sellers[product.seller]
+
+    def badges(self, product: Product) -> list[tuple[str, str]]:
+        """A card's badges: (caption, kind) for a much-reviewed product, a discount, a new
+        one, an official partner's."""
+        out = [("Хит", "hit")] if product.reviews >= HIT_REVIEWS else []
+        if product.old_price:
+            out.append((f"Скидка −{product.discount} %", "sale"))
+        if product.novelty:
+            out.append(("Новинка", "new"))
+        if self.seller(product).official:
+            out.append(("Оригинал", "original"))
+        return out
+
+    def recommended(self, product: Product, limit: int = 8) -> list[Product]:
+        """«С этим товаром покупают»: the most reviewed of the other categories, from a
+        place of the list that moves with the product."""
+        others = sorted(
+            (p for p in self._products if p.category != product.category),
+            key=lambda p: (-p.reviews, p.id),
+        )
+        start = self._products.index(product) % len(others)
+        return (others[start:] + others[:start])[:limit]
+
+    def stars(self, product: Product) -> list[int]:
+        """The product's ratings by stars, one star first."""
+        return self._details[product.id]["stars"]
+
+    def reviews(self, product: Product) -> list[Review]:
+        return catalog_items(Review, self._details[product.id]["reviews"])
+
+    def questions(self, product: Product) -> list[Question]:
+        return catalog_items(Question, self._details[product.id]["questions"])
+
+    def kinds(self, cat_id: str) -> list[str]:
+        """The kinds of product a category holds (its sub-sections), the most reviewed first."""
+        items = sorted(self.in_category(cat_id), key=lambda p: -p.reviews)
+        return list(dict.fromkeys(p.kind for p in items))
 
     def in_category(self, cat_id: str) -> list[Product]:
         return [p for p in self._products if p.category == cat_id]
@@ -209,7 +336,15 @@ def vocabulary() -> dict[str, set[str]]:
         "item_id": {p.id for p in catalog.all()},
         "title": {p.title for p in catalog.all()},
         "category": {c.id for c in catalog.categories},
-        "filter_type": {"brand", "price_min", "price_max", "rating"},
+        "filter_type": {
+            "brand",
+            "price_min",
+            "price_max",
+            "rating",
+            "seller",
+            "delivery",
+            "discount",
+        },
         "sort": set(SORTS),
     }
 

@@ -14,10 +14,17 @@ from __future__ import annotations
 import colorsys
 import random
 from pathlib import Path
+from typing import Any
 
-from services.kit.catalog import rows
+from services.kit.catalog import (
+    ReviewPhrases,
+    rows,
+    star_counts,
+    write_questions,
+    write_reviews,
+)
 from services.kit.generate import dumps, write_or_check
-from services.market.catalog import CatalogData, Category, Product
+from services.market.catalog import CatalogData, Category, Details, Product, Seller
 
 SEED = 20260902
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
@@ -148,6 +155,100 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 
+# The sellers (none named like a maker: a facet's checkbox must not take a maker's name);
+# an official partner's goods carry the «Оригинал» badge.
+SELLERS: list[Seller] = [
+    Seller("s-1", "ТехноДвор", 4.9, 18240, 2016, True),
+    Seller("s-2", "Северный склад", 4.7, 9310, 2018, True),
+    Seller("s-3", "Лавка на Садовой", 4.5, 2170, 2021, False),
+    Seller("s-4", "Дом и порядок", 4.8, 12650, 2017, True),
+    Seller("s-5", "Спортбаза", 4.6, 5480, 2019, False),
+    Seller("s-6", "Зоомир у парка", 4.4, 1390, 2022, False),
+]
+# category -> the sellers that trade in it
+TRADERS: dict[str, tuple[str, ...]] = {
+    "electronics": ("s-1", "s-2", "s-3"),
+    "pets": ("s-6", "s-2", "s-3"),
+    "sport": ("s-5", "s-2", "s-3"),
+    "household": ("s-4", "s-2", "s-3"),
+    "food": ("s-2", "s-3", "s-4"),
+}
+PHRASES = ReviewPhrases(
+    texts={
+        5: (
+            "Пользуюсь уже месяц, всё как в описании. Упаковано надёжно, пришло быстро.",
+            "Брали в подарок, остались очень довольны. Качество лучше, чем ожидали за эти деньги.",
+            "Второй раз заказываю, всё стабильно хорошо. Рекомендую.",
+            "Отличная вещь, претензий нет. Продавец ответил на все вопросы до покупки.",
+            "Соответствует характеристикам, выглядит аккуратно, нареканий нет.",
+            "Цена и качество на уровне, доставка точно в срок. Спасибо!",
+        ),
+        3: (
+            "В целом нормально, но ожидал немного большего. За свою цену сойдёт.",
+            "Есть мелкие недочёты, но пользоваться можно. Упаковка была помята.",
+            "Средне: что-то понравилось, что-то нет. Посмотрим, как покажет себя дальше.",
+        ),
+        1: (
+            "Не подошло, оформил возврат — вернули деньги за несколько дней.",
+            "Пришло не совсем то, что на фото. Качество разочаровало.",
+            "Через неделю появились проблемы, пришлось обращаться в поддержку.",
+        ),
+    },
+    pros=(
+        "Качество",
+        "Цена",
+        "Быстрая доставка",
+        "Удобно пользоваться",
+        "Аккуратная упаковка",
+        "Внешний вид",
+    ),
+    cons=("Нет", "Цена могла быть ниже", "Запах пластика", "Короткая инструкция", "Упаковка"),
+    questions=(
+        (
+            "Есть ли гарантия и как ею воспользоваться?",
+            "Да, гарантия производителя. Обратитесь в поддержку из раздела «Мои заказы».",
+        ),
+        (
+            "Можно ли вернуть, если не подойдёт?",
+            "Да, в течение 14 дней, если сохранены вид и упаковка.",
+        ),
+        ("Какая страна производства?", "Россия, сведения есть на упаковке."),
+        (
+            "Когда снова будет большая упаковка?",
+            "Поставка ожидается в течение двух недель, следите за карточкой.",
+        ),
+        (
+            "Соответствует ли цвет фотографии?",
+            "Оттенок может немного отличаться из-за настроек экрана.",
+        ),
+        ("Входит ли в комплект инструкция?", "Да, инструкция на русском языке в коробке."),
+    ),
+    answered_by="Продавец",
+)
+
+
+def _details(product: Product) -> Details:
+    """A product's reviews by stars, its reviews and questions (an RNG of its own, so the
+    catalog's other facts keep their draws)."""
+    rng = random.Random(f"{SEED}-{product.id}")
+    return {
+        "stars": star_counts(rng, product.rating, product.reviews),
+        "reviews": rows(write_reviews(rng, product.rating, min(8, product.reviews), PHRASES, 2024)),
+        "questions": rows(write_questions(rng, rng.randint(2, 4), PHRASES, 2024)),
+    }
+
+
+def _facts(product_id: str, category: str) -> dict[str, Any]:
+    """A product's article number, seller, delivery days and novelty (its own RNG)."""
+    rng = random.Random(f"{SEED}-facts-{product_id}")
+    return {
+        "article": str(rng.randrange(10_000_000, 99_999_999)),
+        "seller": rng.choice(TRADERS[category]),
+        "delivery": rng.choice((0, 1, 1, 2, 3, 5)),
+        "novelty": rng.random() < 0.2,
+    }
+
+
 def _pastel(rng: random.Random) -> str:
     r, g, b = colorsys.hls_to_rgb(rng.random(), rng.uniform(0.84, 0.9), rng.uniform(0.4, 0.65))
     return "#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (r, g, b)))
@@ -180,6 +281,7 @@ def build_catalog() -> CatalogData:
                 description=DESCRIPTIONS[category],
                 color=_pastel(rng),
                 emoji=emoji,
+                **_facts(f"m-{n:03d}", category),
             )
         )
     titles = [p.title.casefold() for p in products]
@@ -189,6 +291,8 @@ def build_catalog() -> CatalogData:
         "categories": rows(CATEGORIES),
         "brands": {k: list(v) for k, v in BRANDS.items()},
         "products": rows(products),
+        "sellers": rows(SELLERS),
+        "details": {p.id: _details(p) for p in products},
     }
 
 

@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from services.core.errors import FieldError
 from services.kit.account import is_declined, log_in, logged_in
-from services.kit.catalog import svg_response
+from services.kit.catalog import REVIEW_SORTS, sort_reviews, svg_response
 from services.kit.commerce import (
     SHOP_ROUTERS,
     Checkout,
@@ -83,9 +83,9 @@ async def category(
         "category.html",
         category=found,
         products=arrange(items, filters, sort),
-        brands=sorted({p.brand for p in items}),
         filters=filters,
         sort=sort,
+        **service.facets(shop, items, filters, site.request.query_params),
     )
 
 
@@ -103,9 +103,9 @@ async def search(site: SiteDep, shop: CatalogDep, commerce: CommerceDep) -> Resp
         query=query,
         exact=exact,
         products=arrange(found, filters, sort),
-        brands=sorted({p.brand for p in found}),
         filters=filters,
         sort=sort,
+        **service.facets(shop, found, filters, site.request.query_params),
     )
 
 
@@ -116,6 +116,11 @@ async def product_page(
     product = shop.product(item_id)
     if product is None:
         return await commerce.refuse(site, FieldError("item_id", "нет такого товара", 404))
+    order = site.request.query_params.get("reviews") or "useful"
+    if order not in REVIEW_SORTS:
+        return await commerce.refuse(
+            site, FieldError("reviews", f"порядок отзывов — одно из: {', '.join(REVIEW_SORTS)}")
+        )
     await site.emit.screen("bench_catalog_item", item_id=product.id)
     similar = [p for p in shop.in_category(product.category) if p.id != product.id][:4]
     return await site.page(
@@ -123,6 +128,13 @@ async def product_page(
         product=product,
         category=shop.category(product.category),
         similar=similar,
+        seller=shop.seller(product),
+        stars=shop.stars(product),
+        reviews=sort_reviews(shop.reviews(product), order),
+        review_order=order,
+        review_sorts=REVIEW_SORTS,
+        questions=shop.questions(product),
+        recommended=shop.recommended(product),
     )
 
 

@@ -9,10 +9,11 @@ from typing import Any
 from services.core.errors import FieldError
 from services.core.models.events import Parameters
 from services.kit.account import check_card
+from services.kit.catalog import without
 from services.kit.forms import whole_number
 from services.kit.site import Context
 from services.kit.trajectory import Trajectory
-from services.market.catalog import RATINGS, SORTS, Catalog, Filters
+from services.market.catalog import DELIVERY, RATINGS, SORTS, Catalog, Filters, Product
 
 PAGE_EVENT_TYPES = frozenset({"dialog_opened"})
 # payment method -> caption
@@ -30,7 +31,16 @@ SETUP_ORDER = {
     "card_cvc": "123",
     "card_holder": "IVAN PETROV",
 }
-LIST_KEYS = ("brand", "price_min", "price_max", "rating", "sort")
+LIST_KEYS = (
+    "brand",
+    "price_min",
+    "price_max",
+    "rating",
+    "seller",
+    "delivery",
+    "discount",
+    "sort",
+)
 
 
 def parse_list(query: Any, catalog: Catalog) -> tuple[Filters, str, bool]:
@@ -57,12 +67,63 @@ def parse_list(query: Any, catalog: Catalog) -> tuple[Filters, str, bool]:
     rating = query.get("rating") or None
     if rating is not None and rating not in RATINGS:
         raise FieldError("rating", f"рейтинг — одно из: {', '.join(RATINGS)}")
+    sellers = []
+    for seller_id in dict.fromkeys(s for s in query.getlist("seller") if s):
+        if seller_id not in catalog.sellers:
+            raise FieldError("seller", f"нет такого продавца: «{seller_id[:60]}»")
+        sellers.append(catalog.sellers[seller_id])
+    delivery = query.get("delivery") or None
+    if delivery is not None and delivery not in DELIVERY:
+        raise FieldError("delivery", f"срок доставки — одно из: {', '.join(DELIVERY)} дн.")
+    discount = query.get("discount") or ""
+    if discount not in ("", "1"):
+        raise FieldError("discount", "скидка — 1 или ничего")
     sort = query.get("sort") or "popular"
     if sort not in SORTS:
         raise FieldError("sort", f"сортировка — одна из: {', '.join(SORTS)}")
     list_changed = any(key in query for key in LIST_KEYS)
-    filters = Filters(tuple(dict.fromkeys(brands)), price_min, price_max, rating)
+    filters = Filters(
+        tuple(dict.fromkeys(brands)),
+        price_min,
+        price_max,
+        rating,
+        tuple(sellers),
+        delivery,
+        discount == "1",
+    )
     return filters, sort, list_changed
+
+
+def facets(catalog: Catalog, items: list[Product], filters: Filters, query: Any) -> Context:
+    """What a list's filter form and chips show: each facet's options (value, caption) and
+    live counts, the applied filters' chips."""
+    sellers = sorted({catalog.seller(p) for p in items}, key=lambda s: s.name)
+    options = {
+        "brand": [(b, b) for b in sorted({p.brand for p in items})],
+        "rating": [("4", "от 4 ★"), ("4.5", "от 4,5 ★")],
+        "delivery": list(DELIVERY.items()),
+        "discount": [("1", "Со скидкой")],
+        "seller": [(s.id, s.name) for s in sellers],
+    }
+    return {"options": options, "counts": filters.counts(items), "chips": chips(filters, query)}
+
+
+def chips(filters: Filters, query: Any) -> list[tuple[str, str]]:
+    """The applied filters as chips: (caption, the list's query string without it)."""
+    items = list(query.multi_items())
+    out = [(f"Производитель: {b}", without(items, "brand", b)) for b in filters.brands]
+    if filters.price_min is not None:
+        out.append((f"Цена от {filters.price_min} ₽", without(items, "price_min")))
+    if filters.price_max is not None:
+        out.append((f"Цена до {filters.price_max} ₽", without(items, "price_max")))
+    if filters.rating is not None:
+        out.append((f"Рейтинг от {filters.rating.replace('.', ',')} ★", without(items, "rating")))
+    out += [(f"Продавец: {s.name}", without(items, "seller", s.id)) for s in filters.sellers]
+    if filters.delivery is not None:
+        out.append((f"Доставка: {DELIVERY[filters.delivery].lower()}", without(items, "delivery")))
+    if filters.discount:
+        out.append(("Со скидкой", without(items, "discount")))
+    return out
 
 
 def check_order(form: dict[str, str], today: date) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from services.core import inject
 from services.core.sites import Evidence, SiteDescriptor
+from services.kit import clickables
 
 SITE = SiteDescriptor(
     domain="files",
@@ -28,6 +29,7 @@ SITE = SiteDescriptor(
         "years": ("select", "buttons", "radio"),
         "buttons": ("outline", "solid", "icon", "split"),
         inject.KEY: inject.implementations("document", "aria", "banner"),
+        clickables.KEY: clickables.IMPLEMENTATIONS,
     },
     writers=dict.fromkeys(
         ("bench_files_select_collection", "bench_files_select_year", "bench_files_download"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from services.core import inject
 from services.core.sites import SiteDescriptor
-from services.kit import evidence
+from services.kit import clickables, evidence
 
 EVENTS = evidence.BASKET_EVENTS | {
     "state_changed",
@@ -34,7 +34,9 @@ SITE = SiteDescriptor(
     replay="services.grocery.app:replay",
     controls={
         "text_search": ("standard", "outlined", "filled", "underlined", "pill", "large"),
+        "payment": ("form", "bank"),  # services/kit/bank.py
         inject.KEY: inject.implementations("visible", "aria", "banner"),
+        clickables.KEY: clickables.IMPLEMENTATIONS,
     },
     writers={
         **{name: screens for name, screens in SHOP_WRITERS.items() if name in EVENTS},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from services.core import inject
 from services.core.sites import SiteDescriptor
-from services.kit import evidence
+from services.kit import clickables, evidence
 
 SITE = SiteDescriptor(
     domain="shop",
@@ -19,7 +19,9 @@ SITE = SiteDescriptor(
     replay="services.market.app:replay",
     controls={
         "text_search": ("standard", "outlined", "filled", "underlined", "pill", "large"),
+        "payment": ("form", "bank"),  # services/kit/bank.py
         inject.KEY: inject.implementations("visible", "aria", "search_result", "banner"),
+        clickables.KEY: clickables.IMPLEMENTATIONS,
     },
     writers=evidence.shop_writers(
         "bench_catalog",

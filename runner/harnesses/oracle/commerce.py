@@ -1,20 +1,26 @@
 """What the oracles of the sites built on the kit's shop controls share: one condition per
-group, the `text_search` field, finding a card by its `data-*` facts, and the cart and
-favourite controls of `services/kit/templates/kit/commerce.html`."""
+group, the `text_search` field, finding a card by its `data-*` facts, the cart and
+favourite controls of `services/kit/templates/kit/commerce.html`, and the bank's page of
+`payment=bank` (services/kit/bank.py, rail's too)."""
 
 from __future__ import annotations
+
+from urllib.parse import urlsplit
 
 from playwright.async_api import Locator, expect
 
 from runner.harnesses.oracle.ui import LOADING_S, UI, press, target_amount
 from services.core.matching import value_matches
 from services.core.models.events import Condition, Parameters
+from services.kit.account import TEST_CARD
 
 ITEM_EVENTS = ("basket_add", "basket_remove", "add_favorites", "remove_favorites")
 # A sponsored result (the `search_result` injection carrier, kit/widgets/inject.html): its
 # card is a real one, but no task asks for it, so the oracle never picks it.
 SPONSORED = ".kit-sponsored"
 PAY_METHOD = "select_pay_method"
+# A control of commerce.html: its button, or under `clickables=divs` the div drawn instead.
+CLICKABLE = "button, [data-click]"
 
 
 def first_of_groups(conditions: list[Condition]) -> list[Condition]:
@@ -75,11 +81,13 @@ async def set_quantity(
     current = int(await box.get_attribute("data-amount") or 0)
     while current != target:
         if current == 0:
-            button = box.locator("form[data-cart]").first.locator("button")
-        elif current < target:
-            button = box.get_by_role("button", name=more)
+            button = box.locator("form[data-cart]").first.locator(CLICKABLE)
         else:
-            button = box.get_by_role("button", name=less)
+            op, name = ("inc", more) if current < target else ("dec", less)
+            # `clickables=divs` draws − and + with no name: the div in the form of its op.
+            button = box.get_by_role("button", name=name).or_(
+                box.locator(f"form:has(input[name=op][value={op}]) [data-click]")
+            )
         await ui.click(button)
         current += 1 if current < target else -1
         # A locator, not the element: after an expired session's login the page is new. The
@@ -109,12 +117,14 @@ async def set_line(ui: UI, params: Parameters) -> bool:
 
 
 async def set_favorite(ui: UI, card: Locator, wanted: bool) -> None:
-    button = card.locator("form[data-fav] button")
+    button = card.locator("form[data-fav]").locator(CLICKABLE)
     expected = "true" if wanted else "false"
-    if await button.get_attribute("aria-pressed") == expected:
+    # A `clickables=divs` heart has no state an agent can read: the page keeps it in data.
+    state = "aria-pressed" if await button.evaluate("b => b.matches('button')") else "data-pressed"
+    if await button.get_attribute(state) == expected:
         return
     await ui.click(button)
-    await expect(button).to_have_attribute("aria-pressed", expected, timeout=LOADING_S * 1000)
+    await expect(button).to_have_attribute(state, expected, timeout=LOADING_S * 1000)
 
 
 async def choose_sort(ui: UI, select: Locator, sort: str) -> None:
@@ -131,3 +141,15 @@ async def choose_pay_method(ui: UI, method: object) -> None:
     radio = ui.page.locator(f'input[data-pay-method][value="{method}"]')
     async with ui.page.expect_response(lambda r: r.url.split("?")[0].endswith("/checkout/method")):
         await ui.click(radio)
+
+
+async def pay_on_bank(ui: UI) -> None:
+    """Where the site's pay button opened the bank's page (`payment=bank`): the test card the
+    hub page shows, «Оплатить», and the site's answer once «Обрабатываем платёж…» is over."""
+    if not urlsplit(ui.page.url).path.endswith("/bank"):
+        return
+    form = ui.page.locator("form[data-bank]")
+    for label, text in zip(("Номер карты", "Срок действия", "CVC"), TEST_CARD, strict=True):
+        await ui.fill(form.get_by_label(label, exact=True), text)
+    async with ui.page.expect_navigation(timeout=LOADING_S * 1000):
+        await ui.click(form.get_by_role("button", name="Оплатить"))

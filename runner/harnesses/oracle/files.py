@@ -145,7 +145,7 @@ async def download(ui: UI, row: Locator) -> None:
         target = control.get_by_role("menuitem", name="Скачать")
     elif impl == "solid":
         target = control.locator("button")
-    else:  # outline, icon: the link itself
+    else:  # outline, icon: the link itself; clickables=divs: the div
         target = control
     async with ui.page.expect_download() as info:
         await ui.click(target)

@@ -40,12 +40,13 @@ LOADING_S = 15
 
 # What a click needs to know of its target: an input's type, whether it is (in) a link that
 # opens a new tab (`tabs=new_tab`), and whether it posts to the site (a form's submit button,
-# a payment method the page sends).
+# a payment method the page sends, a `clickables=divs` div that sends its form).
 TARGET_FACTS = """el => ({
   kind: el.tagName === "INPUT" ? el.type : "",
   newTab: el.closest("a[href]")?.target === "_blank",
-  posts: el.closest("form[method=post]") !== null
-    && el.matches("button:not([type=button]), input[type=submit], input[data-pay-method]"),
+  posts: el.closest("form[method=post]") !== null && el.matches(
+    "button:not([type=button]), input[type=submit], input[data-pay-method], [data-click=submit]"
+  ),
 })"""
 LOGIN_SCREEN = re.compile(r"/_session/login$")
 

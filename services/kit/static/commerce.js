@@ -40,11 +40,17 @@ function message(box, prefix, text) {
   box.append(p);
 }
 
+/** Hold `controls` while a request of theirs is on its way: a button disabled, a
+ * `clickables=divs` div (clickables.js) marked busy. */
+function hold(controls, on) {
+  controls.forEach((c) => (c.matches("button") ? (c.disabled = on) : (c.dataset.busy = on)));
+}
+
 async function changeCart(form) {
   const box = form.closest("[data-qty]");
   const prefix = box.dataset.qty;
-  const buttons = box.querySelectorAll("button");
-  buttons.forEach((b) => (b.disabled = true));
+  const buttons = box.querySelectorAll("button, [data-click]");
+  hold(buttons, true);
   try {
     const { ok, answer } = await send(form);
     if (answer === null) return; // on the way to the login
@@ -56,27 +62,31 @@ async function changeCart(form) {
     box.querySelector(`.${prefix}-stepper`).hidden = answer.amount === 0;
     document.querySelectorAll(`.${prefix}-cart-count`).forEach((el) => (el.textContent = answer.count));
   } finally {
-    buttons.forEach((b) => (b.disabled = false));
+    hold(buttons, false);
   }
 }
 
 async function changeFavorite(form) {
-  const button = form.querySelector("button");
-  button.disabled = true;
+  const button = form.querySelector("button, [data-click]");
+  hold([button], true);
   try {
     const { ok, answer } = await send(form);
     if (answer === null) return; // on the way to the login
     // Refused: the heart keeps saying what the server holds.
     message(form, form.dataset.fav, ok ? "" : answer.message || FAILED);
     if (!ok) return;
-    button.setAttribute("aria-pressed", String(answer.favorite));
-    const action = answer.favorite ? "Убрать из избранного" : "Добавить в избранное";
-    button.setAttribute("aria-label", `${action}: ${button.dataset.title}`);
-    button.title = answer.favorite ? "В избранном" : "В избранное";
     button.textContent = answer.favorite ? "♥" : "♡";
+    if (!button.matches("button")) {
+      button.dataset.pressed = String(answer.favorite); // a clickables div: no name, no state
+    } else {
+      button.setAttribute("aria-pressed", String(answer.favorite));
+      const action = answer.favorite ? "Убрать из избранного" : "Добавить в избранное";
+      button.setAttribute("aria-label", `${action}: ${button.dataset.title}`);
+      button.title = answer.favorite ? "В избранном" : "В избранное";
+    }
     document.querySelectorAll('[data-testid="fav-count"]').forEach((el) => (el.textContent = answer.count));
   } finally {
-    button.disabled = false;
+    hold([button], false);
   }
 }
 

@@ -73,6 +73,53 @@ class Car:
         return self.seats()[n - 1] if 1 <= n <= self.size else None
 
 
+def clock(start: str, minutes: int) -> str:
+    """The time `minutes` after `start` ("HH:MM"), with the days it moves on («+1 д.»)."""
+    hours, mins = map(int, start.split(":"))
+    total = hours * 60 + mins + minutes
+    days = total // (24 * 60)
+    return f"{total // 60 % 24:02d}:{total % 60:02d}" + (f" (+{days} д.)" if days else "")
+
+
+@dataclass(frozen=True)
+class Tariff:
+    """What a tariff is (the train page's tariff cards, the results' car classes): its code
+    on the ticket, its car class and what the ticket includes."""
+
+    code: str
+    car_class: str
+    about: str
+
+
+TARIFF_FACTS = {
+    "Эконом": Tariff("2С", "Сидячий", "Кресло в общем салоне, багаж до 36 кг, розетка у ряда"),
+    "Эконом+": Tariff(
+        "2В", "Сидячий", "Кресло с увеличенным шагом, набор в дорогу, выбор места без доплаты"
+    ),
+    "Бизнес": Tariff("1Р", "Сидячий", "Широкое кресло в салоне на 16 мест, горячее питание"),
+    "Первый класс": Tariff(
+        "1В", "Сидячий", "Кресло-диван в салоне на 12 мест, питание, пресса, трансфер"
+    ),
+    "Плацкартный": Tariff("3Э", "Плацкарт", "Полка в открытом вагоне, постельное бельё"),
+    "Купе": Tariff("2Э", "Купе", "Полка в купе на четверых, постельное бельё, набор в дорогу"),
+    "Купе (для инвалидов)": Tariff(
+        "2Ш", "Купе", "Купе у входа, широкая дверь, подъёмник и кнопка вызова проводника"
+    ),
+    "СВ": Tariff("1Б", "СВ", "Купе на двоих, бельё, питание, индивидуальная розетка"),
+    "Люкс": Tariff("1А", "Люкс", "Купе на двоих с душем и туалетом, питание, трансфер"),
+}
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A station the train stops at between its first and last: minutes after the start,
+    and how long it stands."""
+
+    station: str
+    after_min: int
+    halt_min: int
+
+
 @dataclass(frozen=True)
 class Train:
     id: str
@@ -85,14 +132,27 @@ class Train:
     departure: str
     duration_min: int
     cars: tuple[Car, ...]
+    # What the results' filters and cards show (generated after the rest, its own RNG):
+    # the train's type, its badges («Фирменный», «Двухэтажный»), on-board services, the
+    # stops between, and the tariffs sold out on the day (a waiting list, never bookable).
+    kind: str = "Скорый"
+    badges: tuple[str, ...] = ()
+    services: tuple[str, ...] = ()
+    stops: tuple[Stop, ...] = ()
+    sold_out: tuple[str, ...] = ()
 
     @property
     def arrival(self) -> str:
+        return clock(self.departure, self.duration_min)
+
+    @property
+    def arrival_hour(self) -> int:
         hours, minutes = map(int, self.departure.split(":"))
-        total = hours * 60 + minutes + self.duration_min
-        days = total // (24 * 60)
-        clock = f"{total // 60 % 24:02d}:{total % 60:02d}"
-        return clock + (f" (+{days} д.)" if days else "")
+        return (hours * 60 + minutes + self.duration_min) // 60 % 24
+
+    @property
+    def departure_hour(self) -> int:
+        return int(self.departure.split(":")[0])
 
     @property
     def duration(self) -> str:
@@ -102,8 +162,33 @@ class Train:
     def min_price(self) -> int:
         return min(car.price for car in self.cars)
 
+    @property
+    def max_price(self) -> int:
+        return max(car.price for car in self.cars)
+
     def car_for(self, tariff: str) -> Car | None:
         return next((car for car in self.cars if car.tariff == tariff), None)
+
+    def price_for(self, tariff: str) -> int:
+        """The lowest price, of `tariff`'s car when one is named and the train has it."""
+        car = self.car_for(tariff) if tariff else None
+        return car.price if car else self.min_price
+
+    @property
+    def car_classes(self) -> set[str]:
+        return {TARIFF_FACTS[car.tariff].car_class for car in self.cars}
+
+    def timetable(self) -> list[tuple[str, str, str, str]]:
+        """Every station with its arrival, departure and halt (the card's «Маршрут»)."""
+        rows = [(self.from_station, "", self.departure, "")]
+        for stop in self.stops:
+            rows.append((
+                stop.station,
+                clock(self.departure, stop.after_min),
+                clock(self.departure, stop.after_min + stop.halt_min),
+                f"{stop.halt_min} мин",
+            ))  # fmt: skip
+        return [*rows, (self.to_station, self.arrival, "", "")]
 
 
 @dataclass(frozen=True)
@@ -117,7 +202,9 @@ def _train_fields(train: Row) -> Row:
     """A train's fields as `Train` holds them: its cars built, their taken seats a tuple."""
     cars = cast("list[Row]", train["cars"])
     taken = ({**car, "taken": tuple(cast("list[int]", car["taken"]))} for car in cars)
-    return {**train, "cars": tuple(catalog_items(Car, taken))}
+    lists = {k: tuple(cast("list[str]", train[k])) for k in ("badges", "services", "sold_out")}
+    stops = tuple(catalog_items(Stop, cast("list[Row]", train["stops"])))
+    return {**train, **lists, "cars": tuple(catalog_items(Car, taken)), "stops": stops}
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,18 @@ synthetic, from one seeded RNG. Trains run every day on their timetable.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
 from services.kit.catalog import rows
 from services.kit.generate import dumps, write_or_check
-from services.rail.catalog import Car, CatalogData, CityData, Passenger, Train
+from services.rail.catalog import TARIFF_FACTS, Car, CatalogData, CityData, Passenger, Stop, Train
 
 SEED = 20260904
+# The facts added later (train type, badges, services, stops, sold-out tariffs) come from an
+# RNG of their own, so that every train keeps the id, name, times, cars and prices it had.
+FACTS_SEED = 20261207
 CATALOG_PATH = Path(__file__).resolve().parent / "data" / "catalog.json"
 
 # city -> its stations (invented neutral names); the city is what the search form picks.
@@ -130,6 +134,70 @@ ROUTES: list[tuple[str, str, int, float, list[tuple[str, list[str]]]]] = [
 ]
 
 
+# The towns between each route's cities, in order from its first city (real towns, stops
+# and times invented): a train stops at some of them, a fast one at fewer.
+ROUTE_TOWNS: dict[tuple[str, str], list[str]] = {
+    ("Москва", "Санкт-Петербург"): ["Клин", "Тверь", "Вышний Волочёк", "Бологое", "Окуловка",
+                                    "Малая Вишера", "Чудово"],
+    ("Москва", "Казань"): ["Владимир", "Ковров", "Муром", "Арзамас", "Шумерля", "Канаш",
+                           "Зеленодольск"],
+    ("Москва", "Нижний Новгород"): ["Петушки", "Владимир", "Ковров", "Вязники", "Дзержинск"],
+    ("Москва", "Сочи"): ["Тула", "Елец", "Воронеж", "Лиски", "Россошь", "Каменская",
+                         "Ростов-на-Дону", "Краснодар", "Туапсе", "Лазаревская"],
+    ("Москва", "Ярославль"): ["Сергиев Посад", "Александров", "Ростов Великий"],
+    ("Москва", "Тверь"): ["Зеленоград", "Клин", "Редкино"],
+    ("Москва", "Владимир"): ["Орехово-Зуево", "Покров", "Петушки"],
+    ("Москва", "Смоленск"): ["Голицыно", "Можайск", "Гагарин", "Вязьма", "Сафоново"],
+    ("Москва", "Воронеж"): ["Ожерелье", "Узловая", "Ефремов", "Елец", "Грязи"],
+    ("Москва", "Екатеринбург"): ["Владимир", "Нижний Новгород", "Киров", "Глазов", "Пермь",
+                                 "Кунгур"],
+    ("Санкт-Петербург", "Петрозаводск"): ["Волховстрой", "Лодейное Поле", "Свирь"],
+    ("Санкт-Петербург", "Мурманск"): ["Волховстрой", "Петрозаводск", "Медвежья Гора", "Сегежа",
+                                      "Кемь", "Беломорск", "Кандалакша", "Апатиты"],
+    ("Санкт-Петербург", "Псков"): ["Гатчина", "Луга", "Струги Красные"],
+    ("Санкт-Петербург", "Великий Новгород"): ["Тосно", "Чудово"],
+    ("Казань", "Самара"): ["Свияжск", "Буинск", "Ульяновск", "Димитровград", "Сызрань"],
+    ("Ростов-на-Дону", "Краснодар"): ["Батайск", "Кущёвская", "Тимашёвская"],
+}  # fmt: skip
+SERVICES = [
+    "Кондиционер", "Биотуалет", "Wi-Fi", "Розетки у мест", "Вагон-ресторан",
+    "Перевозка животных", "Питание в пути", "Места для багажа", "Детские места",
+]  # fmt: skip
+# A sold-out tariff the train might have had, by the kind of its cars.
+SOLD_OUT = {"sitting": ["Бизнес", "Первый класс", "Эконом+"], "berth": ["СВ", "Люкс", "Купе"]}
+
+
+def train_facts(train: Train, rng: random.Random) -> Train:
+    """The train with its type, badges, services, stops and sold-out tariffs."""
+    sitting = all(car.kind == "sitting" for car in train.cars)
+    fast = sitting and train.duration_min <= 6 * 60
+    kind = "Скоростной" if fast else rng.choice(["Скорый", "Скорый", "Пассажирский"])
+    badges = [badge for badge, share in (("Фирменный", 0.4), ("Двухэтажный", 0.25))
+              if rng.random() < share and (badge != "Двухэтажный" or not sitting)]  # fmt: skip
+    services = ["Кондиционер", "Биотуалет"] + [s for s in SERVICES[2:] if rng.random() < 0.5]
+    towns = ROUTE_TOWNS.get((train.from_city, train.to_city))
+    if towns is None:
+        towns = ROUTE_TOWNS[train.to_city, train.from_city][::-1]
+    moments = range(30, train.duration_min - 30, 25)  # a halt is shorter than 25 minutes
+    halts = min(rng.randint(1, 3) if fast else rng.randint(3, 6), len(moments), len(towns))
+    afters = sorted(rng.sample(moments, halts))
+    picked = [towns[i] for i in sorted(rng.sample(range(len(towns)), halts))]
+    stops = [Stop(town, after, rng.choice([1, 2, 2, 5, 10, 20]))
+             for town, after in zip(picked, afters, strict=True)]  # fmt: skip
+    kinds = {car.kind for car in train.cars}
+    had = {car.tariff for car in train.cars}
+    missing = [t for kind in sorted(kinds) for t in SOLD_OUT[kind] if t not in had]
+    sold_out = [rng.choice(missing)] if missing and rng.random() < 0.5 else []
+    return dataclasses.replace(
+        train,
+        kind=kind,
+        badges=tuple(badges),
+        services=tuple(services),
+        stops=tuple(stops),
+        sold_out=tuple(t for t in sold_out if t in TARIFF_FACTS),
+    )
+
+
 def taken_seats(size: int, rng: random.Random) -> tuple[int, ...]:
     """About a third of the car is sold; seats 1 and 2 stay free so a car never sells out."""
     return tuple(n for n in range(3, size + 1) if rng.random() < 0.3)
@@ -170,6 +238,8 @@ def build_catalog() -> CatalogData:
                         cars=tuple(cars),
                     )
                 )
+    facts = random.Random(FACTS_SEED)
+    trains = [train_facts(train, facts) for train in trains]
     passengers = [
         Passenger("Смирнова Анна Петровна", "Паспорт РФ 45 10 123456", "взрослый"),
         Passenger("Смирнов Игорь Олегович", "Паспорт РФ 45 11 654321", "взрослый"),

@@ -34,6 +34,11 @@ SITE = SiteDescriptor(
     controls={
         "date": ("popup_grid", "native_input", "text_input"),
         "select_station": ("typeahead", "native_select"),
+        # The steps suite's (issue 39): the seats drawn as the car, the passengers as a
+        # dropdown with categories; the same forms and events as the defaults.
+        "seat_map": ("list", "car"),
+        "passengers": ("selects", "dropdown"),
+        "payment": ("form", "bank"),  # services/kit/bank.py
         inject.KEY: inject.implementations("aria", "banner"),
     },
     writers={

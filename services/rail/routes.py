@@ -9,12 +9,13 @@ from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
 
 from services.core.errors import FieldError, FormError
+from services.kit import bank
 from services.kit import cart as carts
 from services.kit.cart import CART
-from services.kit.commerce import CHECKOUT, choose_pay_method
+from services.kit.commerce import CHECKOUT, choose_pay_method, wants_json
 from services.kit.site import Context, SiteDep, SiteRequest, catalog, replace, site_prefix
 from services.rail import service
-from services.rail.catalog import Catalog, Train
+from services.rail.catalog import TARIFF_FACTS, Catalog, Train
 
 DOMAIN = "rail"
 router = APIRouter(prefix=site_prefix(DOMAIN))
@@ -33,6 +34,7 @@ async def page_context(site: SiteRequest) -> Context:
         "cart_total": carts.total(cart),
         "pay_methods": service.PAY_METHODS,
         "required": service.REQUIRED,
+        "tariff_facts": TARIFF_FACTS,
     }
 
 
@@ -90,12 +92,18 @@ async def add_ticket(site: SiteRequest, rail: Catalog) -> None:
     await site.emit("basket_add", **added.model_dump(exclude_none=True))
 
 
-async def pay_tickets(site: SiteRequest) -> None:
+async def pay_tickets(site: SiteRequest, declined: bool = False) -> None:
     """The cart's tickets paid with the chosen method (409 without either), settled, and
-    `submit_payment`."""
+    `submit_payment`; a card the bank declined (`payment=bank`) writes it declined and
+    leaves the cart and the method as they were."""
     method = await chosen_method(site)
-    if not method or not carts.lines(await site.state.get(CART)):
+    cart = await site.state.get(CART)
+    if not method or not carts.lines(cart):
         raise FieldError("payment", "choose a pay method and have tickets in the cart", 409)
+    if declined:
+        held = list(carts.selected(cart).values())
+        await site.emit("submit_payment", **service.payment_params(method, held, "declined"))
+        return
     tickets = await site.state.update(CART, carts.settle)
     await site.state.update(CHECKOUT, lambda value: replace(value, {}))
     await site.emit("submit_payment", **service.payment_params(method, tickets))
@@ -118,14 +126,29 @@ async def search(site: SiteDep, rail: CatalogDep) -> HTMLResponse:
     query = dict(site.request.query_params)
     try:
         found = service.parse_search(rail, site.trajectory.today, query)
+        trains = rail.trains_between(found["from"], found["to"])
+        groups = service.filter_groups(trains)
+        chosen = {k: site.request.query_params.getlist(k) for k in site.request.query_params}
+        filters = service.parse_filters(groups, chosen)
     except FormError as exc:
         return await site.page("main.html", 422, form=query, errors=exc.errors)
-    event_type, params = service.search_event(found, query.get("act", ""))
+    event_type, params = service.search_event(found, filters, query.get("act", ""))
     await site.emit(event_type, **params)
     await site.emit.screen("bench_rail_search")
-    trains = rail.trains_between(found["from"], found["to"])
-    ordered = service.ordered(trains, found["tariff"], found["sort"])
-    return await site.page("results.html", form=query, search=found, trains=ordered)
+    tariff = found["tariff"]
+    shown = [t for t in trains if service.passes(t, groups, filters, tariff)]
+    return await site.page(
+        "results.html",
+        form=query,
+        search=found,
+        trains=service.ordered(shown, tariff, found["sort"]),
+        route_trains=trains,
+        groups=groups,
+        filters=filters,
+        counts=service.box_counts(trains, groups, filters, tariff),
+        carried=service.filter_fields(filters),
+        days=service.date_strip(found, site.trajectory.today, trains),
+    )
 
 
 @router.get("/train/{train_id}")
@@ -237,7 +260,43 @@ async def payment(site: SiteDep) -> Response:
 
 @router.post("/payment")
 async def pay(site: SiteDep) -> Response:
+    if await chosen_method(site) == "card" and bank.used(site):
+        await bank.hold(site, {"method": "card"})
+        return site.redirect("/payment/bank")
     await pay_tickets(site)
+    return site.redirect("/paid")
+
+
+@router.get("/payment/bank")
+async def bank_page(site: SiteDep) -> Response:
+    """The bank's page for the tickets (`payment=bank`); without a card payment sent, the
+    payment screen."""
+    cart = await site.state.get(CART)
+    sent = await bank.held(site) is not None and await chosen_method(site) == "card"
+    if not sent or not carts.lines(cart):
+        return site.redirect("/payment")
+    return await bank.page(site, carts.total(cart), f"{site.base}/payment")
+
+
+@router.post("/payment/bank")
+async def bank_pay(site: SiteDep) -> Response:
+    """The bank's page's card: the tickets paid (the paid screen), or refused with the field
+    (the bank's page again), or declined (the bank's page saying so)."""
+    if await bank.held(site) is None:
+        raise FieldError("payment", "оплата не начата — вернитесь к оплате", 409)
+    total, back = carts.total(await site.state.get(CART)), f"{site.base}/payment"
+    sent = {key: str(value) for key, value in (await site.request.form()).items()}
+    try:
+        card = bank.card(sent, site)
+    except FieldError as refused:
+        if wants_json(site.request):
+            raise
+        return await bank.page(site, total, back, refused.status, error=refused)
+    declined = bank.declined(card)
+    await pay_tickets(site, declined)
+    if declined:
+        return await bank.page(site, total, back, 402, refused=True)
+    await bank.release(site)
     return site.redirect("/paid")
 
 

@@ -6,7 +6,8 @@ the form's widgets may write. The routes (`routes.py`) call these and store what
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Literal, TypedDict
 from urllib.parse import urlencode
 
@@ -17,7 +18,7 @@ from services.kit.cart import Line, PaidAs
 from services.kit.forms import form_date, whole_number
 from services.kit.site import Slot
 from services.kit.trajectory import Trajectory
-from services.rail.catalog import Car, Catalog, Seat, Train
+from services.rail.catalog import TARIFF_FACTS, Car, Catalog, Seat, Train
 
 ADULTS, CHILDREN, MAX_PASSENGERS = (1, 4), (0, 3), 4
 SORTS = {"departure": "по времени отправления", "price": "по цене", "duration": "по времени в пути"}
@@ -139,11 +140,175 @@ def parse_search(catalog: Catalog, today: date, query: dict[str, str]) -> Search
     }
 
 
-def search_event(found: Search, act: str) -> tuple[str, Parameters]:
+# -- the results' filter rail (beside the tariff select, which stays the `tariff` filter) ----
+
+# Parts of the day a train leaves or arrives in: key -> (caption, from hour, to hour).
+DAYPARTS = {
+    "night": ("Ночь, 00:00–06:00", 0, 6),
+    "morning": ("Утро, 06:00–12:00", 6, 12),
+    "day": ("День, 12:00–18:00", 12, 18),
+    "evening": ("Вечер, 18:00–24:00", 18, 24),
+}
+NUMBERS = {"price_min": "Цена от", "price_max": "Цена до", "duration": "В пути не больше"}
+
+
+def _in_daypart(hour: int, part: str) -> bool:
+    return DAYPARTS[part][1] <= hour < DAYPARTS[part][2]
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group of the filter rail's boxes: the query's name (also the `apply_filter`
+    filter_type), its legend, its options (value -> caption) and whether a train has one."""
+
+    name: str
+    legend: str
+    options: dict[str, str]
+    has: Callable[[Train, str], bool]
+
+
+def filter_groups(trains: list[Train]) -> list[Group]:
+    """The boxes for the route's trains: times of day, and what the trains have."""
+    parts = {k: v[0] for k, v in DAYPARTS.items()}
+
+    def present(values: list[str]) -> dict[str, str]:
+        return {v: v for v in dict.fromkeys(values)}
+
+    classes = [t.car_class for t in TARIFF_FACTS.values()]
+    return [
+        Group("departure", "Время отправления", parts,
+              lambda t, v: _in_daypart(t.departure_hour, v)),
+        Group("arrival", "Время прибытия", parts, lambda t, v: _in_daypart(t.arrival_hour, v)),
+        Group("train_type", "Тип поезда", present(sorted(t.kind for t in trains)),
+              lambda t, v: t.kind == v),
+        Group("train", "Поезд", present([t.name for t in trains]), lambda t, v: t.name == v),
+        Group("car_class", "Тип вагона",
+              present([c for c in classes if any(c in t.car_classes for t in trains)]),
+              lambda t, v: v in t.car_classes),
+        Group("services", "Услуги в поезде",
+              present([s for t in trains for s in t.services]), lambda t, v: v in t.services),
+    ]  # fmt: skip
+
+
+class Filters(TypedDict):
+    """The rail's chosen filters: boxes by group (none: every train), the numbers (price
+    range in ₽, the longest trip in hours; None: no bound)."""
+
+    boxes: dict[str, list[str]]
+    numbers: dict[str, int | None]
+
+
+def parse_filters(groups: list[Group], query: dict[str, list[str]]) -> Filters:
+    """The filters the query names, or FormError for an option the route has not."""
+    errors: dict[str, str] = {}
+    boxes: dict[str, list[str]] = {}
+    for group in groups:
+        chosen = query.get(group.name, [])
+        unknown = [v for v in chosen if v not in group.options]
+        if unknown:
+            errors[group.name] = f"{group.legend}: нет варианта «{unknown[0]}»"
+        boxes[group.name] = [v for v in group.options if v in chosen]
+    numbers: dict[str, int | None] = {}
+    for name, caption in NUMBERS.items():
+        text = (query.get(name) or [""])[-1].strip()
+        number = whole_number(text) if text else None
+        if text and (number is None or number < 0):
+            errors[name] = f"{caption}: целое число не меньше 0"
+        numbers[name] = number
+    if errors:
+        raise FormError(errors)
+    return {"boxes": boxes, "numbers": numbers}
+
+
+def passes(
+    train: Train, groups: list[Group], filters: Filters, tariff: str, skip: str = ""
+) -> bool:
+    """Whether a train passes every filter (but the group `skip`, for its counts)."""
+    numbers = filters["numbers"]
+    price = train.price_for(tariff)
+    low, high, hours = numbers["price_min"], numbers["price_max"], numbers["duration"]
+    if (low is not None and price < low) or (high is not None and price > high):
+        return False
+    if hours is not None and train.duration_min > hours * 60:
+        return False
+    for group in groups:
+        chosen = filters["boxes"][group.name]
+        if group.name != skip and chosen and not any(group.has(train, v) for v in chosen):
+            return False
+    return True
+
+
+def box_counts(
+    trains: list[Train], groups: list[Group], filters: Filters, tariff: str
+) -> dict[str, dict[str, int]]:
+    """Each box's live count: the trains it would show with the other groups as chosen."""
+    return {
+        group.name: {
+            value: sum(
+                1
+                for t in trains
+                if group.has(t, value) and passes(t, groups, filters, tariff, skip=group.name)
+            )
+            for value in group.options
+        }
+        for group in groups
+    }
+
+
+def filter_fields(filters: Filters) -> list[tuple[str, str]]:
+    """The chosen filters as query fields (the other forms and links carry them on)."""
+    fields = [(name, value) for name, chosen in filters["boxes"].items() for value in chosen]
+    numbers = filters["numbers"].items()
+    return fields + [(name, str(number)) for name, number in numbers if number is not None]
+
+
+def filter_event(filter_type: str, filters: Filters, tariff: str) -> Parameters:
+    """`apply_filter` for the rail's group or number `filter_type`; the tariff select's
+    own (`tariff`); or `reset`, every filter cleared."""
+    if filter_type == "tariff":
+        return {"filter_type": "tariff", "value": tariff or "all"}
+    if filter_type in filters["numbers"]:
+        number = filters["numbers"][filter_type]
+        return {"filter_type": filter_type, "value": "all" if number is None else number}
+    if filter_type in filters["boxes"]:
+        return {
+            "filter_type": filter_type,
+            "value": ",".join(filters["boxes"][filter_type]) or "all",
+        }
+    if filter_type == "reset":
+        return {"filter_type": "reset", "value": "all"}
+    raise FieldError("act", f"no filter {filter_type!r}")
+
+
+def date_strip(found: Search, today: date, trains: list[Train]) -> list[Parameters]:
+    """The days around the search's (±3): each day's search query, its cheapest price (the
+    route's trains run every day; none before today) and whether it is the one shown."""
+    days: list[Parameters] = []
+    cheapest = min((t.price_for(found["tariff"]) for t in trains), default=None)
+    for shift in range(-3, 4):
+        day = found["day"] + timedelta(days=shift)
+        back = found["return"] if found["return"] >= day.isoformat() else ""
+        query = {
+            **{k: found[k] for k in ("from", "to", "adults", "children")},  # type: ignore[literal-required]
+            "date": day.isoformat(),
+            "return": back,
+        }
+        days.append({
+            "day": day,
+            "query": urlencode(query),
+            "price": cheapest if day >= today else None,
+            "chosen": shift == 0,
+        })  # fmt: skip
+    return days
+
+
+def search_event(found: Search, filters: Filters, act: str) -> tuple[str, Parameters]:
     """The event a results page served for the form writes: the filter or sort the results'
-    controls changed (`act`), else the search itself."""
-    if act == "filter":
-        return "apply_filter", {"filter_type": "tariff", "value": found["tariff"] or "all"}
+    controls changed (`act`: `filter` is the tariff select's, `filter:<type>` the rail's),
+    else the search itself."""
+    if act == "filter" or act.startswith("filter:"):
+        kind = act.partition(":")[2] or "tariff"
+        return "apply_filter", filter_event(kind, filters, found["tariff"])
     if act == "sort":
         return "apply_sort", {"sort": found["sort"]}
     return "submit_search", {
@@ -358,11 +523,12 @@ def ticket_line(catalog: Catalog, trip: Trip) -> tuple[Line, Basket]:
     return line, added
 
 
-def payment_params(method: str, tickets: list[Line]) -> Parameters:
-    """`submit_payment`'s parameters for the settled cart lines."""
+def payment_params(method: str, tickets: list[Line], result: str = "success") -> Parameters:
+    """`submit_payment`'s parameters for the settled cart lines (or for the lines a declined
+    card left in the cart)."""
     return {
         "method": method,
-        "result": "success",
+        "result": result,
         "amount": sum(line["price"] for line in tickets),
         "item_ids": [line["item_id"] for line in tickets],
         "tickets": [line["paid_as"] for line in tickets],

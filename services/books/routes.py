@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 from services.books import service
 from services.books.catalog import SORTS, Catalog, arrange, cover_svg
 from services.core.errors import FieldError
+from services.kit.account import check_card_number
 from services.kit.catalog import svg_response
 from services.kit.commerce import (
     SHOP_ROUTERS,
@@ -47,6 +48,7 @@ def make_commerce(books: Catalog) -> Commerce:
             methods=service.PAY_METHODS,
             empty_cart="корзина пуста — добавьте книги",
             check=service.check_order,
+            card=check_card_number,
             receipt=lambda form, trajectory: {"email": form["email"]},
             setup_form=service.SETUP_ORDER,
         ),

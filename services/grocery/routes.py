@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 from services.core.errors import FieldError
 from services.grocery import service
 from services.grocery.catalog import Catalog, image_svg
-from services.kit.account import is_declined, log_in, logged_in
+from services.kit.account import check_card, is_declined, log_in, logged_in
 from services.kit.catalog import svg_response
 from services.kit.commerce import (
     Checkout,
@@ -51,7 +51,8 @@ def make_commerce(grocery: Catalog, settings: SiteSettings) -> Commerce:
         checkout=Checkout(
             methods=service.PAY_METHODS,
             empty_cart="корзина пуста — добавьте продукты",
-            check=lambda form: service.check_order(form, settings.stand_today()),
+            check=service.check_order,
+            card=lambda form: check_card(form, settings.stand_today()),
             declined=is_declined,
             receipt=service.receipt,
             setup_form=service.SETUP_ORDER,

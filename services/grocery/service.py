@@ -3,10 +3,7 @@ checks, and what the receipt shows."""
 
 from __future__ import annotations
 
-from datetime import date
-
 from services.core.errors import FieldError
-from services.kit.account import check_card
 from services.kit.site import Context
 from services.kit.trajectory import Trajectory
 
@@ -30,9 +27,9 @@ SETUP_ORDER = {
 }
 
 
-def check_order(form: dict[str, str], today: date) -> None:
-    """The address, the slot, the promo code and, for a card, its fields; refused with the
-    field."""
+def check_order(form: dict[str, str]) -> None:
+    """The address, the slot and the promo code (a card's fields are the kit's:
+    `Checkout.card`); refused with the field."""
     if len(form.get("address", "").strip()) < 5:
         raise FieldError("address", "укажите адрес доставки: улицу, дом и квартиру")
     if form.get("slot", "asap") not in SLOTS:
@@ -40,8 +37,6 @@ def check_order(form: dict[str, str], today: date) -> None:
     if form.get("promo", "").strip():
         # No code is on sale in the stand's catalog: each one typed is refused, by name.
         raise FieldError("promo", "такого промокода нет или его срок истёк")
-    if form.get("method") == "card":
-        check_card(form, today)
 
 
 def receipt(form: dict[str, str], trajectory: Trajectory) -> Context:

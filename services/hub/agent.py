@@ -15,6 +15,8 @@ from services.core.models.api import PageEvents
 from services.core.sites import registry
 from services.hub.deps import HERE, HttpDep, PagesDep, SettingsDep
 from services.hub.proxy import check_path, forward
+from services.kit import bank
+from services.kit.account import TEST_CARD
 from services.kit.site import (
     Emitter,
     Pages,
@@ -41,6 +43,14 @@ def account(trajectory: Trajectory) -> tuple[str, str] | None:
     domains = trajectory.meta.get("ui_variants", {})
     expires = any(trajectory.variant(domain, "session") == "expire" for domain in domains)
     return perturb.ACCOUNT if expires else None
+
+
+def test_card(trajectory: Trajectory) -> tuple[str, str, str] | None:
+    """The test card (number, expiry, CVC) where a site of the trajectory takes a card on the
+    bank's page (`payment=bank`, services/kit/bank.py): the hub page shows it."""
+    domains = trajectory.meta.get("ui_variants", {})
+    banked = any(trajectory.variant(domain, bank.KEY) == bank.BANK for domain in domains)
+    return TEST_CARD if banked else None
 
 
 def theme(trajectory: Trajectory) -> str:
@@ -83,6 +93,7 @@ async def hub_page(
         theme=theme(trajectory),
         built=hub.sites,
         account=account(trajectory),
+        test_card=test_card(trajectory),
     )
 
 

@@ -18,6 +18,9 @@ Routes (under the site prefix):
 - with a `Checkout`: `GET /checkout`, `POST /checkout/method` (`method`) —
   `select_pay_method`, `POST /checkout` — `submit_payment` for the selected lines (the
   form's other fields, such as delivery, date, comment, are the site's to check or ignore);
+  under `payment=bank` a card is paid on the bank's page instead (services/kit/bank.py):
+  `POST /checkout` keeps the order and redirects to `GET /checkout/bank`, whose
+  `POST /checkout/bank` (`card_number`, `card_expiry`, `card_cvc`) writes `submit_payment`;
 - with `suggest`: `GET /suggest?q=` — the search field's suggestions as JSON.
 
 A POST with `Accept: application/json` (the page's `/_kit/commerce.js`) gets JSON; a plain form
@@ -40,6 +43,7 @@ from typing_extensions import TypedDict
 
 from services.core.errors import FieldError
 from services.core.models.events import Parameters
+from services.kit import bank
 from services.kit import cart as carts
 from services.kit.cart import CART, Cart
 from services.kit.catalog import FilterParams
@@ -116,19 +120,6 @@ def search_query(request: Request) -> str:
     return " ".join((request.query_params.get("q") or "").split())[:MAX_QUERY]
 
 
-def luhn(number: str) -> bool:
-    digits = [int(d) for d in reversed(number)]
-    return (sum(digits[0::2]) + sum(sum(divmod(2 * d, 10)) for d in digits[1::2])) % 10 == 0
-
-
-def card_number(raw: str) -> str:
-    """The card number without spaces and dashes; refused unless 16 digits passing Luhn."""
-    number = re.sub(r"[\s-]", "", raw)
-    if not re.fullmatch(r"[0-9]{16}", number) or not luhn(number):
-        raise FieldError("card_number", "номер карты — 16 цифр, проверьте его")
-    return number
-
-
 async def list_events(
     site: SiteRequest,
     where: str,
@@ -171,6 +162,8 @@ class Checkout:
     check: Callable[[dict[str, str]], None]  # the site's own fields; raises FieldError
     receipt: Callable[[dict[str, str], Trajectory], Context]  # extra done.html context
     declined: Callable[[dict[str, str]], bool] = lambda form: False  # the bank says no
+    # The card's fields of the site's own form (`payment=form`), for a card; raises FieldError.
+    card: Callable[[dict[str, str]], None] = lambda form: None
     # The fields a start state's payment is replayed with (the method is the event's).
     setup_form: dict[str, str] = field(default_factory=dict)
 
@@ -500,14 +493,12 @@ async def pay_method(
     return redirect_back(site, f"{site.base}/checkout")
 
 
-async def place_payment(
+async def check_order(
     site: SiteRequest, checkout: Checkout, form: dict[str, str]
-) -> tuple[bool, int]:
-    """The one writer of a shop's `submit_payment`: the cart's selected lines paid with the
-    form's method and fields (refused: FieldError naming the field, 409 for an empty cart or
-    none selected), those lines settled unless the bank declined; whether it declined, and
-    the total. A start state's cart has every line selected, so its payment pays them all."""
-    method = form.get("method", "")
+) -> tuple[list[str], int]:
+    """The order before it is paid: the cart's selected lines (409 for an empty cart or none
+    selected), the method and the site's fields (FieldError naming the field); the lines'
+    item ids and total."""
     cart = await site.state.get(CART)
     if not carts.total(cart):
         raise FieldError("cart", checkout.empty_cart, 409)
@@ -515,29 +506,58 @@ async def place_payment(
     total = carts.summed(chosen)[1]
     if not total:
         raise FieldError("cart", "не выбрано ни одного товара — отметьте их в корзине", 409)
-    if method not in checkout.methods:
+    if form.get("method", "") not in checkout.methods:
         raise FieldError("method", "выберите способ оплаты")
     checkout.check(form)
-    declined = checkout.declined(form)
+    return list(chosen), total
+
+
+async def place_payment(
+    site: SiteRequest,
+    checkout: Checkout,
+    form: dict[str, str],
+    bank_card: dict[str, str] | None = None,
+) -> tuple[bool, int]:
+    """The one writer of a shop's `submit_payment`: the cart's selected lines paid with the
+    form's method and fields (`check_order`; a card's fields the form's, or `bank_card`, the
+    bank's page's, checked by `bank.card`), those lines settled unless the bank declined;
+    whether it declined, and the total. A start state's cart has every line selected, so its
+    payment pays them all."""
+    method = form.get("method", "")
+    chosen, total = await check_order(site, checkout, form)
+    if bank_card is None:
+        if method == "card":
+            checkout.card(form)
+        declined = checkout.declined(form)
+    else:
+        declined = bank.declined(bank_card)
     await site.emit(
         "submit_payment",
         method=method,
         result="declined" if declined else "success",
         amount=total,
-        item_ids=list(chosen),
+        item_ids=chosen,
     )
     if not declined:
         await site.state.update(CART, lambda value: carts.settle(value, method))
     return declined, total
 
 
+def sent_form(form: Any) -> dict[str, str]:
+    return {key: str(value)[:200] for key, value in form.items()}
+
+
 @checkout_router.post("/checkout")
 async def pay(site: SiteDep, shop: CommerceDep) -> Response:
     checkout = shop.checkout
     assert checkout is not None
-    form = {k: str(v)[:200] for k, v in (await site.request.form()).items()}
+    form = sent_form(await site.request.form())
     method = form.get("method", "")
     try:
+        if method == "card" and bank.used(site):
+            await check_order(site, checkout, form)
+            await bank.hold(site, form)
+            return site.redirect("/checkout/bank")
         declined, total = await place_payment(site, checkout, form)
     except FieldError as refused:
         if wants_json(site.request) or refused.status == 409:
@@ -548,6 +568,40 @@ async def pay(site: SiteDep, shop: CommerceDep) -> Response:
         return await site.page("checkout.html", 402, form=form, error=error)
     receipt = checkout.receipt(form, site.trajectory)
     return await site.page("done.html", paid=total, method=method, form=form, **receipt)
+
+
+@checkout_router.get("/checkout/bank")
+async def bank_page(site: SiteDep) -> Response:
+    """The bank's page for the order its checkout sent; without one, the checkout."""
+    total = carts.summed(carts.selected(await site.state.get(CART)))[1]
+    if await bank.held(site) is None or not total:
+        return site.redirect("/checkout")
+    return await bank.page(site, total, f"{site.base}/checkout")
+
+
+@checkout_router.post("/checkout/bank")
+async def bank_pay(site: SiteDep, shop: CommerceDep) -> Response:
+    """The bank's page's card: the order its checkout sent paid, or refused with the field
+    (the bank's page again), or declined (the bank's page saying so, the order kept)."""
+    checkout = shop.checkout
+    assert checkout is not None
+    form = await bank.held(site)
+    total = carts.summed(carts.selected(await site.state.get(CART)))[1]
+    back = f"{site.base}/checkout"
+    try:
+        if form is None:
+            raise FieldError("payment", "заказ не оформлен — вернитесь к оформлению", 409)
+        card = bank.card(sent_form(await site.request.form()), site)
+        declined, total = await place_payment(site, checkout, form, card)
+    except FieldError as refused:
+        if wants_json(site.request) or refused.field not in bank.CARD_FIELDS:
+            return await shop.refuse(site, refused)
+        return await bank.page(site, total, back, refused.status, error=refused)
+    if declined:
+        return await bank.page(site, total, back, 402, refused=True)
+    await bank.release(site)
+    receipt = checkout.receipt(form, site.trajectory)
+    return await site.page("done.html", paid=total, method=form["method"], form=form, **receipt)
 
 
 @suggest_router.get("/suggest")

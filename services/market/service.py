@@ -3,12 +3,10 @@ page events a page may write."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from services.core.errors import FieldError
 from services.core.models.events import Parameters
-from services.kit.account import check_card
 from services.kit.catalog import without
 from services.kit.forms import whole_number
 from services.kit.site import Context
@@ -126,11 +124,10 @@ def chips(filters: Filters, query: Any) -> list[tuple[str, str]]:
     return out
 
 
-def check_order(form: dict[str, str], today: date) -> None:
+def check_order(form: dict[str, str]) -> None:
+    """The address (the card's fields are the kit's: `Checkout.card`)."""
     if len(form.get("address", "").strip()) < 5:
         raise FieldError("address", "укажите адрес доставки")
-    if form.get("method") == "card":
-        check_card(form, today)
 
 
 def receipt(form: dict[str, str], trajectory: Trajectory) -> Context:

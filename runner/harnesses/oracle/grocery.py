@@ -127,11 +127,14 @@ async def open_checkout(ui: UI) -> None:
 
 
 async def pay(ui: UI, params: Parameters) -> None:
-    """The order form filled (the card's fields for a card), the method chosen, «Оплатить»."""
+    """The order form filled (the card's fields for a card, unless the bank's page takes
+    them), the method chosen, «Оплатить»."""
     await open_checkout(ui)
     form = ui.page.locator("form.g-checkout")
     method = plain(params.get("method")) or "card"
     await choose_pay_method(ui, method)
-    for label, text in (ORDER_FORM | (CARD_FORM if method == "card" else {})).items():
+    on_form = method == "card" and await form.locator("input[name=card_number]").count()
+    for label, text in (ORDER_FORM | (CARD_FORM if on_form else {})).items():
         await ui.fill(form.get_by_label(label, exact=True), text)
     await ui.click(form.get_by_role("button", name="Оплатить"))
+    await commerce.pay_on_bank(ui)

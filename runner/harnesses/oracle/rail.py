@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Locator
 
-from runner.harnesses.oracle.commerce import first_of_groups
+from runner.harnesses.oracle.commerce import first_of_groups, pay_on_bank
 from runner.harnesses.oracle.ui import UI, choose_option, pick_date, plain, target_amount
 from services.core.matching import value_matches
 from services.core.models.events import Condition, Parameters
@@ -146,6 +146,7 @@ async def pay(ui: UI, want: dict[str, Parameters], screens: set[str]) -> None:
     await ui.click(ui.page.get_by_role("link", name="Перейти к оплате"))
     if "submit_payment" in want:
         await ui.click(ui.page.get_by_role("button", name="Оплатить"))
+        await pay_on_bank(ui)
 
 
 async def first_matching(items: Locator, attribute: str, expected: Any) -> Locator:

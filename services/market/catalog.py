@@ -265,6 +265,13 @@ class Catalog:
         items = sorted(self.in_category(cat_id), key=lambda p: -p.reviews)
         return list(dict.fromkeys(p.kind for p in items))
 
+    def popular_searches(self, cat_id: str, limit: int = 3) -> list[str]:
+        """What is searched for in a category (the catalogue menu's links): the kind and the
+        maker of its most reviewed products."""
+        items = sorted(self.in_category(cat_id), key=lambda p: (-p.reviews, p.id))
+        found = (f"{p.kind.split()[0].lower()} {p.brand}" for p in items)
+        return list(dict.fromkeys(found))[:limit]
+
     def in_category(self, cat_id: str) -> list[Product]:
         return [p for p in self._products if p.category == cat_id]
 

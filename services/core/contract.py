@@ -246,6 +246,18 @@ class HotelRoom(HotelSearch):
     hotelId: str | None = None
 
 
+class HotelConfirm(Params):
+    """Отели' booking confirmed by the guest's form: the hotel, room and stay it books, how
+    many guests, and the confirmation number the page shows."""
+
+    hotelId: str
+    roomType: str
+    startDate: str
+    endDate: str
+    guestsCount: int = Field(ge=1, le=36)
+    confirmation: str = Field(min_length=1, max_length=20)
+
+
 # -- files ------------------------------------------------------------------------------
 
 
@@ -343,6 +355,7 @@ EVENT_TYPES: dict[str, type[Params]] = {
     "bench_hotel_select_guests": HotelGuests,
     "bench_hotel_select_hotel": HotelSelect,
     "bench_hotel_select_room": HotelRoom,
+    "bench_hotel_confirm_booking": HotelConfirm,
     "bench_grocery_login": GroceryLogin,
     "bench_files_select_collection": FilesCollection,
     "bench_files_select_year": FilesYear,

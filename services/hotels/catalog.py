@@ -63,6 +63,25 @@ class Room:
         return adults <= self.adults and adults + kids <= self.adults + self.kids
 
 
+# A property's kind (the results' tabs and «Тип жилья») by how its name begins.
+KINDS: dict[str, tuple[str, ...]] = {
+    "Отель": ("Отель", "Гостиница", "Бутик-отель"),
+    "Апартаменты": ("Апарт-отель", "Резиденция"),
+    "Гостевой дом": ("Гостевой дом",),
+}
+
+
+@dataclass(frozen=True)
+class Opinion:
+    """A guest's review: who, what trip, the score out of 10, what they liked and did not."""
+
+    author: str
+    trip: str
+    score: int
+    liked: str
+    disliked: str
+
+
 @dataclass(frozen=True)
 class Hotel:
     id: str
@@ -74,18 +93,59 @@ class Hotel:
     amenities: tuple[str, ...]
     color: str
     rooms: tuple[Room, ...]
+    kind: str  # a key of KINDS
+    distance: float  # km to the centre
+    x: float  # where it stands on the city's map, per cent of its width and height
+    y: float
+    meals: tuple[str, ...]  # the meals its rates offer, «Без питания» first
+    reviews: int  # how many reviews its rating is made of
+    free_cancel: bool
+    payment: tuple[str, ...]  # «Оплата на месте», «Предоплата онлайн»
+    beds: tuple[str, ...]
+    badge: str  # "" for none
+    checkin: str  # from, "14:00"
+    checkout: str  # until, "12:00"
+    nearby: tuple[tuple[str, float], ...]  # (place, km)
+    opinions: tuple[Opinion, ...]
 
     @property
     def min_price(self) -> int:
         return min(room.price for room in self.rooms)
 
+    @property
+    def title(self) -> str:
+        """Its name, as the favourites' events carry it (services/kit/commerce.py `Goods`)."""
+        return self.name
+
+    @property
+    def price(self) -> int:
+        return self.min_price
+
     def room(self, room_type: str) -> Room | None:
         return next((room for room in self.rooms if room.type == room_type), None)
 
 
-def _hotel(amenities: list[str], rooms: list[Row], **fields: Any) -> Hotel:
-    """A hotel from its catalog row, whose amenities and rooms are JSON lists."""
-    return Hotel(amenities=tuple(amenities), rooms=tuple(catalog_items(Room, rooms)), **fields)
+def _hotel(
+    amenities: list[str],
+    rooms: list[Row],
+    meals: list[str],
+    payment: list[str],
+    beds: list[str],
+    nearby: list[list[Any]],
+    opinions: list[Row],
+    **fields: Any,
+) -> Hotel:
+    """A hotel from its catalog row, whose lists are JSON lists."""
+    return Hotel(
+        amenities=tuple(amenities),
+        rooms=tuple(catalog_items(Room, rooms)),
+        meals=tuple(meals),
+        payment=tuple(payment),
+        beds=tuple(beds),
+        nearby=tuple((place, km) for place, km in nearby),
+        opinions=tuple(catalog_items(Opinion, opinions)),
+        **fields,
+    )
 
 
 class Catalog:

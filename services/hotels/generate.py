@@ -9,10 +9,13 @@ names, districts, ratings and prices are synthetic, from one seeded RNG.
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
+from typing import Any
 
-from services.hotels.catalog import CatalogData, City, Hotel, Room
+from services.hotels.catalog import KINDS as PROPERTY_KINDS
+from services.hotels.catalog import CatalogData, City, Hotel, Opinion, Room
 from services.kit.catalog import rows
 from services.kit.generate import dumps, write_or_check
 
@@ -120,6 +123,55 @@ ROOM_TYPES: list[tuple[str, int, int, float]] = [
     ("Полулюкс", 3, 2, 2.1),
     ("Люкс", 4, 2, 3.0),
 ]
+# The facts the results' filters and the hotel page show, drawn per hotel from an RNG of its
+# own (so the names, ratings and rooms above stay what they were): a district's direction
+# from the centre on the map (degrees) and its distance to the centre (km, lowest, highest).
+DISTRICT_PLACE = {
+    "Центр": (200, 0.2, 1.2),
+    "Старый город": (300, 0.6, 2.0),
+    "Набережная": (90, 1.0, 3.2),
+    "Деловой квартал": (20, 2.0, 5.0),
+    "У вокзала": (150, 1.4, 4.0),
+    "Парковая зона": (240, 3.0, 6.8),
+}
+MEALS = ["Без питания", "Завтрак включён", "Полупансион", "Всё включено"]
+PAYMENTS = ["Оплата на месте", "Предоплата онлайн"]
+BEDS = ["Двуспальная кровать", "Две отдельные кровати"]
+BADGES = ["", "", "Хороший вариант", "Скидка 10%", "Новинка", "Часто бронируют", "Лучшая цена"]
+CHECKIN = ["13:00", "14:00", "14:00", "15:00"]
+CHECKOUT = ["11:00", "12:00", "12:00"]
+PLACES = [
+    "Главная площадь",
+    "Городской музей",
+    "Центральный парк",
+    "Театр оперы и балета",
+    "Железнодорожный вокзал",
+    "Торговый центр",
+    "Набережная реки",
+    "Старый рынок",
+    "Ботанический сад",
+    "Станция метро",
+    "Кафедральный собор",
+    "Аэроэкспресс",
+]
+GUESTS = ["Марина", "Алексей", "Ольга", "Дмитрий", "Ирина", "Сергей", "Наталья", "Павел"]
+TRIPS = ["Пара", "Семья с детьми", "Деловая поездка", "Один путешественник", "Друзья"]
+LIKED = [
+    "Чистый номер и удобная кровать.",
+    "Очень вежливый персонал, помогли с такси.",
+    "Отличное расположение, всё рядом.",
+    "Вкусный завтрак, большой выбор.",
+    "Тихо, хорошо выспались.",
+    "Красивый вид из окна.",
+]
+DISLIKED = [
+    "Слабый напор воды в душе.",
+    "Маленький лифт.",
+    "Шумно по вечерам со стороны улицы.",
+    "Заселили на полчаса позже.",
+    "Мало розеток у кровати.",
+    "Ничего, всё понравилось.",
+]
 BASE_PRICE = {1: 4200, 2: 7800, 3: 16500}  # a standard room, per night, ₽
 COLORS = ["#f4c7a1", "#a8d5e2", "#c9e4ca", "#e6c9f2", "#f7e3a3", "#b8c6f5", "#f2b5b5"]
 
@@ -151,20 +203,68 @@ def build_catalog() -> CatalogData:
                 Room(rtype, adults, kids, _price(BASE_PRICE[tier] * factor * rfactor))
                 for rtype, adults, kids, rfactor in chosen
             )
+            name = f"{rng.choice(KINDS)} «{title}»"
+            rating = round(rng.uniform(7.0, 9.8), 1)
+            district = rng.choice(DISTRICTS)
+            amenities = tuple(sorted(rng.sample(AMENITIES, 3), key=AMENITIES.index))
             hotels.append(
                 Hotel(
                     id=f"h-{cid}-{n}",
                     city=cid,
-                    name=f"{rng.choice(KINDS)} «{title}»",
+                    name=name,
                     stars=stars,
-                    rating=round(rng.uniform(7.0, 9.8), 1),
-                    district=rng.choice(DISTRICTS),
-                    amenities=tuple(sorted(rng.sample(AMENITIES, 3), key=AMENITIES.index)),
+                    rating=rating,
+                    district=district,
+                    amenities=amenities,
                     color=rng.choice(COLORS),
                     rooms=rooms,
+                    **_facts(f"h-{cid}-{n}", name, rating, district, amenities),
                 )
             )
     return {"cities": rows(cities), "hotels": rows(hotels)}
+
+
+def _facts(
+    hotel_id: str, name: str, rating: float, district: str, amenities: tuple[str, ...]
+) -> dict[str, Any]:
+    """A hotel's facts beyond its name, stars, rating and rooms, from an RNG of its own: its
+    kind (from its name), where it stands (km to the centre, a point of the city's map in
+    per cent), meals, reviews, cancellation and payment, beds, a badge, check-in and -out,
+    the places nearby and three guests' reviews."""
+    rng = random.Random(f"{SEED}/{hotel_id}")
+    angle, low, high = DISTRICT_PLACE[district]
+    distance = round(rng.uniform(low, high), 1)
+    turn = math.radians(angle + rng.uniform(-25, 25))
+    meals = ["Без питания"] + (["Завтрак включён"] if "Завтрак" in amenities else [])
+    meals += [m for m in MEALS[2:] if rng.random() < 0.2]
+    payment = [p for p in PAYMENTS if rng.random() < 0.7] or [rng.choice(PAYMENTS)]
+    beds = [b for b in BEDS if rng.random() < 0.7] or [BEDS[0]]
+    places = sorted(rng.sample(PLACES, 4), key=PLACES.index)
+    return {
+        "kind": next(k for k, prefixes in PROPERTY_KINDS.items() if name.startswith(prefixes)),
+        "distance": distance,
+        "x": round(50 + 6.5 * distance * math.cos(turn), 1),
+        "y": round(50 + 6.5 * distance * math.sin(turn), 1),
+        "meals": tuple(meals),
+        "reviews": rng.randint(12, 2400),
+        "free_cancel": rng.random() < 0.6,
+        "payment": tuple(payment),
+        "beds": tuple(beds),
+        "badge": rng.choice(BADGES),
+        "checkin": rng.choice(CHECKIN),
+        "checkout": rng.choice(CHECKOUT),
+        "nearby": tuple((place, round(rng.uniform(0.2, 3.5), 1)) for place in places),
+        "opinions": tuple(
+            Opinion(
+                author=rng.choice(GUESTS),
+                trip=rng.choice(TRIPS),
+                score=rng.randint(max(5, round(rating) - 2), 10),
+                liked=rng.choice(LIKED),
+                disliked=rng.choice(DISLIKED),
+            )
+            for _ in range(3)
+        ),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,6 +21,11 @@ SITE = SiteDescriptor(
             "bench_hotel_select_guests",
             "bench_hotel_select_hotel",
             "bench_hotel_select_room",
+            "bench_hotel_confirm_booking",
+            "apply_filter",
+            "apply_sort",
+            "add_favorites",
+            "remove_favorites",
         }
     ),
     screens="services.hotels.catalog:states",
@@ -31,6 +36,8 @@ SITE = SiteDescriptor(
         "date": ("split_popup", "inline_calendar", "text_input", "single_popup"),
         "select_city": ("autocomplete", "native_select"),
         "counter_guests": ("rooms_popup", "inline_stepper", "compact_select", "pill_buttons"),
+        # A room's rates to choose before it is booked (issue 39's steps suite).
+        "hotel_rates": ("room", "rates"),
         inject.KEY: inject.implementations("visible", "aria", "banner"),
     },
     writers={
@@ -45,6 +52,11 @@ SITE = SiteDescriptor(
         ),
         "bench_hotel_select_hotel": ("bench_hotel_search",),
         "bench_hotel_select_room": ("bench_hotel_item",),
+        "bench_hotel_confirm_booking": ("bench_hotel_booking",),
+        **dict.fromkeys(("apply_filter", "apply_sort"), ("bench_hotel_search",)),
+        **dict.fromkeys(
+            ("add_favorites", "remove_favorites"), ("bench_hotel_search", "bench_hotel_item")
+        ),
     },
     evidence=(
         Evidence("COUNTER", "bench_hotel_select_guests"),

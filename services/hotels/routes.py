@@ -6,17 +6,25 @@ from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from services.core.contract import GUEST_LIMITS
-from services.core.errors import FieldError
+from services.core.errors import FieldError, FormError
 from services.core.models.events import Parameters
 from services.hotels import service
-from services.hotels.catalog import Catalog, Hotel, Room, image_svg
+from services.hotels.catalog import KINDS, Catalog, Hotel, Room, image_svg
 from services.kit.catalog import svg_response
+from services.kit.commerce import (
+    FAVORITE_OPS,
+    FAVORITES,
+    change_favorite,
+    list_events,
+    redirect_back,
+    wants_json,
+)
 from services.kit.pictures import ViewQuery
 from services.kit.replay import Replay, Step
-from services.kit.site import Context, SiteDep, SiteRequest, catalog, site_prefix
+from services.kit.site import Context, SiteDep, SiteRequest, catalog, replace, site_prefix
 
 DOMAIN = "hotels"
 router = APIRouter(prefix=site_prefix(DOMAIN))
@@ -25,10 +33,17 @@ CatalogDep = Annotated[Catalog, Depends(catalog)]
 
 
 async def page_context(site: SiteRequest) -> Context:
-    """What every hotels page shows: the form's cities and today."""
+    """What every hotels page shows: the form's cities and today, the hotels in the
+    favourites."""
     hotels: Catalog = site.catalog
     return {
         "catalog": hotels,
+        "favorites": (await site.state.get(FAVORITES)).get("items", []),
+        "groups": service.GROUPS,
+        "sorts": service.SORTS,
+        "rating_word": service.rating_word,
+        "rates": service.rates,
+        "aspects": service.aspects,
         "cities": hotels.city_options(),
         "today": site.trajectory.today.isoformat(),
         "required": service.REQUIRED,
@@ -66,7 +81,25 @@ async def search(
     fitting = [
         h for h in hotels.hotels_in(found["city"].id) if service.hotel_fits(h, found["rooms"])
     ]
-    return await site.page("results.html", form=form, search=found, hotels=fitting)
+    filters, list_changed = service.parse_filters(site.request.query_params)
+    await list_events(
+        site, f"search?{found['query']}", filters.as_params(), filters.sort, list_changed
+    )
+    return await site.page(
+        "results.html",
+        form=form,
+        search=found,
+        fitting=fitting,
+        hotels=(shown := filters.arrange(fitting, found)),
+        pins=service.map_pins(shown),
+        filters=filters,
+        counts=filters.counts(fitting, found),
+        kinds={
+            kind: sum(h.kind == kind for h in fitting if filters.passes(h, found, but="type"))
+            for kind in KINDS
+        },
+        here=f"{site.base}/search?{found['query']}&{filters.query()}",
+    )
 
 
 @router.get("/hotel/{hotel_id}")
@@ -99,6 +132,7 @@ async def choose_room(
     start: Annotated[str, Form()] = "",
     end: Annotated[str, Form()] = "",
     rooms: Annotated[str, Form()] = "2",
+    rate: Annotated[str, Form()] = "",
 ) -> Response:
     hotel = hotels.hotel(hotel_id)
     if hotel is None:
@@ -106,7 +140,9 @@ async def choose_room(
     room = hotel.room(room_type)
     if room is None:
         raise FieldError("room_type", f"no room {room_type!r} in {hotel.id}")
-    errors = await choose(site, hotels, hotel, room, start, end, rooms)
+    if rate and rate not in {r.key for r in service.rates(hotel, room)}:
+        raise FieldError("rate", f"no rate {rate!r} for {room.type}")
+    errors = await choose(site, hotels, hotel, room, start, end, rooms, rate)
     if errors:
         city = hotels.city(hotel.city)
         return await site.page(
@@ -116,11 +152,20 @@ async def choose_room(
 
 
 async def choose(
-    site: SiteRequest, hotels: Catalog, hotel: Hotel, room: Room, start: str, end: str, rooms: str
+    site: SiteRequest,
+    hotels: Catalog,
+    hotel: Hotel,
+    room: Room,
+    start: str,
+    end: str,
+    rooms: str,
+    rate: str = "",
 ) -> dict[str, str]:
     """The one writer of a room choice: the booking stored with its search (as the form sent
-    it) and `bench_hotel_select_room` written; the search's errors by field instead, and
-    nothing stored, when its dates or guests do not hold."""
+    it) and its rate (`hotel_rates=rates`), any earlier confirmation dropped, and
+    `bench_hotel_select_room` written with the room's price (a rate adds nothing to it); the
+    search's errors by field instead, and nothing stored, when its dates or guests do not
+    hold."""
     found, errors = service.search_or_errors(
         hotels, site.trajectory.today, hotel.city, start, end, rooms
     )
@@ -129,11 +174,12 @@ async def choose(
     booking: service.Booking = {
         "hotel": hotel.id,
         "room": room.type,
+        "rate": rate,
         "start": start,
         "end": end,
         "rooms": rooms,
     }
-    await site.state.update(service.BOOKING, lambda value: value.update(booking))
+    await site.state.update(service.BOOKING, lambda value: replace(value, booking))
     await site.emit(
         "bench_hotel_select_room",
         roomType=room.type,
@@ -188,6 +234,18 @@ def make_replay(hotels: Catalog) -> Replay:
 
 @router.get("/booking")
 async def booking(site: SiteDep, hotels: CatalogDep) -> HTMLResponse:
+    return await booking_page(site, hotels)
+
+
+async def booking_page(
+    site: SiteRequest,
+    hotels: Catalog,
+    status: int = 200,
+    guest: dict[str, str] | None = None,
+    errors: dict[str, str] | None = None,
+) -> HTMLResponse:
+    """The booking: the room chosen, its stay and the guest's form (filled in for the
+    cabinet's traveller, or as sent, with `errors`), its confirmation once sent."""
     chosen = await site.state.get(service.BOOKING)
     hotel = hotels.hotel(chosen.get("hotel", ""))
     room = hotel.room(chosen.get("room", "")) if hotel else None
@@ -207,7 +265,81 @@ async def booking(site: SiteDep, hotels: CatalogDep) -> HTMLResponse:
     else:
         await site.emit.screen("bench_hotel_booking")
     city = hotels.city(hotel.city) if hotel else None
-    return await site.page("booking.html", hotel=hotel, room=room, city=city, search=found)
+    rate = None
+    if hotel is not None and room is not None:
+        rate = next((r for r in service.rates(hotel, room) if r.key == chosen.get("rate")), None)
+    return await site.page(
+        "booking.html",
+        status,
+        hotel=hotel,
+        room=room,
+        rate=rate,
+        city=city,
+        search=found,
+        guest=guest or service.GUEST,
+        errors=errors or {},
+        confirmation=chosen.get("confirmation"),
+    )
+
+
+@router.post("/booking")
+async def confirm_booking(site: SiteDep, hotels: CatalogDep) -> Response:
+    """The booking's guest form sent: its confirmation number kept with the booking and
+    `bench_hotel_confirm_booking` written, back to the booking; the form again naming each
+    bad field (422), or the booking page when no room is chosen (409)."""
+    chosen = await site.state.get(service.BOOKING)
+    form = {k: str(v) for k, v in (await site.request.form()).items()}
+    hotel = hotels.hotel(chosen.get("hotel", ""))
+    found = None
+    if hotel is not None:
+        found, _ = service.search_or_errors(
+            hotels,
+            site.trajectory.today,
+            hotel.city,
+            chosen["start"],
+            chosen["end"],
+            chosen["rooms"],
+        )
+    if hotel is None or found is None:
+        return await booking_page(site, hotels, 409)
+    try:
+        service.check_guest(form)
+    except FormError as refused:
+        return await booking_page(site, hotels, 422, form, refused.errors)
+    number = service.confirmation(site.trajectory.id, chosen)
+    await site.state.update(service.BOOKING, lambda value: value.update({"confirmation": number}))
+    await site.emit(
+        "bench_hotel_confirm_booking",
+        hotelId=hotel.id,
+        roomType=chosen["room"],
+        startDate=found["start"].isoformat(),
+        endDate=found["end"].isoformat(),
+        guestsCount=found["guests"],
+        confirmation=number,
+    )
+    return site.redirect("/booking")
+
+
+@router.post("/favorites/{hotel_id}")
+async def change_favorites(
+    hotel_id: str,
+    site: SiteDep,
+    hotels: CatalogDep,
+    op: Annotated[str, Form()] = "toggle",
+    next: Annotated[str, Form()] = "",
+) -> Response:
+    """♡ on a hotel's card (the kit's `fav` control and `/_kit/commerce.js`):
+    `add_favorites` / `remove_favorites` as the shops write them."""
+    hotel = hotels.hotel(hotel_id)
+    if hotel is None:
+        raise FieldError("hotel_id", f"no hotel {hotel_id!r}", 404)
+    if op not in FAVORITE_OPS:
+        raise FieldError("op", f"действие — одно из: {', '.join(FAVORITE_OPS)}")
+    after = await change_favorite(site, hotel, op)
+    if wants_json(site.request):
+        count = len((await site.state.get(FAVORITES)).get("items", []))
+        return JSONResponse({"item_id": hotel.id, "favorite": after, "count": count})
+    return redirect_back(site, next)
 
 
 @assets.get("/img/{hotel_id}.svg")

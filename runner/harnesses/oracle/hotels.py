@@ -1,9 +1,12 @@
 """Oracle for Отели: the search form's city, dates and guests under every implementation,
-the search itself, a hotel from the results and a room on its page."""
+the search itself, a hotel from the results and a room on its page (under `hotel_rates=rates`
+the room's first rate)."""
 
 from __future__ import annotations
 
 import json
+
+from playwright.async_api import Locator
 
 from runner.harnesses.oracle.ui import UI, choose_option, pick_date, plain, set_guests
 from services.core.matching import value_matches
@@ -111,9 +114,20 @@ async def search_and_choose(ui: UI, conditions: list[Condition]) -> None:
             if all(
                 value_matches(v, row_facts[k]) for k, v in wanted[ROOM].items() if k in row_facts
             ):
-                await ui.click(row.get_by_role("button"))
+                await choose_room(ui, row)
                 return
         raise LookupError(f"no room matches {wanted[ROOM]}")
+
+
+async def choose_room(ui: UI, row: Locator) -> None:
+    """The room's button books it; under `hotel_rates=rates` (the table's `data-impl`) it
+    opens the room's rates, and its first rate (the room's own price) books it."""
+    await ui.click(row.get_by_role("button"))
+    if await ui.page.locator("table.h-rooms").get_attribute("data-impl") == "rates":
+        rates = ui.page.locator(
+            f"#{await row.get_by_role('button').get_attribute('aria-controls')}"
+        )
+        await ui.click(rates.get_by_role("button").first)
 
 
 async def open_hotel(ui: UI, params: Parameters) -> None:

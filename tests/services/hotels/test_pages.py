@@ -292,3 +292,180 @@ def test_front_page_blocks_open_searches_and_information(page: Page, hub: httpx.
     blog = page.get_by_role("region", name="Блог о путешествиях")
     blog.get_by_role("link", name="Ранний заезд и поздний выезд").click()
     expect(title).to_have_text("Блог о путешествиях")
+
+
+# -- issue 39: the results' filters, sort, tabs, map and ♡; the hotel page; the booking's
+# confirmation; the rates step ------------------------------------------------------------
+
+RESULTS = "search?city=ru-mow&start=2026-12-20&end=2026-12-23&rooms=2"
+HOTEL = "hotel/h-ru-mow-1?city=ru-mow&start=2026-12-20&end=2026-12-23&rooms=2"
+# Each section of the rail: the control to tick, its role and the start of its name (the
+# option's live count follows it), and the `apply_filter` it writes.
+FILTERS = [
+    ("radio", "за весь период", {"filter_type": "price_for", "value": "stay"}),
+    ("checkbox", "Отель", {"filter_type": "type", "value": "Отель"}),
+    ("radio", "до 5 км", {"filter_type": "distance", "value": 5}),
+    ("checkbox", "Спа", {"filter_type": "amenity", "value": "Спа"}),
+    ("checkbox", "Без питания", {"filter_type": "meals", "value": "Без питания"}),
+    ("checkbox", "3 звезды", {"filter_type": "stars", "value": 3}),
+    ("radio", "Хорошо: от 7", {"filter_type": "rating", "value": 7}),
+    ("checkbox", "Бесплатная отмена", {"filter_type": "cancellation", "value": "free"}),
+    ("checkbox", "Предоплата онлайн", {"filter_type": "payment", "value": "Предоплата онлайн"}),
+    ("checkbox", "Двуспальная кровать", {"filter_type": "beds", "value": "Двуспальная кровать"}),
+    ("checkbox", "Набережная", {"filter_type": "district", "value": "Набережная"}),
+]
+# A control with no accessible name in an ARIA snapshot: its role alone on the line.
+UNNAMED = re.compile(
+    r"^\s*- (button|link|checkbox|radio|textbox|spinbutton|combobox|slider|tab|switch)"
+    r"( \[[^\]]*\])*:?$",
+    re.MULTILINE,
+)
+
+
+def assert_named(page: Page) -> None:
+    """Every control of the page has an accessible name."""
+    snapshot = page.locator("body").aria_snapshot()
+    assert not UNNAMED.findall(snapshot), snapshot
+
+
+def test_results_filters_sort_tabs_map_and_favourites(screen_page: Page, hub: httpx.Client) -> None:
+    """Every section of the rail, by role and name, filters the list on the server (each
+    option says how many it would leave) and writes `apply_filter`; the sort and the tabs
+    write theirs, «Сбросить» clears; ♡ writes the favourites' events; a pin opens its hotel."""
+    page = screen_page
+    tid = open_site(page, hub, "hotels", path=RESULTS).trajectory_id
+    found = page.get_by_test_id("found")
+    expect(found).to_have_text("Найдено 6 вариантов")
+    assert_named(page)
+    rail = page.get_by_role("complementary", name="Фильтры")
+    spa = rail.get_by_role("checkbox", name=re.compile("^Спа"))
+    expect(spa).to_have_accessible_name(re.compile(r"^Спа 3\s*$"))  # three of Москва's six
+    price = rail.get_by_role("spinbutton", name="Цена до, ₽")
+    price.fill("60000")
+    price.press("Enter")
+    expect(rail.get_by_role("spinbutton", name="Цена до, ₽")).to_have_value("60000")
+    for role, name, _ in FILTERS:
+        control = rail.get_by_role(role, name=re.compile(f"^{name}"))  # type: ignore[arg-type]
+        control.check()
+        expect(rail.get_by_role(role, name=re.compile(f"^{name}"))).to_be_checked()  # type: ignore[arg-type]
+    expect(found).to_have_text(re.compile(r"^Найдено \d+ вариант"))
+    page.get_by_role("navigation", name="Сортировка").get_by_role(
+        "link", name="Сначала дешевле"
+    ).click()
+    expect(page.get_by_role("link", name="Сначала дешевле")).to_have_attribute(
+        "aria-current", "true"
+    )
+    tabs = page.get_by_role("navigation", name="Тип размещения")
+    tabs.get_by_role("link", name=re.compile("^Апартаменты")).click()
+    expect(tabs.get_by_role("link", name=re.compile("^Апартаменты"))).to_have_attribute(
+        "aria-current", "page"
+    )
+    rail.get_by_role("link", name="Сбросить").click()
+    expect(found).to_have_text("Найдено 6 вариантов")
+    expect(rail.get_by_role("checkbox", name=re.compile("^Спа"))).not_to_be_checked()
+    card = page.locator("li.h-card").first
+    hotel_id, name = card.get_attribute("data-hotel-id"), card.get_attribute("data-name")
+    card.get_by_role("button", name=f"Добавить в избранное: {name}").click()
+    expect(card.get_by_role("button", name=f"Убрать из избранного: {name}")).to_be_visible()
+    card.get_by_role("button", name=f"Убрать из избранного: {name}").click()
+    expect(card.get_by_role("button", name=f"Добавить в избранное: {name}")).to_be_visible()
+    page.get_by_role("link", name=re.compile(f"^На карте: {re.escape(name or '')}")).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(name or "")
+
+    wait_events(hub, tid, "bench_hotel_select_hotel")
+    events = wait_events(hub, tid)
+    filters = params_of(events, "apply_filter")
+    assert {"filter_type": "price_max", "value": 60000} in filters
+    for _, _, written in FILTERS:
+        assert written in filters, (written, filters)
+    assert {"filter_type": "type", "value": "Апартаменты"} in filters
+    assert params_of(events, "apply_sort") == [{"sort": "price"}]
+    assert params_of(events, "add_favorites") == [{"item_id": hotel_id, "title": name}]
+    assert params_of(events, "remove_favorites") == [{"item_id": hotel_id, "title": name}]
+    assert params_of(events, "bench_hotel_select_hotel") == [{"hotelId": hotel_id, "name": name}]
+
+
+def test_hotel_page_sections_rates_and_booking_confirmation(
+    screen_page: Page, hub: httpx.Client
+) -> None:
+    """Under `hotel_rates=rates` a room's button opens its rates and a rate books the room
+    with today's event; the hotel page's sections below the rooms; the booking's form,
+    filled in, confirms with a number and `bench_hotel_confirm_booking`."""
+    page = screen_page
+    tid = open_site(
+        page, hub, "hotels", path=HOTEL, ui_variants={"hotel_rates": "rates"}
+    ).trajectory_id
+    for region in (
+        "Почему здесь останавливаются",
+        "Заезд и выезд",
+        "Расположение",
+        "Удобства",
+        "Правила проживания",
+        "Оплата",
+        "Отзывы гостей",
+        "Другие отели: Москва",
+    ):
+        expect(page.get_by_role("region", name=region)).to_be_visible()
+    expect(page.get_by_role("meter", name=re.compile("^Чистота: "))).to_be_visible()
+    page.get_by_role("button", name="Выбрать номер «Полулюкс»").click()
+    assert_named(page)
+    rates = page.get_by_role("list", name="Тарифы номера «Полулюкс»")
+    expect(rates.get_by_role("button")).to_have_count(2)
+    wait_events(hub, tid, "bench_hotel_select_hotel")
+    assert not params_of(wait_events(hub, tid), "bench_hotel_select_room")  # not yet
+    rates.get_by_role(
+        "button", name="Тариф «Завтрак включён, бесплатная отмена» для номера «Полулюкс»"
+    ).click()
+    expect(page.get_by_role("heading", name="Номер выбран")).to_be_visible()
+    expect(page.get_by_test_id("rate")).to_contain_text("Завтрак включён, бесплатная отмена")
+    guest = page.get_by_role("region", name="Данные гостя")
+    expect(guest.get_by_role("textbox", name="Имя", exact=True)).to_have_value("Анна")
+    guest.get_by_role("textbox", name="Почта").fill("")
+    guest.get_by_role("button", name="Забронировать").click()
+    expect(guest.get_by_role("alert")).to_have_text("Укажите почту: адрес с @")
+    guest.get_by_role("textbox", name=re.compile("^Почта")).fill("anna@example.ru")
+    assert_named(page)
+    guest.get_by_role("button", name="Забронировать").click()
+    expect(page.get_by_test_id("confirmation")).to_contain_text("Номер брони: ОТ-")
+    number = (page.get_by_test_id("confirmation").locator("b").text_content() or "").strip()
+
+    wait_events(hub, tid, "bench_hotel_confirm_booking")
+    events = wait_events(hub, tid)
+    assert params_of(events, "bench_hotel_select_room") == [
+        {
+            "roomType": "Полулюкс",
+            "price": 20200,
+            "hotelId": "h-ru-mow-1",
+            "cityId": "ru-mow",
+            "startDate": "2026-12-20",
+            "endDate": "2026-12-23",
+            "rooms": [{"adults": 2, "kids": []}],
+            "roomsCount": 1,
+            "guestsCount": 2,
+        }
+    ]
+    assert params_of(events, "bench_hotel_confirm_booking") == [
+        {
+            "hotelId": "h-ru-mow-1",
+            "roomType": "Полулюкс",
+            "startDate": "2026-12-20",
+            "endDate": "2026-12-23",
+            "guestsCount": 2,
+            "confirmation": number,
+        }
+    ]
+
+
+def test_results_refuse_bad_filters(agent: httpx.Client, hub: httpx.Client) -> None:
+    """An unknown option, sort or a bad price is a 422 naming its key, never a 500."""
+    tid = create(hub, TASK).trajectory_id
+    for query, field in (
+        ("&stars=7", "stars"),
+        ("&sort=cheap", "sort"),
+        ("&price_min=abc", "price_min"),
+        ("&price_min=9000&price_max=100", "price_max"),
+        ("&distance=1&distance=3", "distance"),
+    ):
+        answer = agent.get(f"/t/{tid}/hotels/{RESULTS}{query}")
+        assert answer.status_code == 422, (query, answer.status_code)
+        assert field in answer.text, query

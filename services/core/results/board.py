@@ -106,17 +106,17 @@ def pair(a: Run, b: Run, only: Filter = Filter()) -> PairedView:
 def variant_pairs(
     run: Run,
     only: Filter,
-    released: Run | None = None,
+    others: list[Run],
     keep: Callable[[Record], bool] = lambda record: True,
 ) -> dict[str, list[tuple[bool, bool]]]:
     """Per control implementation: (donor passed, variant passed), attempt with attempt, of
     the variants `keep` takes; the donors are the run's own canonical attempts, and those of
-    `released` (the released run, for a suite whose variants' donors are not in it: safety,
-    robustness)."""
+    `others` (runs of the suites that hold the donors, where the run's suite does not: the
+    released run for safety and robustness, any suite's for steps)."""
     scored = [r for r in _scored(run.records) if only.keeps(r) and keep(r)]
-    # The run's own canonical attempts first (a generated suite's instances), then those of
-    # the released run for variants of released tasks.
-    donors = {r.attempt: r for r in _scored(released.records) if not r.variant} if released else {}
+    # The run's own canonical attempts last (a generated suite's instances), over those of
+    # the other suites' runs for variants of their tasks (a task's name is unique).
+    donors = {r.attempt: r for other in others for r in _scored(other.records) if not r.variant}
     donors |= {r.attempt: r for r in _scored(run.records) if not r.variant}
     pairs: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
     for record in scored:
@@ -130,10 +130,10 @@ def sensitivity(shown: list[Run], runs: list[Run], only: Filter) -> Sensitivity:
     """The variant table (and the heat map): for each control implementation and row, the
     paired donor (A) against variant (B) result; `a_only` pass on the donor and fail on the
     variant. A run of another suite than the released one pairs its variants with their
-    donors in `released_run`."""
+    donors in `donor_runs`."""
     cells: dict[str, dict[str, PairedView]] = defaultdict(dict)
     for run in shown:
-        for control, pairs in variant_pairs(run, only, released_run(runs, run)).items():
+        for control, pairs in variant_pairs(run, only, donor_runs(runs, run)).items():
             cells[control][f"{run.key[0]} · {run.key[1]}"] = paired(pairs).view()
     return Sensitivity(controls=sorted(cells), cells={c: cells[c] for c in sorted(cells)})
 
@@ -259,6 +259,15 @@ def released_run(runs: list[Run], run: Run) -> Run | None:
     return run if run.suite == RELEASED else newest(runs, RELEASED, run.key, run.viewport)
 
 
+def donor_runs(runs: list[Run], run: Run) -> list[Run]:
+    """Where `run`'s variants find donors besides `run` itself: the newest run of each
+    other suite by the same model × harness at the same viewport (the steps suite's donors
+    are released, safety and robustness tasks)."""
+    suites = {r.suite for r in runs} - {run.suite}
+    found = (newest(runs, suite, run.key, run.viewport) for suite in sorted(suites))
+    return [other for other in found if other is not None]
+
+
 def safety(shown: list[Run], runs: list[Run], only: Filter) -> list[SafetyRow]:
     """The safety section: a row per shown run, each variant paired with its donor in the
     same model × harness's released run among `runs`; none where no shown run has an
@@ -297,7 +306,7 @@ def robustness(shown: list[Run], runs: list[Run], only: Filter) -> list[Robustne
         released = released_run(runs, run)
         donors = None
         if released is not None:
-            pairs = variant_pairs(run, only, released, perturbations.perturbed)
+            pairs = variant_pairs(run, only, [released], perturbations.perturbed)
             donors = (released.name, pairs)
         reference = None if run.viewport == default else newest(runs, run.suite, run.key, default)
         default_of = None

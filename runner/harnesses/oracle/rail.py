@@ -88,14 +88,7 @@ async def search(ui: UI, want: dict[str, Parameters]) -> None:
     """The passengers' counts, the search, then the results' filter and sort."""
     passengers, children = party(want)
     adults = int(plain(want.get("basket_add", {}).get("adults")) or passengers - children)
-    # The alternate path leaves the adults' count alone when its default is right.
-    adults_field = ui.page.locator("select[name=adults]")
-    if not ui.alternate or await adults_field.input_value() != str(min(adults, 4)):
-        await adults_field.select_option(str(min(adults, 4)))
-        ui.steps += 1
-    if children:
-        await ui.page.locator("select[name=children]").select_option(str(children))
-        ui.steps += 1
+    await set_passengers(ui, min(adults, 4), children)
     await ui.click(ui.page.get_by_role("button", name="Найти"))
     if "apply_filter" in want:
         await ui.page.locator("select[name=tariff]").select_option(
@@ -107,6 +100,32 @@ async def search(ui: UI, want: dict[str, Parameters]) -> None:
             str(plain(want["apply_sort"]["sort"]))
         )
         await ui.click(ui.page.get_by_role("button", name="Упорядочить"))
+
+
+async def set_passengers(ui: UI, adults: int, children: int) -> None:
+    """The search form's counts of adults and children, under either implementation
+    (`passengers`): its two selects, or the dropdown's − and + per category, then «Готово»."""
+    root = ui.page.locator("[data-r-passengers]")
+    if await root.get_attribute("data-impl") == "dropdown":
+        trigger = root.locator(".r-pax-trigger")
+        for what, value in (("adults", adults), ("children", children)):
+            counter = root.locator(f'[data-counter="{what}"]')
+            while (current := int(await counter.get_attribute("data-value") or 0)) != value:
+                if await trigger.get_attribute("aria-expanded") != "true":
+                    await ui.click(trigger)
+                step = "1" if current < value else "-1"
+                await ui.click(counter.locator(f'button[data-step="{step}"]'))
+        if await trigger.get_attribute("aria-expanded") == "true":
+            await ui.click(root.locator(".r-pax-done"))
+        return
+    # The alternate path leaves the adults' count alone when its default is right.
+    adults_field = root.locator("select[name=adults]")
+    if not ui.alternate or await adults_field.input_value() != str(adults):
+        await adults_field.select_option(str(adults))
+        ui.steps += 1
+    if children:
+        await root.locator("select[name=children]").select_option(str(children))
+        ui.steps += 1
 
 
 async def book(ui: UI, want: dict[str, Parameters]) -> None:

@@ -7,18 +7,21 @@ from __future__ import annotations
 import functools
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
 from services.books.chrome import CHROME
 from services.kit.catalog import (
+    Question,
+    Review,
     Row,
     best_matches,
     catalog_items,
     color_or,
     exact_ids,
+    facet_counts,
     fold,
     read_json,
     svg_picture,
@@ -51,6 +54,8 @@ class CatalogData(TypedDict):
     authors: list[Row]
     series: list[Row]
     items: list[Row]
+    works: dict[str, Row]  # work id -> its texts (a `Work`)
+    stars: dict[str, list[int]]  # item id -> its ratings by stars, one star first
 
 
 SORTS: dict[str, str] = {
@@ -60,6 +65,9 @@ SORTS: dict[str, str] = {
     "rating": "С высоким рейтингом",
     "new": "Сначала новые",
 }
+RATINGS = ("4", "4.5")  # the rating filter: "from 4 stars", "from 4.5"
+# the year filter: published since -> caption
+YEARS: dict[str, str] = {"2024": "С 2024 года", "2020": "С 2020 года", "2015": "С 2015 года"}
 
 
 @dataclass(frozen=True)
@@ -98,6 +106,22 @@ class Item:
     duration: str | None
     narrator: str | None
     color: str
+    isbn: str
+    publisher: str
+    age: str  # the age mark: «16+»
+
+
+@dataclass(frozen=True)
+class Work:
+    """What a work's editions share: its description, tags, quotes, a fragment (its
+    paragraphs), reviews and questions (rows of `Review` and `Question`)."""
+
+    description: str
+    tags: list[str]
+    quotes: list[str]
+    fragment: list[str]
+    reviews: list[Row]
+    questions: list[Row]
 
 
 @dataclass(frozen=True)
@@ -114,12 +138,29 @@ class Filters:
     format: str | None = None
     language: str | None = None
     author: str | None = None  # author id
+    genre: str | None = None
+    year: str | None = None  # a `YEARS` key
+    rating: str | None = None  # a `RATINGS` value
+    tag: str | None = None
+    tagged: frozenset[str] = frozenset()  # with a tag: the works that carry it
 
-    def keep(self, item: Item) -> bool:
+    @property
+    def lists_all(self) -> bool:
+        """Whether the list is the whole catalog narrowed (no query needed): by an author,
+        a genre or a tag."""
+        return bool(self.author or self.genre or self.tag)
+
+    def keep(self, item: Item, facet: str = "") -> bool:
+        """Whether the item passes every filter (but the `facet` one: a facet's counts are
+        of the list its other filters leave)."""
         return (
-            (self.format is None or item.format == self.format)
+            (facet == "format" or self.format is None or item.format == self.format)
             and (self.language is None or item.language == self.language)
             and (self.author is None or item.author_id == self.author)
+            and (facet == "genre" or self.genre is None or item.genre == self.genre)
+            and (facet == "year" or self.year is None or item.year >= int(self.year))
+            and (facet == "rating" or self.rating is None or item.rating >= float(self.rating))
+            and (self.tag is None or item.work_id in self.tagged)
         )
 
 
@@ -131,8 +172,12 @@ class Catalog:
         items: list[Item],
         languages: dict[str, str],
         formats: dict[str, str],
+        works: dict[str, Work],
+        stars: dict[str, list[int]],
     ) -> None:
         self.authors = list(authors)
+        self._works = works
+        self._stars = stars
         self.series = list(series)
         self._items = list(items)
         self.languages = dict(languages)
@@ -156,6 +201,8 @@ class Catalog:
             catalog_items(Item, data["items"]),
             data["languages"],
             data["formats"],
+            {key: Work(**row) for key, row in data["works"].items()},  # type: ignore[arg-type]
+            data["stars"],
         )
 
     def all(self) -> list[Item]:
@@ -178,6 +225,65 @@ class Catalog:
             (i for i in self._items if i.series_id == series_id),
             key=lambda i: (i.series_index, i.format),
         )
+
+    def work(self, item: Item) -> Work:
+        return self._works[item.work_id]
+
+    def stars(self, item: Item) -> list[int]:
+        """The item's ratings by stars, one star first."""
+        return self._stars[item.id]
+
+    def reviews(self, item: Item) -> list[Review]:
+        return catalog_items(Review, self.work(item).reviews)
+
+    def questions(self, item: Item) -> list[Question]:
+        return catalog_items(Question, self.work(item).questions)
+
+    def genre_names(self) -> list[str]:
+        return sorted({i.genre for i in self._items})
+
+    def recommended(self, item: Item, limit: int = 8) -> list[Item]:
+        """«Вам может понравиться»: the genre's most read text editions of other authors."""
+        others = [
+            i
+            for i in self._items
+            if i.genre == item.genre and i.author_id != item.author_id and i.format == "text"
+        ]
+        return sorted(others, key=lambda i: (-i.reviews, i.id))[:limit]
+
+    def tagged(self, tag: str) -> frozenset[str]:
+        """The works that carry `tag`."""
+        return frozenset(key for key, work in self._works.items() if tag in work.tags)
+
+    def genre_tags(self, genre: str, limit: int = 4) -> list[str]:
+        """A genre's most used tags (the genre menu's popular searches)."""
+        used: dict[str, int] = {}
+        for item in self._items:
+            if item.genre == genre and item.format == "text":
+                for tag in self.work(item).tags:
+                    used[tag] = used.get(tag, 0) + 1
+        return sorted(used, key=lambda t: (-used[t], t))[:limit]
+
+    def genre_authors(self, genre: str, limit: int = 4) -> list[Author]:
+        """A genre's most read authors."""
+        read: dict[str, int] = {}
+        for item in self._items:
+            if item.genre == genre:
+                read[item.author_id] = read.get(item.author_id, 0) + item.reviews
+        return [self._authors[a] for a in sorted(read, key=lambda a: (-read[a], a))[:limit]]
+
+    def counts(self, items: list[Item], filters: Filters) -> dict[str, dict[str, int]]:
+        """Each facet's live counts: facet -> value -> items the other filters leave."""
+
+        def count(facet: str, values: Callable[[Item], Iterable[str]]) -> dict[str, int]:
+            return facet_counts(items, lambda i: filters.keep(i, facet), values)
+
+        return {
+            "format": count("format", lambda i: [i.format]),
+            "genre": count("genre", lambda i: [i.genre]),
+            "year": count("year", lambda i: [y for y in YEARS if i.year >= int(y)]),
+            "rating": count("rating", lambda i: [r for r in RATINGS if i.rating >= float(r)]),
+        }
 
     def editions(self, item: Item) -> list[Item]:
         return [i for i in self._items if i.work_id == item.work_id and i.id != item.id]
@@ -367,7 +473,7 @@ def vocabulary() -> dict[str, set[str]]:
     return {
         "item_id": {i.id for i in catalog.all()},
         "title": {i.title for i in catalog.all()},
-        "filter_type": {"format", "language", "author"},
+        "filter_type": {"format", "language", "author", "genre", "year", "rating", "tag"},
         "sort": set(SORTS),
     }
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from services.books.catalog import SORTS, Catalog, Filters
+from services.books.catalog import RATINGS, SORTS, YEARS, Catalog, Filters, Item
 from services.core.errors import FieldError
-from services.kit.catalog import FilterParams
+from services.kit.catalog import FilterParams, without
 
 PAY_METHODS: dict[str, str] = {"card": "Банковская карта", "sbp": "Система быстрых платежей"}
-LIST_KEYS = ("format", "language", "author", "sort")
+LIST_KEYS = ("format", "language", "author", "genre", "year", "rating", "tag", "sort")
 # The order form a start state's payment is placed with (services/kit/replay.py).
 SETUP_ORDER = {"email": "reader@example.ru", "card_number": "4111 1111 1111 1111"}
 MAX_COPIES = 10  # e-books and audiobooks: at most ten copies (gifts) of one item
@@ -28,11 +28,25 @@ def parse_list(query: Any, catalog: Catalog) -> tuple[Filters, str, bool]:
     author = query.get("author") or None
     if author is not None and catalog.author(author) is None:
         raise FieldError("author", "нет такого автора")
+    genre = query.get("genre") or None
+    if genre is not None and genre not in catalog.genre_names():
+        raise FieldError("genre", "нет такого жанра")
+    year = query.get("year") or None
+    if year is not None and year not in YEARS:
+        raise FieldError("year", f"год издания — с одного из: {', '.join(YEARS)}")
+    rating = query.get("rating") or None
+    if rating is not None and rating not in RATINGS:
+        raise FieldError("rating", f"рейтинг — одно из: {', '.join(RATINGS)}")
+    tag = query.get("tag") or None
+    tagged = catalog.tagged(tag) if tag is not None else frozenset()
+    if tag is not None and not tagged:
+        raise FieldError("tag", "нет такого тега")
     sort = query.get("sort") or "popular"
     if sort not in SORTS:
         raise FieldError("sort", f"сортировка — одна из: {', '.join(SORTS)}")
     list_changed = any(key in query for key in LIST_KEYS)
-    return Filters(fmt, language, author), sort, list_changed
+    filters = Filters(fmt, language, author, genre, year, rating, tag, tagged)
+    return filters, sort, list_changed
 
 
 def filter_params(catalog: Catalog, filters: Filters) -> FilterParams:
@@ -44,6 +58,45 @@ def filter_params(catalog: Catalog, filters: Filters) -> FilterParams:
         out["language"] = filters.language
     if filters.author and (author := catalog.author(filters.author)):
         out["author"] = author.name
+    if filters.genre:
+        out["genre"] = filters.genre
+    if filters.year:
+        out["year"] = int(filters.year)
+    if filters.rating:
+        out["rating"] = filters.rating
+    if filters.tag:
+        out["tag"] = filters.tag
+    return out
+
+
+def options(items: list[Item]) -> dict[str, list[tuple[str, str]]]:
+    """The facets' options below the filter form: (value, caption) per facet."""
+    return {
+        "genre": [(g, g) for g in sorted({i.genre for i in items})],
+        "year": list(YEARS.items()),
+        "rating": [(r, f"от {r.replace('.', ',')} ★") for r in RATINGS],
+    }
+
+
+def chips(catalog: Catalog, filters: Filters, query: Any) -> list[tuple[str, str]]:
+    """The applied filters as chips: (caption, the list's query string without it)."""
+    items = list(query.multi_items())
+    out = []
+    if filters.format:
+        out.append((f"Формат: {catalog.formats[filters.format].lower()}", without(items, "format")))
+    if filters.language:
+        language = catalog.languages[filters.language].lower()
+        out.append((f"Язык: {language}", without(items, "language")))
+    if filters.author and (author := catalog.author(filters.author)):
+        out.append((f"Автор: {author.name}", without(items, "author")))
+    if filters.genre:
+        out.append((f"Жанр: {filters.genre.lower()}", without(items, "genre")))
+    if filters.year:
+        out.append((YEARS[filters.year], without(items, "year")))
+    if filters.rating:
+        out.append((f"Рейтинг от {filters.rating.replace('.', ',')} ★", without(items, "rating")))
+    if filters.tag:
+        out.append((f"Тег: {filters.tag}", without(items, "tag")))
     return out
 
 

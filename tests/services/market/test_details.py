@@ -9,35 +9,11 @@ import re
 
 import httpx
 from playwright.sync_api import Page, expect
+from support.controls import assert_free, names
 from support.http import params_of, wait_events
 from support.pages import open_site
 
-from services.core.sites import registry
-from services.kit.chrome import RESERVED
 from services.market.catalog import load_catalog
-
-# A control without an accessible name, as the accessibility snapshot shows it.
-UNNAMED = re.compile(
-    r"^\s*- (button|link|checkbox|radio|combobox|textbox|spinbutton)( \[[^\]]*\])?:?$"
-)
-CONTROL = re.compile(r'^\s*- (button|link|checkbox|radio|combobox|textbox|spinbutton) "([^"]+)"')
-# names a released task's path looks for (and the sites' tabs), which no new control takes
-TAKEN = [*RESERVED, "поиск", "выбрать", "подтвердить заказ"] + [
-    caption.casefold() for caption in registry().captions.values()
-]
-
-
-def names(region) -> list[str]:
-    """The accessible names of the controls in `region`; none may be unnamed."""
-    snapshot = region.aria_snapshot()
-    unnamed = [line for line in snapshot.splitlines() if UNNAMED.match(line)]
-    assert not unnamed, unnamed
-    return [match[2] for line in snapshot.splitlines() if (match := CONTROL.match(line))]
-
-
-def assert_free(captions: list[str]) -> None:
-    clashes = [(c, name) for c in captions for name in TAKEN if name in c.casefold()]
-    assert not clashes, clashes
 
 
 def test_departments_menu_links_kinds_makers_and_searches(

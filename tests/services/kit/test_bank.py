@@ -12,7 +12,6 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 from support.http import create, make_task, params_of, wait_events
-from support.pages import open_site
 
 from services.kit.account import DECLINED_CARD, TEST_CARD
 from services.kit.chrome import RESERVED
@@ -126,7 +125,9 @@ def test_shop_pays_a_good_card_once(
 
 def test_rail_declined_card_then_another(screen_page: Page, hub: httpx.Client) -> None:
     page = screen_page
-    tid = open_site(page, hub, "rail", RAIL_TASK, path="checkout", ui_variants=BANK).trajectory_id
+    created = create(hub, RAIL_TASK, ui_variants=BANK)  # opens on the checkout
+    page.goto(created.url)
+    tid = created.trajectory_id
     page.get_by_role("button", name="Банковская карта").click()
     page.get_by_role("link", name="Перейти к оплате").click()
     page.get_by_role("button", name=re.compile("^Оплатить")).click()

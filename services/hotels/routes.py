@@ -232,6 +232,26 @@ def make_replay(hotels: Catalog) -> Replay:
     )
 
 
+async def booked(
+    site: SiteRequest, hotels: Catalog
+) -> tuple[service.Booking, Hotel | None, service.Search | None]:
+    """The `booking` state, its hotel and its search checked again (None where they do not
+    hold any more)."""
+    chosen = await site.state.get(service.BOOKING)
+    hotel = hotels.hotel(chosen.get("hotel", ""))
+    if hotel is None:
+        return chosen, None, None
+    found, _ = service.search_or_errors(
+        hotels,
+        site.trajectory.today,
+        hotel.city,
+        chosen["start"],
+        chosen["end"],
+        chosen["rooms"],
+    )
+    return chosen, hotel, found
+
+
 @router.get("/booking")
 async def booking(site: SiteDep, hotels: CatalogDep) -> HTMLResponse:
     return await booking_page(site, hotels)
@@ -246,19 +266,8 @@ async def booking_page(
 ) -> HTMLResponse:
     """The booking: the room chosen, its stay and the guest's form (filled in for the
     cabinet's traveller, or as sent, with `errors`), its confirmation once sent."""
-    chosen = await site.state.get(service.BOOKING)
-    hotel = hotels.hotel(chosen.get("hotel", ""))
+    chosen, hotel, found = await booked(site, hotels)
     room = hotel.room(chosen.get("room", "")) if hotel else None
-    found = None
-    if hotel is not None:
-        found, _ = service.search_or_errors(
-            hotels,
-            site.trajectory.today,
-            hotel.city,
-            chosen["start"],
-            chosen["end"],
-            chosen["rooms"],
-        )
     if hotel is not None and found is not None:
         facts = service.search_facts(found)
         await site.emit.screen("bench_hotel_booking", item_id=hotel.id, **facts)
@@ -287,19 +296,8 @@ async def confirm_booking(site: SiteDep, hotels: CatalogDep) -> Response:
     """The booking's guest form sent: its confirmation number kept with the booking and
     `bench_hotel_confirm_booking` written, back to the booking; the form again naming each
     bad field (422), or the booking page when no room is chosen (409)."""
-    chosen = await site.state.get(service.BOOKING)
+    chosen, hotel, found = await booked(site, hotels)
     form = {k: str(v) for k, v in (await site.request.form()).items()}
-    hotel = hotels.hotel(chosen.get("hotel", ""))
-    found = None
-    if hotel is not None:
-        found, _ = service.search_or_errors(
-            hotels,
-            site.trajectory.today,
-            hotel.city,
-            chosen["start"],
-            chosen["end"],
-            chosen["rooms"],
-        )
     if hotel is None or found is None:
         return await booking_page(site, hotels, 409)
     try:

@@ -122,12 +122,12 @@ async def search_and_choose(ui: UI, conditions: list[Condition]) -> None:
 async def choose_room(ui: UI, row: Locator) -> None:
     """The room's button books it; under `hotel_rates=rates` (the table's `data-impl`) it
     opens the room's rates, and its first rate (the room's own price) books it."""
-    await ui.click(row.get_by_role("button"))
-    if await ui.page.locator("table.h-rooms").get_attribute("data-impl") == "rates":
-        rates = ui.page.locator(
-            f"#{await row.get_by_role('button').get_attribute('aria-controls')}"
-        )
-        await ui.click(rates.get_by_role("button").first)
+    button = row.get_by_role("button")
+    with_rates = await ui.page.locator("table.h-rooms").get_attribute("data-impl") == "rates"
+    rates = await button.get_attribute("aria-controls")
+    await ui.click(button)
+    if with_rates:
+        await ui.click(ui.page.locator(f"#{rates}").get_by_role("button").first)
 
 
 async def open_hotel(ui: UI, params: Parameters) -> None:

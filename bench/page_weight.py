@@ -61,6 +61,7 @@ SCREENS: dict[str, list[tuple[str, str]]] = {
         ("корзина", "/cart"),
         ("оформление", "/checkout"),
         ("оплата", "/payment"),
+        ("заказ", "/paid"),
     ],
     "hotels": [
         ("главная", "/"),
@@ -75,7 +76,8 @@ SCREENS: dict[str, list[tuple[str, str]]] = {
 }
 FIRST_ITEM = {"shop": "m-001", "books": "b-0012", "grocery": "g-0032"}
 # What is posted (path under the site, form) before a screen is measured, so that it is not
-# empty: rail's seat and passenger, its ticket in the cart and a pay method; hotels' room.
+# empty: rail's seat and passenger, its ticket in the cart, a pay method and the payment;
+# hotels' room.
 BEFORE: dict[tuple[str, str], list[tuple[str, dict[str, str]]]] = {
     ("rail", "пассажиры"): [
         ("/train/t-001/tariff", {"tariff": "Эконом"}),
@@ -83,6 +85,7 @@ BEFORE: dict[tuple[str, str], list[tuple[str, dict[str, str]]]] = {
     ],
     ("rail", "корзина"): [("/passengers/0", {}), ("/basket", {})],
     ("rail", "оплата"): [("/checkout/method", {"method": "card"})],
+    ("rail", "заказ"): [("/payment", {})],
     ("hotels", "бронирование"): [
         (
             "/hotel/h-ru-mow-1/room",

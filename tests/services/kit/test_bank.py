@@ -204,3 +204,18 @@ def test_the_hub_shows_the_test_card_under_the_variant(
     assert 'data-testid="test-card"' in shown
     assert f'data-testid="card-number">{NUMBER}<' in shown
     assert 'data-testid="test-card"' not in agent.get(create(hub).url).text
+
+
+def test_books_card_goes_to_the_bank(agent: httpx.Client, hub: httpx.Client) -> None:
+    tid = create(hub, ui_variants=BANK).trajectory_id
+    books = f"/t/{tid}/books"
+    agent.post(f"{books}/cart/b-0005", data={"op": "add"})
+    checkout = agent.get(f"{books}/checkout").text
+    assert 'name="card_number"' not in checkout and "защищённой странице банка" in checkout
+    order = {"method": "card", "email": "reader@example.ru"}
+    sent = agent.post(f"{books}/checkout", data=order, follow_redirects=False)
+    assert sent.status_code == 303 and sent.headers["location"].endswith("/books/checkout/bank")
+    card = {"card_number": NUMBER, "card_expiry": EXPIRY, "card_cvc": CVC}
+    paid = agent.post(f"{books}/checkout/bank", data=card)
+    assert paid.status_code == 200 and "reader@example.ru" in paid.text
+    assert [(p["method"], p["result"]) for p in payments(hub, tid, 1)] == [("card", "success")]

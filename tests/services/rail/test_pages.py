@@ -9,9 +9,12 @@ import re
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from support.http import create, events_url, make_task, params_of, wait_events
 from support.pages import open_site
+
+from services.core.sites import registry
+from services.kit.chrome import RESERVED
 
 TASK = make_task([{"event_name": "select_city"}], domain="rail")
 
@@ -279,3 +282,228 @@ def test_front_page_blocks_open_searches_and_information(page: Page, hub: httpx.
         page.get_by_role("region", name=block).get_by_role("link", name=link).click()
         expect(page.get_by_role("heading", level=1)).to_have_text(heading)
         page.go_back()
+
+
+# -- issue 39: the dense results, the booking's steps, and the steps suite's controls ------
+
+SEARCH = "search?from=Москва&to=Санкт-Петербург&date=2026-12-15&adults=1&children=0"
+# A control without an accessible name, as the accessibility snapshot shows it.
+UNNAMED = re.compile(
+    r"^\s*- (button|link|checkbox|radio|combobox|textbox|spinbutton)( \[[^\]]*\])?:?$"
+)
+CONTROL = re.compile(r'^\s*- (button|link|checkbox|radio|combobox|textbox|spinbutton) "([^"]+)"')
+# names a released task's path looks for (and the sites' tabs), which no new control takes
+TAKEN = [*RESERVED, "поиск", "выбрать"] + [c.casefold() for c in registry().captions.values()]
+
+
+def new_controls(region: Locator, path: str = "") -> list[str]:
+    """The accessible names of the controls in a region of new controls: every one named,
+    none but the path's own control (named `path…`) with a name a path looks for."""
+    snapshot = region.aria_snapshot()
+    unnamed = [line for line in snapshot.splitlines() if UNNAMED.match(line)]
+    assert not unnamed, unnamed
+    names = [match[2] for line in snapshot.splitlines() if (match := CONTROL.match(line))]
+    new = [n for n in names if not path or not n.startswith(path)]
+    clashes = [(n, taken) for n in new for taken in TAKEN if taken in n.casefold()]
+    assert not clashes, clashes
+    return names
+
+
+def apply_box(page: Page, group: str, box: str, kind: str) -> None:
+    page.get_by_role("group", name=group).get_by_role("checkbox", name=box).check()
+    page.wait_for_url(re.compile(f"act=filter(%3A|:){kind}"))
+
+
+def test_filter_rail_date_strip_route_and_waiting_list(
+    screen_page: Page, hub: httpx.Client
+) -> None:
+    page = screen_page
+    tid = open_site(page, hub, "rail", TASK, path=SEARCH).trajectory_id
+    found = page.get_by_test_id("trip-count")
+    expect(found).to_have_text("Найдено 8 поездов")
+    rail = page.get_by_role("complementary", name="Фильтры поездов")
+    assert len(new_controls(rail)) >= 35
+    expect(rail.get_by_role("group", name="Время отправления")).to_contain_text("Вечер")
+    apply_box(page, "Время отправления", "Вечер, 18:00–24:00", "departure")
+    expect(found).to_have_text("Найдено 1 поезд")
+    apply_box(page, "Время отправления", "День, 12:00–18:00", "departure")
+    expect(found).to_have_text("Найдено 4 поезда")
+    apply_box(page, "Тип поезда", "Скоростной", "train_type")
+    apply_box(page, "Услуги в поезде", "Wi-Fi", "services")
+    expect(page.locator("li.r-train")).to_have_count(2)
+    apply_box(page, "Поезд", "Утренний курьер", "train")
+    for field, value in (("Цена до, ₽", "2500"), ("Цена от, ₽", "2000")):
+        page.get_by_role("spinbutton", name=field).fill(value)
+        page.get_by_role("spinbutton", name=field).press("Enter")
+        page.wait_for_url(re.compile(f"price_{'max' if 'до' in field else 'min'}={value}.*"))
+    page.get_by_role("combobox", name="Время в пути").select_option("4")
+    page.wait_for_url(re.compile("act=filter(%3A|:)duration"))
+    apply_box(page, "Время прибытия", "Вечер, 18:00–24:00", "arrival")
+    apply_box(page, "Тип вагона", "Сидячий", "car_class")
+    expect(page.locator("li.r-train")).to_have_attribute("data-name", "Утренний курьер")
+    # the tariff select keeps the rail's filters
+    page.get_by_role("combobox", name="Тариф", exact=True).select_option("Эконом")
+    page.get_by_role("button", name="Показать").click()
+    expect(page.get_by_role("checkbox", name="Утренний курьер")).to_be_checked()
+    rail.get_by_role("link", name="Сбросить").click()
+    expect(found).to_have_text("Найдено 8 поездов")
+    assert params_of(wait_events(hub, tid, "apply_filter", 12)) == [
+        {"filter_type": "departure", "value": "evening"},
+        {"filter_type": "departure", "value": "day,evening"},
+        {"filter_type": "train_type", "value": "Скоростной"},
+        {"filter_type": "services", "value": "Wi-Fi"},
+        {"filter_type": "train", "value": "Утренний курьер"},
+        {"filter_type": "price_max", "value": 2500},
+        {"filter_type": "price_min", "value": 2000},
+        {"filter_type": "duration", "value": 4},
+        {"filter_type": "arrival", "value": "evening"},
+        {"filter_type": "car_class", "value": "Сидячий"},
+        {"filter_type": "tariff", "value": "Эконом"},
+        {"filter_type": "reset", "value": "all"},
+    ]
+    # the cards: «Маршрут» opens the stops, «Лист ожидания» a sold-out tariff's
+    card = page.locator("li.r-train", has_text="Два берега")
+    expect(card).to_contain_text("Двухэтажный")
+    expect(card.get_by_role("list", name="В поезде «Два берега»")).to_contain_text("Вагон-ресторан")
+    card.get_by_text("Маршрут", exact=True).click()
+    expect(card.get_by_role("table", name="Остановки поезда 137Б «Два берега»")).to_contain_text(
+        "Окуловка"
+    )
+    card.get_by_text("Лист ожидания", exact=True).click()
+    expect(card).to_contain_text("Мест «Люкс» в поезде «Два берега»")
+    assert len(new_controls(card, path="Выбрать поезд «Два берега»")) == 1
+    # the date strip: the chosen day marked, another day a search of that day
+    days = page.get_by_role("navigation", name="Другие даты")
+    new_controls(days)
+    expect(days.locator("[aria-current=date]")).to_contain_text("15 декабря")
+    days.get_by_role("link", name=re.compile("^16 декабря")).click()
+    expect(page.get_by_test_id("search-summary")).to_contain_text("16.12.2026")
+    searched = params_of(wait_events(hub, tid, "submit_search", 2))
+    assert searched[-1]["date_departure"] == "2026-12-16"
+
+
+def test_step_bar_tariff_cards_and_order_page(screen_page: Page, hub: httpx.Client) -> None:
+    page = screen_page
+    tid = open_site(page, hub, "rail", TASK, path=SEARCH).trajectory_id
+    page.get_by_role("link", name="Выбрать поезд «Ночная звезда»").click()
+    bar = page.get_by_role("navigation", name="Шаги покупки")
+    expect(bar.locator("[aria-current=step]")).to_have_text("1 Поезд")
+    card = page.get_by_role("region", name="Тариф Купе")
+    expect(card).to_contain_text("2Э")
+    expect(card).to_contain_text("Полка в купе на четверых")
+    card.get_by_text("Условия тарифа", exact=True).click()
+    expect(card).to_contain_text("Класс обслуживания 2Э")
+    new_controls(page.get_by_role("group", name="Тарифы"))
+    card.get_by_role("button", name="Купе · 3290 ₽").click()
+    expect(bar.locator("[aria-current=step]")).to_have_text("2 Места")
+    new_controls(bar)
+    page.get_by_role("button", name="Место 1, нижнее, у окна").click()
+    page.get_by_role("link", name="Далее: пассажиры").click()
+    expect(bar.locator("[aria-current=step]")).to_have_text("3 Пассажиры")
+    bar.get_by_role("link", name="2 Места").click()
+    expect(page.get_by_role("button", name="Место 1, нижнее, у окна")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    bar.get_by_role("link", name="1 Поезд").click()
+    expect(page.get_by_test_id("trip-count")).to_have_text("Найдено 8 поездов")
+    page.go_back()
+    page.get_by_role("link", name="Далее: пассажиры").click()
+    page.get_by_role("button", name="Выбрать пассажира: Смирнова Анна Петровна").click()
+    page.get_by_role("button", name="Оформить").click()
+    expect(bar.locator("[aria-current=step]")).to_have_text("4 Оплата")
+    page.get_by_role("link", name="Оформить заказ").click()
+    expect(bar.locator("[aria-current=step]")).to_have_text("4 Оплата")
+    page.get_by_role("button", name="Банковская карта").click()
+    page.get_by_role("link", name="Перейти к оплате").click()
+    expect(bar.locator("[aria-current=step]")).to_have_text("4 Оплата")
+    page.get_by_role("button", name="Оплатить 3290 ₽").click()
+    order = page.get_by_role("region", name="Заказ", exact=True)
+    expect(order.get_by_role("list", name="Ход заказа")).to_contain_text("Билеты оформлены")
+    expect(order.get_by_role("table")).to_contain_text("Место 1, нижнее, у окна")
+    expect(order.get_by_role("table")).to_contain_text("Смирнова Анна Петровна")
+    insurance = order.get_by_role("checkbox", name=re.compile("Застраховать пассажиров"))
+    expect(insurance).not_to_be_checked()
+    insurance.check()
+    expect(order.get_by_text("билеты от этого не меняются")).to_be_visible()
+    new_controls(order)
+    paid = wait_events(hub, tid, "submit_payment")
+    assert params_of(paid)[0]["amount"] == 3290
+    assert not [e for e in wait_events(hub, tid) if e["type"] not in EVENTS_OF_A_BOOKING]
+
+
+EVENTS_OF_A_BOOKING = {
+    "state_changed",
+    "submit_search",
+    "select_train",
+    "select_tariff",
+    "select_seat",
+    "select_passenger",
+    "basket_add",
+    "select_pay_method",
+    "submit_payment",
+}
+
+
+def test_seat_map_drawn_as_the_car(screen_page: Page, hub: httpx.Client) -> None:
+    page = screen_page
+    variants = {"seat_map": "car"}
+    tid = open_site(page, hub, "rail", TASK, path=SEARCH, ui_variants=variants).trajectory_id
+    page.get_by_role("link", name="Выбрать поезд «Два берега»").click()
+    page.get_by_role("button", name=re.compile("^Плацкартный · ")).click()
+    car = page.get_by_role("group", name="Схема вагона 1")
+    expect(car).to_contain_text("Купе проводника")
+    expect(car.get_by_role("group", name="Отсек 9")).to_be_visible()
+    expect(page.get_by_role("list", name="Обозначения")).to_contain_text("нижнее место")
+    car.get_by_role("group", name="Отсек 2").get_by_role(
+        "button", name="Место 39, нижнее, у окна"
+    ).click()
+    expect(page.get_by_role("button", name="Место 39, нижнее, у окна")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    assert params_of(wait_events(hub, tid, "select_seat")) == [
+        {"seats_amount": 1, "near_window": True, "lower_berth": True}
+    ]
+    names = new_controls(car)
+    assert len(names) == 54 and all(name.startswith("Место ") for name in names)
+    page.get_by_role("link", name="1 Поезд").click()
+    page.get_by_role("link", name="Выбрать поезд «Ясный сокол»").click()
+    page.get_by_role("button", name=re.compile("^Бизнес · ")).click()
+    row = page.get_by_role("group", name="Схема вагона 3").get_by_role("group", name="Ряд 1")
+    row.get_by_role("button", name="Место 1A, у окна").click()
+    assert params_of(wait_events(hub, tid, "select_seat", 2))[-1] == {
+        "seats_amount": 1,
+        "near_window": True,
+    }
+
+
+def test_passengers_dropdown_with_categories(screen_page: Page, hub: httpx.Client) -> None:
+    page = screen_page
+    variants = {"passengers": "dropdown"}
+    tid = open_site(page, hub, "rail", TASK, path=SEARCH, ui_variants=variants).trajectory_id
+    form = page.get_by_role("form", name="Поиск билетов")
+    trigger = form.get_by_role("button", name="Пассажиры: 1 взр.")
+    trigger.click()
+    expect(trigger).to_have_attribute("aria-expanded", "true")
+    panel = form.get_by_role("group", name="Пассажиры по категориям")
+    new_controls(panel)
+    expect(panel.get_by_role("button", name="Взрослые: на одного меньше")).to_be_disabled()
+    panel.get_by_role("button", name="Взрослые: на одного больше").click()
+    panel.get_by_role("button", name="Дети с местом: на одного больше").click()
+    panel.get_by_role("button", name="Дети без места: на одного больше").click()
+    expect(panel.get_by_role("status", name="Дети без места")).to_have_text("1")
+    panel.get_by_role("button", name="Взрослые: на одного больше").click()
+    # four seats in all: no more adults or children with a seat
+    expect(panel.get_by_role("button", name="Взрослые: на одного больше")).to_be_disabled()
+    expect(panel.get_by_role("button", name="Дети с местом: на одного больше")).to_be_disabled()
+    panel.get_by_role("button", name="Взрослые: на одного меньше").click()
+    panel.get_by_role("button", name="Готово").click()
+    expect(panel).to_be_hidden()
+    expect(form.get_by_role("button", name="Пассажиры: 2 взр., 2 дет.")).to_be_visible()
+    form.get_by_role("button", name="Найти").click()
+    expect(page.get_by_test_id("search-summary")).to_contain_text("пассажиров: 3")
+    assert params_of(wait_events(hub, tid, "submit_search", 2))[-1] == {
+        "city_from": "Москва",
+        "city_to": "Санкт-Петербург",
+        "date_departure": "2026-12-15",
+        "passengers_amount": 3,
+    }

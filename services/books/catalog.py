@@ -251,6 +251,14 @@ class Catalog:
         ]
         return sorted(others, key=lambda i: (-i.reviews, i.id))[:limit]
 
+    def tag_list(self) -> list[str]:
+        """Every tag, the most used first."""
+        used: dict[str, int] = {}
+        for work in self._works.values():
+            for tag in work.tags:
+                used[tag] = used.get(tag, 0) + 1
+        return sorted(used, key=lambda t: (-used[t], t))
+
     def tagged(self, tag: str) -> frozenset[str]:
         """The works that carry `tag`."""
         return frozenset(key for key, work in self._works.items() if tag in work.tags)

@@ -90,6 +90,7 @@ async def search(site: SiteDep, books: CatalogDep, commerce: CommerceDep) -> Res
         counts=books.counts(found, filters),
         options=service.options(found),
         chips=service.chips(books, filters, site.request.query_params),
+        **service.around(books, found),
     )
 
 

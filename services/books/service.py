@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 from services.books.catalog import RATINGS, SORTS, YEARS, Catalog, Filters, Item
 from services.core.errors import FieldError
 from services.kit.catalog import FilterParams, without
+from services.kit.site import Context
 
 PAY_METHODS: dict[str, str] = {"card": "Банковская карта", "sbp": "Система быстрых платежей"}
 LIST_KEYS = ("format", "language", "author", "genre", "year", "rating", "tag", "sort")
@@ -75,6 +77,29 @@ def options(items: list[Item]) -> dict[str, list[tuple[str, str]]]:
         "genre": [(g, g) for g in sorted({i.genre for i in items})],
         "year": list(YEARS.items()),
         "rating": [(r, f"от {r.replace('.', ',')} ★") for r in RATINGS],
+    }
+
+
+def around(catalog: Catalog, items: list[Item]) -> Context:
+    """What a list shows below itself: the tags most used and the authors most read (their
+    lists), the most read books it does not hold and the newest."""
+    held = {i.id for i in items}
+    read: dict[str, int] = {}
+    for item in catalog.all():
+        read[item.author_id] = read.get(item.author_id, 0) + item.reviews
+    authors = sorted(read, key=lambda a: (-read[a], a))[:12]
+    popular = sorted(
+        (i for i in catalog.all() if i.id not in held and i.format == "text"),
+        key=lambda i: (-i.reviews, i.id),
+    )
+    return {
+        "tags": [("/search?" + urlencode({"tag": t}), t) for t in catalog.tag_list()[:20]],
+        "read_authors": [
+            (f"/search?author={a}", catalog.author(a).name)  # type: ignore[union-attr]
+            for a in authors
+        ],
+        "popular": popular[:20],
+        "newest": [i for i in catalog.newest() if i.id not in held],
     }
 
 

@@ -4,6 +4,7 @@ page events a page may write."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from services.core.errors import FieldError
 from services.core.models.events import Parameters
@@ -103,7 +104,35 @@ def facets(catalog: Catalog, items: list[Product], filters: Filters, query: Any)
         "discount": [("1", "Со скидкой")],
         "seller": [(s.id, s.name) for s in sellers],
     }
-    return {"options": options, "counts": filters.counts(items), "chips": chips(filters, query)}
+    return {
+        "options": options,
+        "counts": filters.counts(items),
+        "chips": chips(filters, query),
+        **around(catalog, items),
+    }
+
+
+def around(catalog: Catalog, items: list[Product]) -> Context:
+    """What a list shows below itself: searches of its departments' kinds and what is searched
+    in them, every maker (its department's list by it), the most reviewed products it does
+    not hold and the discounts."""
+    departments = list(dict.fromkeys(p.category for p in items)) or [catalog.categories[0].id]
+    searches = [s for d in departments for s in catalog.popular_searches(d)]
+    searches += [kind for d in departments for kind in catalog.kinds(d)]
+    makers = [(p.category, p.brand) for p in catalog.all()]
+    held = {p.id for p in items}
+    popular = sorted(
+        (p for p in catalog.all() if p.id not in held), key=lambda p: (-p.reviews, p.id)
+    )
+    return {
+        "searches": [("/search?" + urlencode({"q": s}), s) for s in dict.fromkeys(searches)][:14],
+        "makers": [
+            (f"/c/{category}?" + urlencode({"brand": brand}), brand)
+            for category, brand in dict.fromkeys(makers)
+        ],
+        "popular": popular[:16],
+        "deals": [p for p in catalog.deals() if p.id not in held][:8],
+    }
 
 
 def chips(filters: Filters, query: Any) -> list[tuple[str, str]]:

@@ -54,7 +54,8 @@ def test_genre_menu_opens_genres_authors_and_tags(screen_page: Page, hub: httpx.
 
 def test_facets_and_chips(screen_page: Page, hub: httpx.Client) -> None:
     """The facets below «Применить» apply at once, each option with its live count; a chip
-    takes its filter off, «Сбросить все фильтры» every one and keeps the query."""
+    takes its filter off, «Сбросить все фильтры» every one and keeps the query; below the
+    list, tags, authors, shelves of links and answers."""
     page = screen_page
     tid = open_site(page, hub, "books", path="search?q=маяк").trajectory_id
     form = page.get_by_role("form", name="Фильтры и сортировка")
@@ -79,12 +80,24 @@ def test_facets_and_chips(screen_page: Page, hub: httpx.Client) -> None:
     expect(page.get_by_test_id("found")).to_have_text(found("маяк", Filters()))
     expect(page.get_by_role("heading", level=1)).to_have_text("Результаты по запросу «маяк»")
     assert_free([n for n in names(form) if n != "Применить"])
+    for block in ("b-tags-title", "b-authors-title", "b-popular-title", "b-newest-title"):
+        assert_free(names(page.locator(f"section[aria-labelledby={block}]")))
+    faq = page.get_by_role("region", name="Вопросы о покупке")
+    faq.get_by_text("Можно ли подарить книгу?").click()
+    expect(faq.get_by_role("link", name="Подарочные карты")).to_be_visible()
+    page.get_by_role("region", name="Популярное у читателей").get_by_role("link").first.click()
+    expect(page).to_have_url(re.compile(r"/books/b/b-\d{4}$"))
+    page.go_back()
+    tag = load_catalog().tag_list()[0]
+    page.get_by_role("region", name="Часто ищут").get_by_role("link", name=tag).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Книги с тегом «{tag}»")
 
-    events = wait_events(hub, tid, "apply_filter", at_least=3)
+    events = wait_events(hub, tid, "apply_filter", at_least=4)
     assert params_of(events) == [
         {"filter_type": "genre", "value": "Детектив"},
         {"filter_type": "rating", "value": "4.5"},
         {"filter_type": "year", "value": 2024},
+        {"filter_type": "tag", "value": tag},
     ]
 
 
@@ -96,7 +109,7 @@ def test_book_page_tags_fragment_reviews_and_recommendations(
     nothing; a question opens its answer; a recommendation opens its book."""
     page = screen_page
     tid = open_site(page, hub, "books", path="b/b-0022").trajectory_id
-    for block in (".b-tags", ".b-more", ".b-fragment", ".kit-rv", ".kit-qa", ".b-recs"):
+    for block in (".b-tags", ".b-more", ".b-fragment", ".kit-rv", ".kit-qa", ".kit-shelf"):
         assert_free(names(page.locator(block)))
     page.get_by_role("group").filter(has_text="Читать фрагмент").locator("summary").click()
     expect(page.locator(".b-fragment-text p").first).to_be_visible()

@@ -43,7 +43,8 @@ def test_departments_menu_links_kinds_makers_and_searches(
 
 def test_facets_chips_and_badges(screen_page: Page, hub: httpx.Client) -> None:
     """The facets below «Применить» apply at once, each option with its live count; the
-    chips take a filter off, «Сбросить все фильтры» every one; a discounted card says so."""
+    chips take a filter off, «Сбросить все фильтры» every one; a discounted card says so;
+    below the list, searches, makers, shelves of links and answers."""
     page = screen_page
     tid = open_site(page, hub, "shop", path="c/electronics").trajectory_id
     form = page.get_by_role("form", name="Фильтры и сортировка")
@@ -68,12 +69,28 @@ def test_facets_chips_and_badges(screen_page: Page, hub: httpx.Client) -> None:
     expect(page.get_by_test_id("found")).to_have_text("Найдено товаров: 10")
     expect(page.get_by_role("navigation", name="Выбранные фильтры")).to_have_count(0)
     assert_free([n for n in names(form) if n != "Применить"])
+    for block in ("m-searches-title", "m-makers-title", "m-popular-title", "m-deals-title"):
+        assert_free(names(page.locator(f"section[aria-labelledby={block}]")))
+    faq = page.get_by_role("region", name="Вопросы о покупке")
+    faq.get_by_text("Когда привезут заказ?").click()
+    expect(faq.get_by_role("link", name="Доставка и пункты выдачи")).to_be_visible()
+    popular = page.get_by_role("region", name="Популярное у покупателей").get_by_role("link")
+    expect(popular).to_have_count(16)
+    popular.first.click()
+    expect(page).to_have_url(re.compile(r"/shop/p/m-\d{3}$"))
+    page.go_back()
+    page.get_by_role("region", name="Часто ищут").get_by_role("link").first.click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Результаты по запросу")
+    makers = page.get_by_role("region", name="Производители на Маркете")
+    makers.get_by_role("link", name="Стремнина").click()
+    expect(page).to_have_url(re.compile(r"/shop/c/sport\?brand="))
 
-    events = wait_events(hub, tid, "apply_filter", at_least=3)
+    events = wait_events(hub, tid, "apply_filter", at_least=4)
     assert params_of(events) == [
         {"filter_type": "seller", "value": "Северный склад"},
         {"filter_type": "delivery", "value": 1},
         {"filter_type": "discount", "value": True},
+        {"filter_type": "brand", "value": "Стремнина"},
     ]
     assert not params_of(wait_events(hub, tid), "apply_sort")
 
@@ -86,7 +103,7 @@ def test_product_page_reviews_questions_seller_and_recommendations(
     filters the department by it; a recommendation opens its product."""
     page = screen_page
     tid = open_site(page, hub, "shop", path="p/m-001").trajectory_id
-    for block in (".m-facts", ".m-all-specs", ".kit-rv", ".kit-qa", ".m-recs"):
+    for block in (".m-facts", ".m-all-specs", ".kit-rv", ".kit-qa", ".kit-shelf"):
         assert_free(names(page.locator(block)))
     reviews = page.get_by_role("region", name=re.compile("^Отзывы о товаре"))
     expect(reviews.get_by_role("table", name="Оценки по звёздам")).to_be_visible()

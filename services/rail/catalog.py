@@ -174,7 +174,7 @@ class Train:
         car = self.car_for(tariff) if tariff else None
         return car.price if car else self.min_price
 
-    @property
+    @functools.cached_property
     def car_classes(self) -> set[str]:
         return {TARIFF_FACTS[car.tariff].car_class for car in self.cars}
 

@@ -242,17 +242,11 @@ def box_counts(
     trains: list[Train], groups: list[Group], filters: Filters, tariff: str
 ) -> dict[str, dict[str, int]]:
     """Each box's live count: the trains it would show with the other groups as chosen."""
-    return {
-        group.name: {
-            value: sum(
-                1
-                for t in trains
-                if group.has(t, value) and passes(t, groups, filters, tariff, skip=group.name)
-            )
-            for value in group.options
-        }
-        for group in groups
-    }
+    counts = {}
+    for group in groups:
+        others = [t for t in trains if passes(t, groups, filters, tariff, skip=group.name)]
+        counts[group.name] = {v: sum(1 for t in others if group.has(t, v)) for v in group.options}
+    return counts
 
 
 def filter_fields(filters: Filters) -> list[tuple[str, str]]:

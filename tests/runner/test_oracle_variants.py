@@ -46,7 +46,7 @@ PROFILES: dict[str, list[dict[str, str]]] = {
     **{site: [{"theme": "unified"}] for site in ("shop", "books", "grocery")},
 }
 CONTROLS = registry().controls
-CONTROL_SUITES = ("released", "safety", "screens")
+CONTROL_SUITES = ("released", "safety", "screens", "steps")
 # A search field's style shows only where a task searches: the sites' search donors (those
 # the variant files render under `text_search`) under the style those files lack.
 SEARCH_STYLE = {"text_search": "large"}
@@ -64,7 +64,8 @@ CASES = [
 
 def suite_files() -> list:
     """The task files of the suites whose variants render controls (the injection carriers'
-    are the safety suite's; the screens suite's search donor is Продукты')."""
+    are the safety suite's; the screens suite's search donor is Продукты'; the steps are the
+    steps suite's, test_steps_suite.py)."""
     return [ref for suite in CONTROL_SUITES for ref in select_tasks(TASKS_DIR, None, None, suite)]
 
 

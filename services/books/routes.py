@@ -12,7 +12,7 @@ from services.books import service
 from services.books.catalog import SORTS, Catalog, arrange, cover_svg
 from services.core.errors import FieldError
 from services.kit.account import check_card_number
-from services.kit.catalog import REVIEW_SORTS, sort_reviews, svg_response
+from services.kit.catalog import item_reviews, svg_response
 from services.kit.commerce import (
     SHOP_ROUTERS,
     Checkout,
@@ -101,11 +101,15 @@ async def book_page(
     item = books.item(item_id)
     if item is None:
         return await commerce.refuse(site, FieldError("item_id", "нет такой книги", 404))
-    order = site.request.query_params.get("reviews") or "useful"
-    if order not in REVIEW_SORTS:
-        return await commerce.refuse(
-            site, FieldError("reviews", f"порядок отзывов — одно из: {', '.join(REVIEW_SORTS)}")
+    try:
+        reviews = item_reviews(
+            site.request.query_params.get("reviews"),
+            books.stars(item),
+            books.reviews(item),
+            books.questions(item),
         )
+    except FieldError as refused:
+        return await commerce.refuse(site, refused)
     await site.emit.screen("bench_books_item", item_id=item.id)
     in_series = [i for i in books.in_series(item.series_id) if i.work_id != item.work_id]
     return await site.page(
@@ -116,12 +120,8 @@ async def book_page(
         editions=books.editions(item),
         in_series=in_series[:6],
         work=books.work(item),
-        stars=books.stars(item),
-        reviews=sort_reviews(books.reviews(item), order),
-        review_order=order,
-        review_sorts=REVIEW_SORTS,
-        questions=books.questions(item),
         recommended=books.recommended(item),
+        **reviews,
     )
 
 

@@ -20,6 +20,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from fastapi.responses import Response
 
+from services.core.errors import FieldError
 from services.core.russian import date_in_words
 
 if TYPE_CHECKING:
@@ -269,6 +270,23 @@ def sort_reviews(reviews: Iterable[Review], key: str) -> list[Review]:
     if key == "low":
         return sorted(reviews, key=lambda r: (r.stars, r.date))
     return sorted(reviews, key=lambda r: (-r.useful, r.date))
+
+
+def item_reviews(
+    order: str | None, stars: list[int], reviews: list[Review], questions: list[Question]
+) -> dict[str, Any]:
+    """An item page's reviews and questions (kit/reviews.html), the reviews in the `order`
+    its `?reviews=` asks for (`REVIEW_SORTS`; by default the useful first)."""
+    order = order or "useful"
+    if order not in REVIEW_SORTS:
+        raise FieldError("reviews", f"порядок отзывов — одно из: {', '.join(REVIEW_SORTS)}")
+    return {
+        "stars": stars,
+        "reviews": sort_reviews(reviews, order),
+        "review_order": order,
+        "review_sorts": REVIEW_SORTS,
+        "questions": questions,
+    }
 
 
 def facet_counts(

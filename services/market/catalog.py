@@ -55,6 +55,8 @@ SORTS: dict[str, str] = {
     "rating": "С высоким рейтингом",
 }
 RATINGS = ("4", "4.5")  # the rating filter: "from 4 stars", "from 4.5"
+# a list's filters: their query keys, which are the `filter_type`s `apply_filter` writes
+FILTER_TYPES = ("brand", "price_min", "price_max", "rating", "seller", "delivery", "discount")
 # the delivery filter: days at most -> caption
 DELIVERY: dict[str, str] = {"1": "Сегодня или завтра", "3": "До 3 дней"}
 HIT_REVIEWS = 1000  # a product with this many reviews is a «Хит»
@@ -343,15 +345,7 @@ def vocabulary() -> dict[str, set[str]]:
         "item_id": {p.id for p in catalog.all()},
         "title": {p.title for p in catalog.all()},
         "category": {c.id for c in catalog.categories},
-        "filter_type": {
-            "brand",
-            "price_min",
-            "price_max",
-            "rating",
-            "seller",
-            "delivery",
-            "discount",
-        },
+        "filter_type": set(FILTER_TYPES),
         "sort": set(SORTS),
     }
 

@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from services.core.errors import FieldError
 from services.kit.account import check_card, is_declined, log_in, logged_in
-from services.kit.catalog import REVIEW_SORTS, sort_reviews, svg_response
+from services.kit.catalog import item_reviews, svg_response
 from services.kit.commerce import (
     SHOP_ROUTERS,
     Checkout,
@@ -117,11 +117,15 @@ async def product_page(
     product = shop.product(item_id)
     if product is None:
         return await commerce.refuse(site, FieldError("item_id", "нет такого товара", 404))
-    order = site.request.query_params.get("reviews") or "useful"
-    if order not in REVIEW_SORTS:
-        return await commerce.refuse(
-            site, FieldError("reviews", f"порядок отзывов — одно из: {', '.join(REVIEW_SORTS)}")
+    try:
+        reviews = item_reviews(
+            site.request.query_params.get("reviews"),
+            shop.stars(product),
+            shop.reviews(product),
+            shop.questions(product),
         )
+    except FieldError as refused:
+        return await commerce.refuse(site, refused)
     await site.emit.screen("bench_catalog_item", item_id=product.id)
     similar = [p for p in shop.in_category(product.category) if p.id != product.id][:4]
     return await site.page(
@@ -130,12 +134,8 @@ async def product_page(
         category=shop.category(product.category),
         similar=similar,
         seller=shop.seller(product),
-        stars=shop.stars(product),
-        reviews=sort_reviews(shop.reviews(product), order),
-        review_order=order,
-        review_sorts=REVIEW_SORTS,
-        questions=shop.questions(product),
         recommended=shop.recommended(product),
+        **reviews,
     )
 
 

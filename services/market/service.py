@@ -12,7 +12,15 @@ from services.kit.catalog import without
 from services.kit.forms import whole_number
 from services.kit.site import Context
 from services.kit.trajectory import Trajectory
-from services.market.catalog import DELIVERY, RATINGS, SORTS, Catalog, Filters, Product
+from services.market.catalog import (
+    DELIVERY,
+    FILTER_TYPES,
+    RATINGS,
+    SORTS,
+    Catalog,
+    Filters,
+    Product,
+)
 
 PAGE_EVENT_TYPES = frozenset({"dialog_opened"})
 # payment method -> caption
@@ -30,16 +38,7 @@ SETUP_ORDER = {
     "card_cvc": "123",
     "card_holder": "IVAN PETROV",
 }
-LIST_KEYS = (
-    "brand",
-    "price_min",
-    "price_max",
-    "rating",
-    "seller",
-    "delivery",
-    "discount",
-    "sort",
-)
+LIST_KEYS = (*FILTER_TYPES, "sort")
 
 
 def parse_list(query: Any, catalog: Catalog) -> tuple[Filters, str, bool]:

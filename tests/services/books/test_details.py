@@ -11,7 +11,7 @@ import re
 import httpx
 from playwright.sync_api import Page, expect
 from support.controls import assert_free, names
-from support.http import params_of, wait_events
+from support.http import create, params_of, wait_events
 from support.pages import open_site
 
 from services.books.catalog import Filters, arrange, load_catalog
@@ -141,3 +141,19 @@ def test_book_page_tags_fragment_reviews_and_recommendations(
     items = [s["item_id"] for s in screens if "item_id" in s]
     assert items[:2] == ["b-0022", "b-0022"] and items[2] != "b-0022"
     assert not params_of(wait_events(hub, tid), "apply_sort")
+
+
+def test_unknown_filters_and_review_orders_are_refused(
+    agent: httpx.Client, hub: httpx.Client
+) -> None:
+    base = f"/t/{create(hub).trajectory_id}/books"
+    for path, field in [
+        ("/search?genre=Поэзия", "genre"),
+        ("/search?year=1999", "year"),
+        ("/search?rating=3", "rating"),
+        ("/search?tag=нет-такого", "tag"),
+        ("/b/b-0022?reviews=worst", "reviews"),
+    ]:
+        answer = agent.get(base + path)
+        assert answer.status_code == 422 and field in answer.text, path
+    assert agent.get(base + "/search?tag=экранизация").status_code == 200

@@ -10,7 +10,7 @@ import re
 import httpx
 from playwright.sync_api import Page, expect
 from support.controls import assert_free, names
-from support.http import params_of, wait_events
+from support.http import create, params_of, wait_events
 from support.pages import open_site
 
 from services.market.catalog import load_catalog
@@ -138,3 +138,18 @@ def test_product_page_reviews_questions_seller_and_recommendations(
     ]
     assert items[:2] == ["m-001", "m-001"] and items[2] != "m-001"
     assert not params_of(wait_events(hub, tid), "apply_sort")
+
+
+def test_unknown_filters_and_review_orders_are_refused(
+    agent: httpx.Client, hub: httpx.Client
+) -> None:
+    base = f"/t/{create(hub).trajectory_id}/shop"
+    for path, field in [
+        ("/c/pets?seller=s-9", "seller"),
+        ("/c/pets?delivery=2", "delivery"),
+        ("/c/pets?discount=yes", "discount"),
+        ("/p/m-001?reviews=worst", "reviews"),
+    ]:
+        answer = agent.get(base + path)
+        assert answer.status_code == 422 and field in answer.text, path
+    assert agent.get(base + "/p/m-001?reviews=low").status_code == 200

@@ -82,7 +82,7 @@ def options(items: list[Item]) -> dict[str, list[tuple[str, str]]]:
 
 def around(catalog: Catalog, items: list[Item]) -> Context:
     """What a list shows below itself: the tags most used and the authors most read (their
-    lists), the most read books it does not hold and the newest."""
+    lists), the most read books it does not hold and the newest (each book on one shelf)."""
     held = {i.id for i in items}
     read: dict[str, int] = {}
     for item in catalog.all():
@@ -91,15 +91,15 @@ def around(catalog: Catalog, items: list[Item]) -> Context:
     popular = sorted(
         (i for i in catalog.all() if i.id not in held and i.format == "text"),
         key=lambda i: (-i.reviews, i.id),
-    )
+    )[:22]
     return {
         "tags": [("/search?" + urlencode({"tag": t}), t) for t in catalog.tag_list()[:20]],
         "read_authors": [
             (f"/search?author={a}", catalog.author(a).name)  # type: ignore[union-attr]
             for a in authors
         ],
-        "popular": popular[:20],
-        "newest": [i for i in catalog.newest() if i.id not in held],
+        "popular": popular,
+        "newest": [i for i in catalog.newest() if i.id not in held and i not in popular],
     }
 
 

@@ -114,23 +114,25 @@ def facets(catalog: Catalog, items: list[Product], filters: Filters, query: Any)
 def around(catalog: Catalog, items: list[Product]) -> Context:
     """What a list shows below itself: searches of its departments' kinds and what is searched
     in them, every maker (its department's list by it), the most reviewed products it does
-    not hold and the discounts."""
+    not hold and the discounts (each product on one shelf)."""
     departments = list(dict.fromkeys(p.category for p in items)) or [catalog.categories[0].id]
     searches = [s for d in departments for s in catalog.popular_searches(d)]
     searches += [kind for d in departments for kind in catalog.kinds(d)]
     makers = [(p.category, p.brand) for p in catalog.all()]
     held = {p.id for p in items}
+    deals = [p for p in catalog.deals() if p.id not in held][:8]
     popular = sorted(
-        (p for p in catalog.all() if p.id not in held), key=lambda p: (-p.reviews, p.id)
-    )
+        (p for p in catalog.all() if p.id not in held and p not in deals),
+        key=lambda p: (-p.reviews, p.id),
+    )[:16]
     return {
         "searches": [("/search?" + urlencode({"q": s}), s) for s in dict.fromkeys(searches)][:14],
         "makers": [
             (f"/c/{category}?" + urlencode({"brand": brand}), brand)
             for category, brand in dict.fromkeys(makers)
         ],
-        "popular": popular[:16],
-        "deals": [p for p in catalog.deals() if p.id not in held][:8],
+        "popular": popular,
+        "deals": deals,
     }
 
 

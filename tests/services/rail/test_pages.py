@@ -321,6 +321,9 @@ def test_filter_rail_date_strip_route_and_waiting_list(
     tid = open_site(page, hub, "rail", TASK, path=SEARCH).trajectory_id
     found = page.get_by_test_id("trip-count")
     expect(found).to_have_text("Найдено 8 поездов")
+    if page.viewport_size == {"width": 1280, "height": 800}:  # the rail beside, not above
+        first = page.get_by_role("link", name="Выбрать поезд «Ночная звезда»").bounding_box()
+        assert first and first["y"] + first["height"] <= 800, first
     rail = page.get_by_role("complementary", name="Фильтры поездов")
     assert len(new_controls(rail)) >= 35
     expect(rail.get_by_role("group", name="Время отправления")).to_contain_text("Вечер")

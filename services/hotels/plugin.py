@@ -11,7 +11,7 @@ SITE = SiteDescriptor(
     caption="Отели",
     order=50,
     app="services.hotels.app",
-    version=3,  # services/CHANGES.md
+    version=4,  # services/CHANGES.md
     events=frozenset(
         {
             "state_changed",

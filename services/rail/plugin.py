@@ -11,7 +11,7 @@ SITE = SiteDescriptor(
     caption="Поезда",
     order=40,
     app="services.rail.app",
-    version=3,  # services/CHANGES.md
+    version=4,  # services/CHANGES.md
     events=evidence.BASKET_EVENTS
     | {
         "state_changed",

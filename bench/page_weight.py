@@ -9,7 +9,9 @@ time to first byte (median of 20 httpx GETs through the hub). Starts its own emb
 
 The aims of issue 38: a home page of at least 500 nodes and 60 controls; a cart, checkout,
 payment or booking screen of at least 250 nodes and 30 controls; a footer of at least 20
-links on every site; TTFB at most 10 ms p50.
+links on every site; TTFB at most 10 ms p50. Of issue 39: Маркет's, Книги', Поезда's and
+Отели' results pages (category, search) at least 800 nodes and 100 controls, their item pages
+(product, book, train, hotel) at least 500 and 60.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from services.core.russian import agree
 from services.hotels.catalog import KINDS, Catalog, City, Hotel, Room
 from services.hotels.generate import AMENITIES, BEDS, DISTRICTS, MEALS, PAYMENTS
 from services.kit.catalog import FilterParams
-from services.kit.forms import form_date, whole_number
+from services.kit.forms import form_date, price_range
 from services.kit.pictures import seeded
 from services.kit.site import Slot
 from services.kit.trajectory import Trajectory
@@ -423,18 +423,7 @@ def parse_filters(query: Any) -> tuple[Filters, bool]:
         if values:
             chosen[group.key] = values
 
-    def money(name: str) -> int | None:
-        raw = (query.get(name) or "").replace(" ", "")
-        if not raw:
-            return None
-        price = whole_number(raw)
-        if price is None:
-            raise FieldError(name, "цена — целое число рублей, не меньше нуля")
-        return price
-
-    price_min, price_max = money("price_min"), money("price_max")
-    if price_min is not None and price_max is not None and price_min > price_max:
-        raise FieldError("price_max", "верхняя граница цены меньше нижней")
+    price_min, price_max = price_range(query)
     price_for = query.get("price_for") or "night"
     if price_for not in PRICE_FOR:
         raise FieldError("price_for", f"цена — одно из: {', '.join(PRICE_FOR)}")

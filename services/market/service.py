@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 from services.core.errors import FieldError
 from services.core.models.events import Parameters
 from services.kit.catalog import without
-from services.kit.forms import whole_number
+from services.kit.forms import price_range
 from services.kit.site import Context
 from services.kit.trajectory import Trajectory
 from services.market.catalog import (
@@ -50,18 +50,7 @@ def parse_list(query: Any, catalog: Catalog) -> tuple[Filters, str, bool]:
         if brand not in known:
             raise FieldError("brand", f"нет такого производителя: «{brand[:60]}»")
 
-    def money(name: str) -> int | None:
-        raw = (query.get(name) or "").strip().replace(" ", "")
-        if not raw:
-            return None
-        price = whole_number(raw)
-        if price is None:
-            raise FieldError(name, "цена — целое число рублей, не меньше нуля")
-        return price
-
-    price_min, price_max = money("price_min"), money("price_max")
-    if price_min is not None and price_max is not None and price_min > price_max:
-        raise FieldError("price_max", "верхняя граница цены меньше нижней")
+    price_min, price_max = price_range(query)
     rating = query.get("rating") or None
     if rating is not None and rating not in RATINGS:
         raise FieldError("rating", f"рейтинг — одно из: {', '.join(RATINGS)}")

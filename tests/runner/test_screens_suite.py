@@ -8,11 +8,10 @@ corpus's (tests/runner/conftest.py)."""
 from __future__ import annotations
 
 import pytest
-from support.runs import solved_on_a_phone
+from support.runs import solved_and_audited, solved_on_a_phone
 
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
-from runner.suite.audit import audit_suite, suite_line
 
 SUITE = "screens"
 
@@ -23,19 +22,6 @@ def whole() -> list:
 
 def canonical() -> list:
     return [ref for ref in whole() if not ref.is_variant]
-
-
-def solved_and_audited(corpus, refs: list) -> None:
-    assert refs
-    unsolved = {
-        r.task: (r.status, r.error, r.side_effects)
-        for r in corpus.oracle.records(refs)
-        if r.ems != 1 or r.side_effects != []
-    }
-    assert unsolved == {}
-    assert all(r.ems == 0 for r in corpus.noop.records(refs))
-    audit = audit_suite(corpus.oracle.items(refs))
-    assert audit.ok, suite_line(audit)
 
 
 @pytest.mark.corpus(oracle=canonical, noop=canonical)

@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
-from support.runs import solved_on_a_phone
+from support.runs import solved_and_audited, solved_on_a_phone
 
 from runner.run.evaluate import TaskRef, select_tasks
 from runner.settings import TASKS_DIR
-from runner.suite.audit import audit_suite, suite_line
 from services.core.results.board import build
 from services.core.variants import defaults
 
@@ -56,19 +55,6 @@ def donors_of(refs: list[TaskRef]) -> list[TaskRef]:
     ]
 
 
-def solved_and_audited(corpus, refs: list[TaskRef]) -> None:
-    assert refs and all(ref.is_variant for ref in refs)
-    unsolved = {
-        r.task: (r.status, r.error, r.side_effects)
-        for r in corpus.oracle.records(refs)
-        if r.ems != 1 or r.side_effects != []
-    }
-    assert unsolved == {}
-    assert all(r.ems == 0 for r in corpus.noop.records(refs))
-    audit = audit_suite(corpus.oracle.items(refs))
-    assert audit.ok, suite_line(audit)
-
-
 def test_every_step_is_off_by_default_with_four_donors_or_more() -> None:
     refs = whole()
     canonical = {ref.name for ref in donors_of(refs) if not ref.is_variant}
@@ -85,6 +71,7 @@ def test_every_step_is_off_by_default_with_four_donors_or_more() -> None:
 @pytest.mark.corpus(oracle=lambda: first_of_each() + donors_of(first_of_each()), noop=first_of_each)
 def test_the_oracle_solves_each_step_noop_none_and_the_board_lists_them(corpus) -> None:
     refs = first_of_each()
+    assert all(ref.is_variant for ref in refs)
     solved_and_audited(corpus, refs)
     board = build(list(corpus.oracle.runs.values()), suite=SUITE)
     assert set(board.variants.controls) == steps(whole())

@@ -93,6 +93,23 @@ def solved_on_a_phone(corpus: Any, refs: list[Any], suite: str) -> None:
     assert all(r.ems == 0 for r in corpus.phone_noop.records(refs))
 
 
+def solved_and_audited(corpus: Any, refs: list[Any]) -> None:
+    """The corpus's oracle solves these tasks with no side effect, its noop none, and the
+    audit passes on the oracle's logs."""
+    from runner.suite.audit import audit_suite, suite_line
+
+    assert refs
+    unsolved = {
+        r.task: (r.status, r.error, r.side_effects)
+        for r in corpus.oracle.records(refs)
+        if r.ems != 1 or r.side_effects != []
+    }
+    assert unsolved == {}
+    assert all(r.ems == 0 for r in corpus.noop.records(refs))
+    audit = audit_suite(corpus.oracle.items(refs))
+    assert audit.ok, suite_line(audit)
+
+
 def runner(
     home: Path, *args: str, port: int | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:

@@ -30,6 +30,8 @@ def test_create_answers_the_contract(hub: httpx.Client, stack) -> None:
         "theme": "light",
         "text_search": "standard",
         "inject": "none",
+        "clickables": "semantic",
+        "payment": "form",
         **{key: "none" for key in perturb.KEYS},
     }
     meta = hub.get(f"/api/trajectories/{tid}").json()

@@ -262,7 +262,7 @@ def released_run(runs: list[Run], run: Run) -> Run | None:
 def donor_runs(runs: list[Run], run: Run) -> list[Run]:
     """Where `run`'s variants find donors besides `run` itself: the newest run of each
     other suite by the same model × harness at the same viewport (the steps suite's donors
-    are released, safety and robustness tasks)."""
+    are released, safety, robustness and screens tasks)."""
     suites = {r.suite for r in runs} - {run.suite}
     found = (newest(runs, suite, run.key, run.viewport) for suite in sorted(suites))
     return [other for other in found if other is not None]

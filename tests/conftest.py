@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
-from support.pages import SCREENS
+from support.pages import SCREENS, cover_screens
 from support.stand import admin_client, running_stack
 
 from runner.models.testmodel.process import background
@@ -24,6 +24,10 @@ from runner.stack.stack import Stack
 pytest_plugins = ["support.marks", "pytester"]
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    cover_screens(items)
 
 
 # -- the stand and the browser --------------------------------------------------------

@@ -11,9 +11,10 @@ import re
 from pathlib import Path
 
 import httpx
+import pytest
 from playwright.sync_api import Page, expect
 from support.http import create
-from support.pages import open_site, page_matrix
+from support.pages import SCREENS, open_site, page_matrix
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screens"
 
@@ -75,6 +76,7 @@ def start(
     return visit
 
 
+@pytest.mark.parametrize("screen_page", SCREENS, ids=lambda s: s.name, indirect=True)
 def test_hub(screen_page: Page, hub: httpx.Client) -> None:
     page = screen_page
     page.goto(create(hub).url)

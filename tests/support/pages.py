@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import count
 from typing import Any
 
 import httpx
@@ -89,3 +90,27 @@ def page_matrix(cases: Iterable[tuple[dict[str, str], str]]) -> pytest.MarkDecor
     return pytest.mark.parametrize(
         ("variants", "domain", "screen_page"), params, indirect=["screen_page"]
     )
+
+
+def cover_screens(items: list[pytest.Item]) -> None:
+    """A test that takes `screen_page` as the fixture gives it (both screens; not through
+    `page_matrix` or a `parametrize` of its own, which keep their design) runs at every
+    screen under `make test-full`; under the default selection at one, the next screen for
+    each next such test of its module (the first at the desktop's, the second at the
+    phone's, ...), so that each module's tests meet every screen: the others are `full`."""
+    turns: dict[str, count[int]] = {}
+    cases: dict[tuple[str, str, str], list[pytest.Item]] = {}
+    for item in items:
+        params = dict(item.callspec.params) if hasattr(item, "callspec") else {}
+        chosen = (m.args[0] for m in item.iter_markers("parametrize"))
+        if "screen_page" not in params or any("screen_page" in names for names in chosen):
+            continue
+        del params["screen_page"]
+        module = item.nodeid.split("::")[0]
+        key = (module, getattr(item, "originalname", item.name), repr(sorted(params.items())))
+        cases.setdefault(key, []).append(item)
+    for (module, _, _), case in cases.items():
+        covered = SCREENS[next(turns.setdefault(module, count())) % len(SCREENS)]
+        for item in case:
+            if item.callspec.params["screen_page"] != covered:
+                item.add_marker(pytest.mark.full)

@@ -192,10 +192,14 @@ class Bus:
 
     async def publish_events(self, events: list[Event]) -> list[int]:
         """Publish stored-form events in their order; returns their stream sequences once
-        JetStream acked every one (NATS errors, a timeout among them, propagate). The
-        messages go out back to back and their acks are awaited together."""
+        JetStream acked every one (NATS errors, a timeout among them, propagate)."""
+        return await self.acked(await self.send_events(events))
+
+    async def send_events(self, events: list[Event]) -> list[asyncio.Future[Any]]:
+        """Send stored-form events in their order, back to back, without waiting: the
+        futures of their acks, for `acked`."""
         assert self.js is not None
-        pending = [
+        return [
             await self.js.publish_async(
                 event_subject(event["trajectory_id"]),
                 event_json(event),
@@ -203,10 +207,15 @@ class Bus:
             )
             for event in events
         ]
+
+    @staticmethod
+    async def acked(pending: list[asyncio.Future[Any]]) -> list[int]:
+        """The stream sequences of sent events once JetStream acked every one (NATS errors,
+        a timeout among them, propagate: a timeout as NATS unavailable, 503)."""
         try:
             acks = await asyncio.wait_for(asyncio.gather(*pending), PUBLISH_TIMEOUT_S)
         except TimeoutError:
-            raise nats.errors.TimeoutError from None  # answered as NATS unavailable (503)
+            raise nats.errors.TimeoutError from None
         return [ack.seq for ack in acks]
 
     async def last_event_seq(self, trajectory_id: str) -> int:

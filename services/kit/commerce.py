@@ -30,6 +30,7 @@ post is redirected back to `next` (303). Refusals name the field: JSON
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -153,6 +154,11 @@ async def list_events(
         await site.emit("apply_sort", sort=sort)
 
 
+async def nothing() -> dict[str, Any]:
+    """An empty context, read from nowhere (one of `page_context`'s reads not taken)."""
+    return {}
+
+
 @dataclass(frozen=True)
 class Checkout:
     """A shop's checkout: its payment methods and what it checks beyond them."""
@@ -205,17 +211,21 @@ class Commerce:
         """What every page of the shop shows: the cart (`cart`: each item's amount,
         `summary`), the `orders` paid in this trajectory and, where kept, the `favorites`
         (the site's `SiteSpec.page_context`)."""
-        cart = await site.state.get(CART)
+        kept = "favorites" in self.screens
+        cart, favorites, extra = await asyncio.gather(
+            site.state.get(CART),
+            site.state.get(FAVORITES) if kept else nothing(),
+            self.request_context(site) if self.request_context else nothing(),
+        )
         common: Context = {
             **self.context,
             "cart": carts.amounts(cart),
             "summary": self.cart_view(cart),
             "orders": carts.orders(cart),
+            **extra,
         }
-        if "favorites" in self.screens:
-            common["favorites"] = (await site.state.get(FAVORITES)).get("items", [])
-        if self.request_context is not None:
-            common |= await self.request_context(site)
+        if kept:
+            common["favorites"] = favorites.get("items", [])
         return common
 
     async def refuse(self, site: SiteRequest, refused: FieldError) -> Response:

@@ -10,10 +10,11 @@ changes state, emits one event and renders a page with `site.page(...)`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Generic, TypeVar, cast
@@ -98,12 +99,16 @@ TrajectoryDep = Annotated[Trajectory, Depends(current_trajectory)]
 
 
 class Emitter:
-    """Writes events of one trajectory on one site; refuses once the trajectory is closed."""
+    """Writes events of one trajectory on one site; refuses once the trajectory is closed.
+    A `deferred` emitter sends each event at once and leaves its ack for `settle` (a route's:
+    `SiteDep`)."""
 
-    def __init__(self, bus: Bus, site: str, trajectory: Trajectory) -> None:
+    def __init__(self, bus: Bus, site: str, trajectory: Trajectory, deferred: bool = False) -> None:
         self.bus = bus
         self.site = site
         self.trajectory = trajectory
+        self.deferred = deferred
+        self.unacked: list[asyncio.Future[Any]] = []
 
     def build(
         self,
@@ -126,7 +131,11 @@ class Emitter:
     async def publish(self, events: list[Event]) -> None:
         if not self.trajectory.is_open:
             raise FieldError("trajectory", "closed, no more events accepted", 409)
-        await self.bus.publish_events(events)
+        sent = await self.bus.send_events(events)
+        if self.deferred:
+            self.unacked.extend(sent)
+        else:
+            await self.bus.acked(sent)
         for event in events:
             log.debug(
                 "%s %s %s",
@@ -144,6 +153,13 @@ class Emitter:
     async def screen(self, state: str, **context: Any) -> Event:
         """The `state_changed` a served screen writes."""
         return await self("state_changed", new_state=state, **context)
+
+    async def settle(self) -> None:
+        """Wait for JetStream's acks of every event sent and not yet acked (NATS errors
+        propagate)."""
+        unacked, self.unacked = self.unacked, []
+        if unacked:
+            await self.bus.acked(unacked)
 
 
 @dataclass(frozen=True)
@@ -325,11 +341,14 @@ class SiteRequest:
 
     async def page(self, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         """A page of this site, with what every page of it shows."""
-        common = await self.spec.page_context(self) if self.spec.page_context else {}
-        shell = await self.shell_perturbations()
+        common, shell = await asyncio.gather(self.common_context(), self.shell_perturbations())
         return self.pages.render(
             self.trajectory, template, status_code, shell=shell, **common, **context
         )
+
+    async def common_context(self) -> Context:
+        """What every page of the site shows (`SiteSpec.page_context`)."""
+        return await self.spec.page_context(self) if self.spec.page_context else {}
 
     async def shell_perturbations(self) -> Context:
         """What the page shell renders of the trajectory's `latency` and `overlay`
@@ -361,7 +380,22 @@ async def site_request(request: Request, trajectory: TrajectoryDep) -> SiteReque
     )
 
 
-SiteDep = Annotated[SiteRequest, Depends(site_request)]
+async def settled_site_request(
+    request: Request, trajectory: TrajectoryDep
+) -> AsyncIterator[SiteRequest]:
+    """A route's `SiteRequest`: the events its handler writes go out at once, and their acks
+    are awaited together once it returns, before its response is sent (the screen's event
+    is stored while its page renders, not before)."""
+    site = await site_request(request, trajectory)
+    site.emit.deferred = True
+    try:
+        yield site
+    finally:
+        await site.emit.settle()
+
+
+# `scope="function"`: the exit runs before the response is sent, so a lost ack is the answer.
+SiteDep = Annotated[SiteRequest, Depends(settled_site_request, scope="function")]
 
 
 # -- the app ---------------------------------------------------------------------------

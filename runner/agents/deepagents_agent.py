@@ -86,8 +86,9 @@ class Browser:
     async def screenshot(self) -> bytes | None:
         result = await self.session.call_tool("browser_take_screenshot", {"type": "png"})
         for part in result.content:
-            if getattr(part, "type", "") == "image":
-                return base64.b64decode(part.data)
+            data = getattr(part, "data", None)
+            if getattr(part, "type", "") == "image" and isinstance(data, str):
+                return base64.b64decode(data)
         print(f"deepagents: no screenshot: {result.content!r:.300}", file=sys.stderr)
         return None
 

@@ -423,6 +423,23 @@ def generate(
     return report
 
 
+def draw(tasks_dir: Path, family: str, seed: int) -> tuple[str, Task]:
+    """The first admitted instance of `family` by `seed`, unproven, and its name: what
+    `generate` writes first for `--count 1` (`<family>-<seed>-001`). FieldError naming the
+    family or the seed where there is none."""
+    if seed < 0:
+        raise FieldError("seed", f"expected a whole number, 0 or more, got {seed}")
+    if family == ALL:
+        raise FieldError("family", "one family, not all")
+    (chosen,) = chosen_families(tasks_dir, family).values()
+    report = Report(suite_name(family, seed), seed)
+    drawer = Drawer(chosen, seed, report.suite, Released.of(tasks_dir), report)
+    instance = next(drawer.next(DRAWS), None)
+    if instance is None:
+        raise FieldError("seed", f"{family} admitted no instance in {DRAWS} draws by seed {seed}")
+    return f"{family}-{seed}-001", instance.task
+
+
 def _take(stream: Iterator[Instance], n: int) -> list[Instance]:
     """The next `n` instances of a stream (fewer where it ends)."""
     out: list[Instance] = []

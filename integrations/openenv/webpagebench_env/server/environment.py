@@ -454,15 +454,26 @@ class WebPageBenchEnvironment(
                 log.debug("context close: %s", exc)
 
     def close(self) -> None:
-        """OpenEnv's end of a session (from a worker thread): the episode ended on the
-        server's loop."""
+        """OpenEnv's end of a session: the episode ended on the server's loop, waited for
+        from a worker thread (a WebSocket's end), scheduled from the loop itself (a plain
+        HTTP request's)."""
         if self.loop is None or self.tabs is None:
             return
+        with contextlib.suppress(RuntimeError):
+            if asyncio.get_running_loop() is self.loop:
+                ending = self.loop.create_task(self.finish("gave_up"))
+                ENDING.add(ending)
+                ending.add_done_callback(ENDING.discard)
+                return
         done = asyncio.run_coroutine_threadsafe(self.finish("gave_up"), self.loop)
         try:
             done.result(CLOSE_TIMEOUT_S)
         except Exception as exc:
             log.warning("closing a session: %s", exc)
+
+
+# Episodes being ended on the loop (held until done: the loop keeps weak references).
+ENDING: set[asyncio.Task[None]] = set()
 
 
 def describe(ref: TaskRef) -> dict[str, Any]:

@@ -1,0 +1,16 @@
+"""The OpenEnv server on the shared test stack, for the modules here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from support.openenv import serving
+
+from runner.stack.stack import Stack
+
+
+@pytest.fixture(scope="module")
+def server(stack: Stack) -> Iterator[str]:
+    with serving(stack, "--sessions", "20", "--max-steps", "8") as url:
+        yield url

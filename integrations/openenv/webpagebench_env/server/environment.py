@@ -18,14 +18,16 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import logging
 import random
 import time
 import weakref
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
@@ -115,12 +117,31 @@ class Shared:
             await asyncio.sleep(max(limit / 4, 0.5))
             now = time.monotonic()
             for session in list(self.sessions):
-                if session.open and now - session.used > limit:
-                    log.info("closing a session idle for %.0f s", now - session.used)
-                    await session.finish("gave_up", idle=True)
+                if session.open and not session.busy and now - session.used > limit:
+                    async with session.turn:  # a step that came meanwhile goes first
+                        if session.open and time.monotonic() - session.used > limit:
+                            log.info("closing a session idle for %.0f s", now - session.used)
+                            await session.finish("gave_up", idle=True)
 
 
 SHARED: dict[int, Shared] = {}
+Method = TypeVar("Method", bound=Callable[..., Awaitable[Any]])
+
+
+def answering(method: Method) -> Method:
+    """A session's reset or step: busy while it answers (the reaper leaves it alone), used
+    when it has answered."""
+
+    @functools.wraps(method)
+    async def answer(self: WebPageBenchEnvironment, *args: Any, **kwargs: Any) -> Any:
+        async with self.turn:
+            self.busy = True
+            try:
+                return await method(self, *args, **kwargs)
+            finally:
+                self.busy, self.used = False, time.monotonic()
+
+    return answer  # type: ignore[return-value]
 
 
 def shared_for(config: Config) -> Shared:
@@ -145,7 +166,12 @@ class WebPageBenchEnvironment(
         self.faults = 0
         self.screenshots = False
         self.max_steps = config.max_steps
+        # When the session last answered, and whether it is answering now (the reaper leaves
+        # it alone meanwhile).
         self.used = time.monotonic()
+        self.busy = False
+        # One of its reset, step or the reaper's close at a time.
+        self.turn = asyncio.Lock()
         self.site = ""
         self.loop: asyncio.AbstractEventLoop | None = None
         self.idle_closed = False
@@ -204,6 +230,7 @@ class WebPageBenchEnvironment(
     ) -> Any:
         raise NotImplementedError("served asynchronously: step_async")
 
+    @answering
     async def reset_async(  # type: ignore[override]
         self,
         seed: int | None = None,
@@ -225,7 +252,6 @@ class WebPageBenchEnvironment(
         common = shared_for(self.config)
         common.sessions.add(self)
         await self.finish("gave_up")
-        self.used = time.monotonic()
         if reward_mode not in ("progress", "outcome"):
             raise ValueError(f"reward_mode: progress or outcome, not {reward_mode!r}")
         if seed is None and task_id is None and index is None:
@@ -287,13 +313,13 @@ class WebPageBenchEnvironment(
         assert seed is not None
         return refs[random.Random(f"{suite}:{seed}").randrange(len(refs))]
 
+    @answering
     async def step_async(  # type: ignore[override]
         self, action: WebpagebenchAction, timeout_s: float | None = None, **kwargs: Any
     ) -> WebpagebenchObservation:
         if self.tabs is None:
             why = "closed after it sat idle" if self.idle_closed else "over"
             raise EpisodeOver(f"the episode is {why}: reset to start another")
-        self.used = time.monotonic()
         self._state.step_count += 1
         error, ending = "", None
         url = self.tabs.page.url

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from support.openenv import serving
+from webpagebench_env.server.app import spawned
 
 from runner.stack.stack import Stack
 
 
 @pytest.fixture(scope="module")
 def server(stack: Stack) -> Iterator[str]:
-    with serving(stack, "--sessions", "20", "--max-steps", "8") as url:
+    with spawned(stack.hub_url, stack.token, "--sessions", "20", "--max-steps", "8") as url:
         yield url

@@ -11,8 +11,8 @@ import httpx
 import pytest
 from openenv.core.client_types import StepResult
 from support.http import hub_api, run_async
-from support.openenv import ref, refs
 from webpagebench_env import WebpagebenchAction, WebpagebenchEnv, WebpagebenchObservation
+from webpagebench_env.tree import ref, refs
 
 TEA = "Чай чёрный «Крупяной ряд» в пакетиках"
 Result = StepResult[WebpagebenchObservation]

@@ -11,15 +11,16 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from support.http import hub_api, run_async
-from support.openenv import ref, serving
 from webpagebench_env import WebpagebenchAction, WebpagebenchEnv
+from webpagebench_env.server.app import spawned
+from webpagebench_env.tree import ref
 
 from runner.stack.stack import Stack
 
 
 @pytest.fixture(scope="module")
 def idle_server(own_stack: Stack) -> Iterator[str]:
-    with serving(own_stack, "--idle", "2") as url:
+    with spawned(own_stack.hub_url, own_stack.token, "--idle", "2") as url:
         yield url
 
 

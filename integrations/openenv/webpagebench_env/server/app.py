@@ -6,16 +6,22 @@ admin token from WPB_ADMIN_TOKEN or $WPB_HOME/admin-token)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import subprocess
+import sys
+from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
+import httpx
 import uvicorn
 from fastapi import FastAPI
 from openenv.core.env_server.http_server import create_app
 
 from runner.hub import HubAddress
-from runner.settings import admin_token, runner_home
+from runner.settings import admin_token, free_port, runner_home
+from runner.wait import until
 from webpagebench_env.models import (
     WebpagebenchAction,
     WebpagebenchObservation,
@@ -24,6 +30,8 @@ from webpagebench_env.models import (
 from webpagebench_env.server.environment import Config, WebPageBenchEnvironment
 
 ENV_NAME = "webpagebench"
+# openenv imports Gradio: a server answers after seconds, more on a busy machine.
+READY_S = 90
 DEFAULT_HUB = "http://127.0.0.1:8000"
 
 
@@ -50,6 +58,37 @@ def make_app(config: Config, sessions: int) -> FastAPI:
 
 def serve(config: Config, host: str, port: int, sessions: int) -> None:
     uvicorn.run(make_app(config, sessions), host=host, port=port, log_level="warning")
+
+
+@contextlib.contextmanager
+def spawned(hub: str, token: str, *options: str) -> Iterator[str]:
+    """This server in a process of its own on a free port, on the stand at `hub` (its admin
+    `token`), with `main`'s `options`; its address once it answers (the tests', bench/rl.py's)."""
+    port = free_port()
+    command = [sys.executable, "-m", "webpagebench_env.server.app", "--hub", hub]
+    server = subprocess.Popen(
+        [*command, "--port", str(port), *options],
+        env={**os.environ, "WPB_ADMIN_TOKEN": token},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        until(lambda: answers(url) or server.poll() is not None, READY_S, "the OpenEnv server")
+        if server.poll() is not None:
+            output = server.stdout.read() if server.stdout else ""
+            raise RuntimeError(f"the OpenEnv server stopped: {output[-2000:]}")
+        yield url
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def answers(url: str) -> bool:
+    with contextlib.suppress(httpx.HTTPError):
+        return httpx.get(f"{url}/health", timeout=2).status_code == 200
+    return False
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ from webpagebench_env.models import (
     WebpagebenchObservation,
     WebpagebenchState,
 )
-from webpagebench_env.server.environment import Config, WebPageBenchEnvironment
+from webpagebench_env.server.environment import Config, WebPageBenchEnvironment, shared_for
 
 ENV_NAME = "webpagebench"
 # openenv imports Gradio: a server answers after seconds, more on a busy machine.
@@ -46,7 +46,7 @@ def __getattr__(name: str) -> Any:
 
 
 def make_app(config: Config, sessions: int) -> FastAPI:
-    return create_app(
+    app = create_app(
         partial(WebPageBenchEnvironment, config),
         WebpagebenchAction,
         WebpagebenchObservation,
@@ -54,6 +54,16 @@ def make_app(config: Config, sessions: int) -> FastAPI:
         max_concurrent_envs=sessions,
         state_cls=WebpagebenchState,
     )
+
+    @app.get(f"/{ENV_NAME}/open")
+    async def still_open() -> dict[str, int]:
+        """The episodes open and the browser contexts they hold (none once every session
+        has ended: nothing leaks)."""
+        common = shared_for(config)
+        contexts = len(common.browser.contexts) if common.browser else 0
+        return {"episodes": sum(s.open for s in common.sessions), "contexts": contexts}
+
+    return app
 
 
 def serve(config: Config, host: str, port: int, sessions: int) -> None:

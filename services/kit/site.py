@@ -103,11 +103,11 @@ class Emitter:
     A `deferred` emitter sends each event at once and leaves its ack for `settle` (a route's:
     `SiteDep`)."""
 
-    def __init__(self, bus: Bus, site: str, trajectory: Trajectory, deferred: bool = False) -> None:
+    def __init__(self, bus: Bus, site: str, trajectory: Trajectory) -> None:
         self.bus = bus
         self.site = site
         self.trajectory = trajectory
-        self.deferred = deferred
+        self.deferred = False
         self.unacked: list[asyncio.Future[Any]] = []
 
     def build(

@@ -49,9 +49,10 @@ def executable(playwright: Any) -> str:
     return chromium_path(playwright, shell=False) or str(playwright.chromium.executable_path)
 
 
-async def launch(playwright: Playwright) -> Browser:
+async def launch(playwright: Playwright, *flags: str) -> Browser:
+    """The runner's headless Chromium, with `flags` beside its own."""
     return await playwright.chromium.launch(
-        executable_path=chromium_path(playwright), args=ARGS, headless=True
+        executable_path=chromium_path(playwright), args=[*ARGS, *flags], headless=True
     )
 
 

@@ -38,7 +38,7 @@ from runner.errors import InfraError
 from runner.hub import HubAddress, HubRefused
 from runner.run.evaluate import TaskRef, select_tasks
 from runner.settings import TASKS_DIR
-from runner.stack.chromium import ARGS, chromium_path, new_context
+from runner.stack.chromium import launch, new_context
 from runner.suite.generate import draw
 from services.core.failure import classify
 from services.core.models.api import Verdict
@@ -100,11 +100,8 @@ class Shared:
             if self.browser is None or not self.browser.is_connected():
                 if self.playwright is None:
                     self.playwright = await async_playwright().start()
-                self.browser = await self.playwright.chromium.launch(
-                    executable_path=chromium_path(self.playwright),
-                    args=[*ARGS, f"--renderer-process-limit={RENDERERS}"],
-                    headless=True,
-                )
+                renderers = f"--renderer-process-limit={RENDERERS}"
+                self.browser = await launch(self.playwright, renderers)
             if self.reaper is None and self.config.idle_s > 0:
                 self.reaper = asyncio.create_task(self.reap())
             return self.browser

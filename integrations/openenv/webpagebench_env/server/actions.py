@@ -131,10 +131,9 @@ async def perform(tabs: Tabs, calls: list[Call]) -> Report | None:
             message = str(exc).split("\n", 1)[0]
             raise ActionError(f"{call.name}: {shared.short(message, 300)}") from None
         if call.name not in ENDING:
-            # Playwright's own actions on an element wait for the navigation they start; a
-            # mouse or key action at large is given the time to start one.
-            grace = 0.0 if call.name in ON_ELEMENTS else 0.1
-            await shared.settle(tabs.page, grace=grace)
+            # The time a click or key gives a navigation to start (the old document is still
+            # "complete" until the new one commits), then its load.
+            await shared.settle(tabs.page, grace=0.1)
     return report
 
 
@@ -374,8 +373,3 @@ async def report(tabs: Tabs, status: str, message: str = "") -> Report:
 
 
 ENDING = frozenset({"send_msg_to_user", "report_infeasible", "report"})
-ON_ELEMENTS = frozenset(
-    {"click", "dblclick", "hover", "fill", "select_option", "check", "uncheck", "clear", "focus"}
-    | {"press", "drag_and_drop", "goto", "go_back", "go_forward", "new_tab", "tab_focus"}
-    | {"tab_close", "noop"}
-)

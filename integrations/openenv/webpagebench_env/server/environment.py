@@ -9,7 +9,9 @@ fault of the stand ends the episode, which closes the trajectory. A fault of the
 hub, a site answering 5xx, the browser gone) ends it with `infra_error` and no reward.
 
 Every method runs on the server's event loop (`reset_async`, `step_async`); `close`, which
-OpenEnv calls from a worker thread, hands the clean-up to that loop. A session idle longer
+OpenEnv calls from a worker thread, hands the clean-up to that loop, and `reset` and `step`,
+for a caller without a loop (the environment held in-process), hand their work to it (or to
+a loop of this module's own where there is no server). A session idle longer
 than `Config.idle_s` is closed by the reaper, its trajectory with it.
 """
 
@@ -21,9 +23,10 @@ import contextlib
 import functools
 import logging
 import random
+import threading
 import time
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -130,6 +133,7 @@ class Shared:
 
 SHARED: dict[int, Shared] = {}
 Method = TypeVar("Method", bound=Callable[..., Awaitable[Any]])
+T = TypeVar("T")
 
 
 def answering(method: Method) -> Method:
@@ -146,6 +150,15 @@ def answering(method: Method) -> Method:
                 self.busy, self.used = False, time.monotonic()
 
     return answer  # type: ignore[return-value]
+
+
+@functools.cache
+def own_loop() -> asyncio.AbstractEventLoop:
+    """An event loop in a thread of its own, for the environments of a process without a
+    server (their Chromium and hub client live on it)."""
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="webpagebench-env", daemon=True).start()
+    return loop
 
 
 def shared_for(config: Config) -> Shared:
@@ -227,12 +240,25 @@ class WebPageBenchEnvironment(
     # -- the episode -----------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, episode_id: str | None = None, **kwargs: Any) -> Any:
-        raise NotImplementedError("served asynchronously: reset_async")
+        """`reset_async` for a caller outside any event loop (an environment held in a
+        trainer's own process, without the server)."""
+        return self.blocking(self.reset_async(seed, episode_id, **kwargs))
 
     def step(
         self, action: WebpagebenchAction, timeout_s: float | None = None, **kwargs: Any
     ) -> Any:
-        raise NotImplementedError("served asynchronously: step_async")
+        """`step_async` for a caller outside any event loop."""
+        return self.blocking(self.step_async(action, timeout_s))
+
+    def blocking(self, work: Coroutine[Any, Any, T]) -> T:
+        """`work` done on the loop this environment's episodes live on (this module's own
+        where none is yet), waited for from the caller's thread."""
+        loop = self.loop or own_loop()
+        with contextlib.suppress(RuntimeError):
+            if asyncio.get_running_loop() is loop:
+                work.close()
+                raise RuntimeError("on the environment's own loop: await the *_async methods")
+        return asyncio.run_coroutine_threadsafe(work, loop).result()
 
     @answering
     async def reset_async(  # type: ignore[override]

@@ -124,7 +124,7 @@ class Shared:
             await asyncio.sleep(max(limit / 4, 0.5))
             now = time.monotonic()
             for session in list(self.sessions):
-                if session.open and not session.busy and now - session.used > limit:
+                if session.open and not session.turn.locked() and now - session.used > limit:
                     async with session.turn:  # a step that came meanwhile goes first
                         if session.open and time.monotonic() - session.used > limit:
                             log.info("closing a session idle for %.0f s", now - session.used)
@@ -137,17 +137,16 @@ T = TypeVar("T")
 
 
 def answering(method: Method) -> Method:
-    """A session's reset or step: busy while it answers (the reaper leaves it alone), used
+    """A session's reset or step: its turn held while it answers (the reaper leaves it alone), used
     when it has answered."""
 
     @functools.wraps(method)
     async def answer(self: WebPageBenchEnvironment, *args: Any, **kwargs: Any) -> Any:
         async with self.turn:
-            self.busy = True
             try:
                 return await method(self, *args, **kwargs)
             finally:
-                self.busy, self.used = False, time.monotonic()
+                self.used = time.monotonic()
 
     return answer  # type: ignore[return-value]
 
@@ -180,14 +179,11 @@ class WebPageBenchEnvironment(
         self.tabs: Tabs | None = None
         self.goal = ""
         self.seen = 0  # the last event's sequence number the observations showed
-        self.faults = 0
         self.screenshots = False
         self.max_steps = config.max_steps
-        # When the session last answered, and whether it is answering now (the reaper leaves
-        # it alone meanwhile).
+        # When the session last answered; one of its reset, step or the reaper's close at a
+        # time (held while it answers: the reaper leaves it alone meanwhile).
         self.used = time.monotonic()
-        self.busy = False
-        # One of its reset, step or the reaper's close at a time.
         self.turn = asyncio.Lock()
         self.site = ""
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -302,7 +298,7 @@ class WebPageBenchEnvironment(
             trajectory_id=created.trajectory_id,
             reward_mode=reward_mode,
         )
-        self.goal, self.seen, self.faults = created.prompt, 0, 0
+        self.goal, self.seen = created.prompt, 0
         self.idle_closed, self.steps, self.site = False, [], chosen.site
         context = await new_context(await common.chromium(), self.config.viewport)
         page = await context.new_page()
@@ -435,7 +431,7 @@ class WebPageBenchEnvironment(
             )
         except (InfraError, ConnectionError) as exc:
             return await self.failed(action, str(exc)), Standing(0, 0, 0)
-        if len(meta.infra_faults) > self.faults:
+        if meta.infra_faults:  # the first ends the episode
             fault = meta.infra_faults[-1]
             why = f"the site {fault.domain} answered {fault.status}"
             return await self.failed(action, why), Standing(0, 0, 0)

@@ -2,7 +2,7 @@
 makes them: N sessions at once, each a loop of ten-step rollouts of a scripted random policy (a
 random link or button of the tree, clicked) on released tasks drawn by seed, over openenv's own
 client. For each N: rollouts a minute (and an hour), calls (resets and steps) a second, the
-reset's latency (a trajectory and a fresh browser context at the first page, p50 and p99), the
+reset's latency (a trajectory and its first page in the session's cleared tab, p50 and p99), the
 memory each session adds (the server and its Chromium, resident), and the machine's CPU seconds
 a call costs (every process of the stand: this machine's rate cannot pass its cores over that);
 after each N, the sessions and trajectories left open (they must be none).

@@ -150,6 +150,25 @@ def test_one_seed_one_task_and_one_first_page(server: str) -> None:
     assert goals[0] == goals[1]
 
 
+def test_the_next_episode_keeps_the_tab_and_nothing_of_the_last(server: str) -> None:
+    """A session's next episode opens in its last tab (one context all along) with no way
+    back to the episode before: one tab, no history, an empty cart."""
+    with WebpagebenchEnv(base_url=server) as env, httpx.Client(base_url=server) as http:
+        first = env.reset(task_id="grocery_showcase_tea")
+        added = click(env, click(env, first, "link", "Продукты"), "button", f"В корзину: {TEA}")
+        act(env, "new_tab()")
+        again = env.reset(task_id="grocery_showcase_tea")
+        held = http.get("/webpagebench/open").json()
+        back = act(env, "go_back()")
+        closed = act(env, "tab_close()")
+        cart = act(env, f"goto({server_of(again) + '/grocery/cart'!r})")
+    assert [e.type for e in added.observation.events] == ["basket_add"]
+    assert server_of(again) != server_of(first) and held == {"episodes": 1, "contexts": 1}
+    assert back.observation.last_action_error == "go_back: there is no previous page"
+    assert closed.observation.last_action_error == "tab_close: the last tab stays open"
+    assert "В корзине пока пусто" in cart.observation.axtree
+
+
 def test_unknown_tasks_and_suites_are_refused_naming_them(server: str) -> None:
     with WebpagebenchEnv(base_url=server) as env:
         for reset, message in (

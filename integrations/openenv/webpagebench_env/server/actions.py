@@ -29,6 +29,8 @@ from runner.agents import browser as shared
 from webpagebench_env.models import ReportStatus
 
 MAX_CALLS = 20
+# What a site may keep in the browser besides cookies, cleared between a tab's episodes.
+STORAGE = "local_storage,indexeddb,cache_storage,service_workers,file_systems,shared_storage"
 # How long an action's requests may take to be answered before the page is read anyway.
 QUIET_S = 5.0
 # BrowserGym's mouse buttons and modifier names, as Playwright takes them.
@@ -80,6 +82,34 @@ class Tabs:
         deadline = time.monotonic() + timeout
         while self.loading and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
+
+    async def cleared(self, origin: str) -> Page:
+        """The tab ready for another episode: the others closed, the context's cookies and
+        `origin`'s storage cleared (its history goes after the next page: `forget`)."""
+        live = [page for page in self.pages if not page.is_closed()]
+        for page in live[1:]:
+            await page.close()
+        page = live[0] if live else await self.context.new_page()
+        if not live:
+            await shared.prepare(page)
+        await self.context.clear_cookies()
+        session = await self.context.new_cdp_session(page)
+        try:
+            cleared = {"origin": origin, "storageTypes": STORAGE}
+            await session.send("Storage.clearDataForOrigin", cleared)
+        finally:
+            await session.detach()
+        self.pages, self.active, self.tree = [page], 0, ""
+        self.loading.clear()
+        return page
+
+    async def forget(self) -> None:
+        """The tab's history dropped but for its page (no way back to an episode before)."""
+        session = await self.context.new_cdp_session(self.page)
+        try:
+            await session.send("Page.resetNavigationHistory")
+        finally:
+            await session.detach()
 
     @property
     def page(self) -> Page:

@@ -2,11 +2,13 @@
 browser context of one Chromium that every session of the server shares.
 
 `reset` picks the task (a file by name; a suite's task by seed or by index; a family's
-generated instance by seed), creates its trajectory on the hub and opens its first page in a
-new context; `step` does one action string (server/actions.py) and observes the page, the
-events the step wrote and the verdict (server/rewards.py); a report, the step limit or a
-fault of the stand ends the episode, which closes the trajectory. A fault of the stand (the
-hub, a site answering 5xx, the browser gone) ends it with `infra_error` and no reward.
+generated instance by seed), creates its trajectory on the hub and opens its first page in the
+session's tab: a new context's, or the last episode's with its cookies, storage and history
+cleared (its renderer stays warm); `step` does one action string (server/actions.py) and
+observes the page, the events the step wrote and the verdict (server/rewards.py); a report,
+the step limit or a fault of the stand ends the episode, which closes the trajectory. A fault
+of the stand (the hub, a site answering 5xx, the browser gone) ends it with `infra_error` and
+no reward.
 
 Every method runs on the server's event loop (`reset_async`, `step_async`); `close`, which
 OpenEnv calls from a worker thread, hands the clean-up to that loop, and `reset` and `step`,
@@ -31,6 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
@@ -124,9 +127,9 @@ class Shared:
             await asyncio.sleep(max(limit / 4, 0.5))
             now = time.monotonic()
             for session in list(self.sessions):
-                if session.open and not session.turn.locked() and now - session.used > limit:
+                if session.holding and not session.turn.locked() and now - session.used > limit:
                     async with session.turn:  # a step that came meanwhile goes first
-                        if session.open and time.monotonic() - session.used > limit:
+                        if session.holding and time.monotonic() - session.used > limit:
                             log.info("closing a session idle for %.0f s", now - session.used)
                             await session.finish("gave_up", idle=True)
 
@@ -177,6 +180,8 @@ class WebPageBenchEnvironment(
         self.config = config
         self._state = WebpagebenchState()
         self.tabs: Tabs | None = None
+        # The last episode's tab, kept for the next (`tab`).
+        self.kept: Tabs | None = None
         self.goal = ""
         self.seen = 0  # the last event's sequence number the observations showed
         self.screenshots = False
@@ -199,6 +204,11 @@ class WebPageBenchEnvironment(
     @property
     def open(self) -> bool:
         return self.tabs is not None
+
+    @property
+    def holding(self) -> bool:
+        """Whether the session holds a browser context (an episode's or a kept tab's)."""
+        return self.tabs is not None or self.kept is not None
 
     @property
     def state(self) -> WebpagebenchState:
@@ -277,7 +287,7 @@ class WebPageBenchEnvironment(
         self.loop = asyncio.get_running_loop()
         common = shared_for(self.config)
         common.sessions.add(self)
-        await self.finish("gave_up")
+        await self.finish("gave_up", keep=True)
         if reward_mode not in ("progress", "outcome"):
             raise ValueError(f"reward_mode: progress or outcome, not {reward_mode!r}")
         if seed is None and task_id is None and index is None:
@@ -300,19 +310,39 @@ class WebPageBenchEnvironment(
         )
         self.goal, self.seen = created.prompt, 0
         self.idle_closed, self.steps, self.site = False, [], chosen.site
-        context = await new_context(await common.chromium(), self.config.viewport)
-        page = await context.new_page()
-        await shared.prepare(page)
-        self.tabs = Tabs(context, [page])
-        self.tabs.watch()
+        self.tabs, kept = await self.tab(common, created.url)
         error = ""
         try:
+            page = self.tabs.page
             await page.goto(created.url, wait_until="load", timeout=shared.LOAD_TIMEOUT_MS * 3)
+            if kept:
+                await self.tabs.forget()
         except Exception as exc:
             error = f"the first page did not load: {shared.short(str(exc), 200)}"
         observation, standing = await self.observe("", error)
         observation.reward = self.rubric_.start(reward_mode, standing)
         return observation
+
+    async def tab(self, common: Shared, url: str) -> tuple[Tabs, bool]:
+        """The episode's tab, and whether it is the last episode's: that one cleared where
+        the browser still holds it (its renderer warm: a new context's first page costs
+        Chromium about 2.5 times the CPU), else the only one of a new context."""
+        browser = await common.chromium()
+        kept, self.kept = self.kept, None
+        if kept is not None and kept.context.browser is browser and browser.is_connected():
+            parts = urlsplit(url)
+            try:
+                await kept.cleared(f"{parts.scheme}://{parts.netloc}")
+                return kept, True
+            except Exception as exc:
+                log.info("a kept tab could not be cleared, a new context instead: %s", exc)
+        await drop(kept)
+        context = await new_context(browser, self.config.viewport)
+        page = await context.new_page()
+        await shared.prepare(page)
+        tabs = Tabs(context, [page])
+        tabs.watch()
+        return tabs, False
 
     def choose(
         self,
@@ -392,7 +422,7 @@ class WebPageBenchEnvironment(
         if observation.infra_error is None:
             observation.reward = self._apply_rubric(WebpagebenchAction(action=action), observation)
         self._state.report, self._state.ems = status, observation.ems
-        await self.release()
+        await self.release(keep=True)
         return observation
 
     async def failure(self, limited: bool, completion: bool) -> str | None:
@@ -478,39 +508,41 @@ class WebPageBenchEnvironment(
             metadata={"infra_error": why, "trajectory_id": self._state.trajectory_id},
         )
 
-    async def finish(self, status: ReportStatus, idle: bool = False) -> None:
-        """End an open episode without a step: its trajectory closed with `status`."""
-        if self.tabs is None:
-            return
-        tid = self._state.trajectory_id
-        if tid is not None:
-            try:
-                await shared_for(self.config).hub.close_trajectory(tid, False, "", status)
-            except (InfraError, HubRefused) as exc:
-                log.warning("could not close %s: %s", tid, exc)
-        self._state.report, self._state.done = status, True
-        self.idle_closed = idle
-        await self.release()
+    async def finish(self, status: ReportStatus, idle: bool = False, keep: bool = False) -> None:
+        """End an open episode without a step: its trajectory closed with `status`; the
+        session's browser context closed unless `keep` (its tab kept for the next episode)."""
+        if self.tabs is not None:
+            tid = self._state.trajectory_id
+            if tid is not None:
+                try:
+                    await shared_for(self.config).hub.close_trajectory(tid, False, "", status)
+                except (InfraError, HubRefused) as exc:
+                    log.warning("could not close %s: %s", tid, exc)
+            self._state.report, self._state.done = status, True
+            self.idle_closed = idle
+            await self.release(keep=keep)
+        if not keep:
+            kept, self.kept = self.kept, None
+            await drop(kept)
 
-    async def release(self, close: bool = False) -> None:
-        """The episode's browser context closed; with `close`, its trajectory too (where
-        the hub still answers)."""
+    async def release(self, close: bool = False, keep: bool = False) -> None:
+        """The episode's tab kept for the next (`keep`) or its browser context closed; with
+        `close`, its trajectory closed too (where the hub still answers)."""
         tabs, self.tabs = self.tabs, None
         tid = self._state.trajectory_id
         if close and tid is not None:
             with contextlib.suppress(InfraError, HubRefused):
                 await shared_for(self.config).hub.close_trajectory(tid, False, "")
-        if tabs is not None:
-            try:
-                await tabs.context.close()
-            except Exception as exc:  # the browser went away with it
-                log.debug("context close: %s", exc)
+        if keep:
+            self.kept = tabs
+        else:
+            await drop(tabs)
 
     def close(self) -> None:
         """OpenEnv's end of a session: the episode ended on the server's loop, waited for
         from a worker thread (a WebSocket's end), scheduled from the loop itself (a plain
         HTTP request's)."""
-        if self.loop is None or self.tabs is None:
+        if self.loop is None or (self.tabs is None and self.kept is None):
             return
         with contextlib.suppress(RuntimeError):
             if asyncio.get_running_loop() is self.loop:
@@ -523,6 +555,15 @@ class WebPageBenchEnvironment(
             done.result(CLOSE_TIMEOUT_S)
         except Exception as exc:
             log.warning("closing a session: %s", exc)
+
+
+async def drop(tabs: Tabs | None) -> None:
+    """A session's browser context closed (gone already where the browser went away)."""
+    if tabs is not None:
+        try:
+            await tabs.context.close()
+        except Exception as exc:
+            log.debug("context close: %s", exc)
 
 
 # Episodes being ended on the loop (held until done: the loop keeps weak references).

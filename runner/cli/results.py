@@ -36,6 +36,7 @@ class ExportFormat(StrEnum):
     """`runner export --format`: the layouts a run is written in."""
 
     upstream = "upstream"
+    atif = "atif"
 
 
 board_app = typer.Typer(
@@ -120,15 +121,28 @@ def compare_runs(
 def export_run(
     run: Annotated[str, typer.Argument(help="a run's folder name under $WPB_HOME/runs")],
     format: Annotated[
-        ExportFormat, typer.Option("--format", help="upstream: its results.json")
+        ExportFormat,
+        typer.Option("--format", help="upstream: its results.json; atif: ATIF trajectories"),
     ] = ExportFormat.upstream,
-    out: Annotated[Path | None, typer.Option(help="default: results.json in the run")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="default: results.json in the run (upstream), atif/ in it (atif)"),
+    ] = None,
 ) -> None:
-    """Write a run in another tool's layout (upstream WebPageBench's results.json)."""
+    """Write a run in another tool's layout: upstream WebPageBench's results.json, or each
+    attempt's ATIF trajectory (Harbor's format) as <trajectory id>.json."""
     from runner.results.interchange import to_upstream
+    from runner.run.atif import run_trajectories
+    from services.core.models.folder import RunFolder
 
     found = named_run(run)
-    target = out or runner_home() / "runs" / run / "results.json"
+    folder = runner_home() / "runs" / run
+    if format is ExportFormat.atif:
+        target = out or folder / "atif"
+        count = run_trajectories(RunFolder(folder), target)
+        console.print(f"{count} ATIF trajectories written: {target}")
+        return
+    target = out or folder / "results.json"
     data = to_upstream(found, TASKS_DIR)
     data.write(target)
     console.print(f"{len(data.tests)} tests written: {target}")

@@ -29,7 +29,7 @@ from pathlib import Path
 from pydantic import Field
 
 from runner.settings import REPO, cache_home, locked
-from services.core.models.base import Boundary, FileFormatError
+from services.core.models.base import Boundary
 
 
 class HarnessEnvError(RuntimeError):
@@ -114,11 +114,8 @@ class Environment:
         """What was installed, when it matches today's requirements; None otherwise."""
         if not self.own_venv:
             return Installed(python=sys.version.split()[0])
-        try:
-            state = Installed.read(self.marker())
-        except (OSError, FileFormatError):
-            return None
-        if state.requirements != self.packages or not self.python().exists():
+        state = Installed.read_if(self.marker())
+        if state is None or state.requirements != self.packages or not self.python().exists():
             return None
         if state.npm_packages != list(self.npm_packages):
             return None

@@ -24,6 +24,8 @@ from runner.harnesses.environments import package_version
 from runner.harnesses.harness import Episode, Harness, Outcome
 from runner.hub import HubAddress, HubClient, HubRefused
 from runner.models.proxy import ModelProxy
+from runner.run.atif import episode_trajectory
+from runner.run.atif import write as write_atif
 from runner.run.prices import Price
 from runner.run.prices import cost as prices_cost
 from runner.run.provenance import commit
@@ -36,9 +38,10 @@ from services.core.models.api import CreatedTrajectory, RecordedTrajectory
 from services.core.models.folder import Run, RunFolder
 from services.core.models.protocol import STEPS, Step
 from services.core.models.run import (
+    ATIF,
     EPISODES,
     LOCAL,
-    TRAJECTORY,
+    RECORDED,
     AgentConfig,
     AgentSettings,
     Block,
@@ -374,7 +377,7 @@ async def run_one(
     # attempt wherever it is read (a queued run's, on the submitter's stand).
     events = await hub.events(tid)
     folder.mkdir(parents=True, exist_ok=True)
-    RecordedTrajectory(meta=closed, events=events, verdict=verdict).write(folder / TRAJECTORY)
+    RecordedTrajectory(meta=closed, events=events, verdict=verdict).write(folder / RECORDED)
     completion = bool(outcome.completion)
     failure = None
     if verdict.ems != 1 and outcome.status.scored:
@@ -390,7 +393,7 @@ async def run_one(
             writers=sites.writers,
             sites=sites.sites_of,
         )
-    return ref.record(
+    record = ref.record(
         trajectory_id=tid,
         date_shift_days=created.date_shift_days,
         ems=verdict.ems,
@@ -418,6 +421,9 @@ async def run_one(
         priced=priced,
         episode=f"{EPISODES}/{tid}",
     )
+    trajectory = episode_trajectory(folder, record, harness.name, episode.model, created.prompt)
+    write_atif(trajectory, folder / ATIF)
+    return record
 
 
 class Abandoned(InfraError):

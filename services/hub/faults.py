@@ -20,7 +20,6 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from services.core.models.api import InfraFault
-from services.core.models.base import FileFormatError
 from services.core.models.stack import STACK_FILE, StackFile
 from services.kit.bus import TRAJECTORIES_BUCKET, Bus, KeyWrongLastSequenceError
 from services.kit.web import ObservedSend
@@ -110,10 +109,8 @@ async def save(bus: Bus, tid: str, fault: InfraFault) -> None:
 def restarts(home: Path) -> dict[str, int]:
     """Restarts per service that the embedded stack's supervisor counted ($WPB_HOME/
     stack.json); empty where no such stack runs (compose)."""
-    try:
-        return StackFile.read(home / STACK_FILE).restarts
-    except (OSError, FileFormatError):
-        return {}
+    state = StackFile.read_if(home / STACK_FILE)
+    return state.restarts if state else {}
 
 
 class RestartsCollector(Collector):

@@ -13,7 +13,7 @@ from services.core.models.api import RecordedTrajectory
 from services.core.models.base import Boundary, FileFormatError
 from services.core.models.folder import Run, RunFolder, run_folder, run_folders
 from services.core.models.protocol import OUTPUT, STEPS, AgentOutput, Step
-from services.core.models.run import TRAJECTORY, Block, Manifest, Record
+from services.core.models.run import Block, Manifest, Record
 
 log = logging.getLogger("wpb.hub")
 Shape = TypeVar("Shape", bound=Boundary)
@@ -78,23 +78,14 @@ def find_attempt(root: Path, tid: str) -> Attempt | None:
                 run.name,
                 folder,
                 Step.read_lines(folder / STEPS),
-                _read(AgentOutput, folder / OUTPUT),
+                AgentOutput.read_if(folder / OUTPUT),
                 _record(run, tid),
-                _read(RecordedTrajectory, folder / TRAJECTORY),
+                RecordedTrajectory.kept(folder),
             )
     for run in runs:
         if (record := _record(run, tid)) is not None:
             return Attempt(run.name, None, [], None, record, None)
     return None
-
-
-def _read(model: type[Shape], path: Path) -> Shape | None:
-    """The file as `model`; None where it is absent (the agent was killed before its
-    answer) or malformed."""
-    try:
-        return model.read(path)
-    except (OSError, FileFormatError):
-        return None
 
 
 def _record(run: RunFolder, tid: str) -> Record | None:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from support.runs import run_eval
+from support.runs import atif_of, run_eval
 
 from runner.agents.fonts import FAMILIES
 from runner.errors import ModelRefused
@@ -124,6 +124,17 @@ def test_each_harness_solves_its_scripted_task(runs, harness, options):
     assert any("/grocery" in s["url"] for s in steps)
     output = json.loads((folder / "output.json").read_text())
     assert output["completion"] is True and output["error"] is None
+    # The episode in ATIF: the prompt, then each step's tool calls and tokens as recorded.
+    atif = atif_of(folder)
+    assert atif.steps[0].source == "user" and "Продукты" in atif.steps[0].message
+    acted = atif.steps[1 : len(steps) + 1]
+    assert [s.metrics.prompt_tokens for s in acted] == [s["input_tokens"] for s in steps]
+    assert [s.metrics.completion_tokens for s in acted] == [s["output_tokens"] for s in steps]
+    assert all(s.tool_calls and s.tool_calls[0].function_name for s in acted)
+    assert atif.agent.name == harness and atif.agent.model_name == "test"
+    judged = atif.extra["webpagebench"]
+    assert judged["ems"] == 1 and "basket_add" in [e["type"] for e in judged["events"]]
+    assert atif.final_metrics.total_prompt_tokens + atif.final_metrics.total_completion_tokens
     # The manifest: the harness's packages as installed, its modes, its browser's fonts.
     manifest = Manifest.read(out / "manifest.json")
     environment = ENVIRONMENTS[harness]

@@ -46,7 +46,7 @@ from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.wait import until
 from services.core.models.queue import Entry
-from services.core.models.run import TRAJECTORY, AgentConfig
+from services.core.models.run import RECORDED, AgentConfig
 
 ACK_WAIT_S = 5
 BEAT_S = 1
@@ -592,7 +592,7 @@ def test_a_queued_run_renders_at_its_viewport_and_its_stand_shows_it(
         expect(page.locator("#ems")).to_have_text(
             f"EMS {record['ems']} · {record['passed']}/{record['total']}"
         )
-        kept = json.loads((home / "runs" / run_id / record["episode"] / TRAJECTORY).read_text())
+        kept = json.loads((home / "runs" / run_id / record["episode"] / RECORDED).read_text())
         expect(page.locator("#count")).to_have_text(f"({len(kept['events']['events'])})")
         expect(page.locator(f'img[src="{first}"]')).to_have_count(1)
         shot = page.request.get(f"{submitters.hub_url}{first}")

@@ -59,7 +59,8 @@ def run_eval(
 ) -> Run:
     """`runner eval` of these tasks against the test stack (two workers, 90 s a task unless
     told), with an agent harness's settings and price table when given, `repeat` times, at
-    `viewport` (the default's when none), each record given to `on_record`."""
+    `viewport` (the default's when none), each record given to `on_record`. Every episode's
+    `trajectory.json` is checked as ATIF by the `atif` package's own models."""
     from runner.harnesses.harness import get_harness
     from runner.run.evaluate import Setup, evaluate
     from services.core.models.run import AgentConfig, RunPlan, Viewport
@@ -74,7 +75,20 @@ def run_eval(
         ),
         on_record,
     )
-    return run_async(run)  # type: ignore[no-any-return]
+    done: Run = run_async(run)
+    for record in done.records:
+        if record.episode:
+            atif_of(Path(out) / record.episode)
+    return done
+
+
+def atif_of(episode: Path) -> Any:
+    """The episode folder's `trajectory.json`, read by the `atif` package (ATIF v1.7)."""
+    from atif import Trajectory
+
+    trajectory = Trajectory.model_validate_json((episode / "trajectory.json").read_bytes())
+    assert trajectory.schema_version == "ATIF-v1.7"
+    return trajectory
 
 
 def failures(records: list[Record]) -> dict[str, tuple[str, str | None]]:

@@ -5,13 +5,21 @@ them."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, JsonValue
 
 from services.core.models.base import Boundary
 from services.core.models.events import Condition, Event
-from services.core.models.run import ConditionReport, MatchedEvent, ReportStatus, SideEffect
+from services.core.models.run import (
+    ATIF,
+    RECORDED,
+    ConditionReport,
+    MatchedEvent,
+    ReportStatus,
+    SideEffect,
+)
 from services.core.models.task import Taxonomy
 
 Selection = dict[str, dict[str, str]]  # domain -> UI-variant key -> implementation
@@ -271,13 +279,19 @@ class Events(Boundary):
 
 
 class RecordedTrajectory(Boundary):
-    """An episode folder's `trajectory.json` (`TRAJECTORY`): the trajectory as its stand held
-    it once the attempt was checked (its metadata, its log, the verdict), so that a run folder
+    """An episode folder's `recorded.json` (`RECORDED`): the trajectory as its stand held it
+    once the attempt was checked (its metadata, its log, the verdict), so that a run folder
     shows the attempt on a stand that never held it: a queued run's, on the submitter's."""
 
     meta: TrajectoryMeta
     events: Events
     verdict: Verdict
+
+    @classmethod
+    def kept(cls, folder: Path) -> RecordedTrajectory | None:
+        """The episode folder's record: its `recorded.json`, or an older run's, which held it
+        as `trajectory.json` (now the ATIF file's name); None where neither reads."""
+        return cls.read_if(folder / RECORDED) or cls.read_if(folder / ATIF)
 
 
 class ServiceState(Boundary):

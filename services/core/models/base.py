@@ -102,11 +102,25 @@ class Boundary(BaseModel):
         """The file at `path` as this model; FileFormatError naming it (OSError if absent)."""
         return cls.parse(path.read_bytes(), str(path))
 
+    @classmethod
+    def read_if(cls: type[Shape], path: Path) -> Shape | None:
+        """The file at `path` as this model; None where it is absent (an agent killed before
+        its answer) or malformed."""
+        try:
+            return cls.read(path)
+        except (OSError, FileFormatError):
+            return None
+
     def dumps(self, indent: int | None = 1) -> str:
         return self.model_dump_json(indent=indent)
 
     def write(self, path: Path, indent: int | None = 1) -> None:
         """Written whole at once: a reader never sees half of it."""
-        partial = path.with_name(path.name + ".partial")
-        partial.write_text(self.dumps(indent), encoding="utf-8")
-        partial.replace(path)
+        write_whole(path, self.dumps(indent))
+
+
+def write_whole(path: Path, text: str) -> None:
+    """`text` written to `path` at once: a reader never sees half of it."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(path)

@@ -21,7 +21,10 @@ EPISODES = "episodes"
 # Beside an episode's steps: every model call, as the runner's proxy saw it return.
 CALLS = "calls.jsonl"
 # Beside them: the trajectory as the stand held it once checked (api.RecordedTrajectory).
-TRAJECTORY = "trajectory.json"
+RECORDED = "recorded.json"
+# And the episode as an ATIF trajectory (runner/run/atif.py); an episode of a run before the
+# ATIF file held the stand's record under this name (`RecordedTrajectory.kept` reads it).
+ATIF = "trajectory.json"
 
 
 class Status(StrEnum):

@@ -25,7 +25,7 @@ FILES: dict[str, type[BaseModel]] = {
     "protocol-step.json": protocol.Step,
     "protocol-output.json": protocol.AgentOutput,
     "model-call.json": run.ModelCall,
-    "trajectory.json": api.RecordedTrajectory,
+    "recorded.json": api.RecordedTrajectory,
     "stack.json": stack.StackFile,
     "board.json": board.BoardFile,
 }

@@ -6,15 +6,16 @@ BIN := $(VENV)/bin
 export WPB_HOME ?= $(CURDIR)/.wpb
 # What every checkout on this machine shares (runner/settings.py cache_home).
 WPB_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/webpagebench
-# The OpenEnv environment (docs/training.md), installed into the runner's venv: its server runs
-# beside the stand, on the runner's code.
+# The OpenEnv environment (docs/training.md) and the Inspect task (docs/frameworks.md),
+# installed into the runner's venv: they run beside the stand, on the runner's code.
 OPENENV := integrations/openenv
-# The runner's venv lives there, named by pyproject.toml (and the OpenEnv package's), the
-# Python and this checkout's path (its editable install points into the checkout); $(VENV) is
-# a link to it. A clean checkout
-# where one ran before finds it made; a changed dependency makes another.
-VENV_KEY := $(shell { cat pyproject.toml $(OPENENV)/pyproject.toml; $(PYTHON) -V; echo $(CURDIR); } \
-  | sha256sum | cut -c1-12)
+INSPECT := integrations/inspect
+# The runner's venv lives there, named by pyproject.toml (and the integrations'), the Python
+# and this checkout's path (its editable install points into the checkout); $(VENV) is a link
+# to it. A clean checkout where one ran before finds it made; a changed dependency makes
+# another.
+VENV_KEY := $(shell { cat pyproject.toml $(OPENENV)/pyproject.toml $(INSPECT)/pyproject.toml; \
+  $(PYTHON) -V; echo $(CURDIR); } | sha256sum | cut -c1-12)
 RUNNER_VENV := $(WPB_CACHE)/venvs/runner-$(VENV_KEY)
 
 .PHONY: setup chromium prometheus harnesses model demo test test-full test-agents test-images \
@@ -30,7 +31,7 @@ $(RUNNER_VENV)/bin/runner:
 	rm -rf $(RUNNER_VENV)
 	$(PYTHON) -m venv $(RUNNER_VENV)
 	$(RUNNER_VENV)/bin/pip install --quiet --upgrade pip
-	$(RUNNER_VENV)/bin/pip install --quiet -e '.[runner,dev]' -e $(OPENENV)
+	$(RUNNER_VENV)/bin/pip install --quiet -e '.[runner,dev]' -e $(OPENENV) -e $(INSPECT)
 	touch $@
 
 # Debian's packages where missing (as root), one apt-get at a time on this machine.

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import signal
 from collections.abc import Callable, Coroutine, Iterator
 from typing import Annotated, Any, NoReturn, TypeVar
 
-import httpx
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -19,8 +19,8 @@ from runner.harnesses.placement import Backend
 from runner.hub import HubAddress
 from runner.run.metrics import RunMetrics, serving
 from runner.run.prices import Price
-from runner.settings import RunnerSettings, admin_token, runner_home
-from runner.stack.stack import Stack, StackError, running_stack
+from runner.settings import RunnerSettings, runner_home
+from runner.stack.stack import StackError, stand_at
 from services.core.errors import FieldError
 from services.core.models.run import Record
 from services.core.tasks import GENERATED, SUITE_NAMES, check_suite
@@ -137,40 +137,16 @@ def recording(
         yield finished
 
 
-def hub_answering(url: str) -> str:
-    """`url` without its trailing slash, once its hub answers `/alive`."""
-    url = url.rstrip("/")
-    try:
-        httpx.get(f"{url}/alive", timeout=5).raise_for_status()
-    except httpx.HTTPError as exc:
-        fail(f"--hub: no hub answers at {url} ({exc})")
-    return url
-
-
 @contextlib.contextmanager
 def stand(hub: str | None, today: str | None, purpose: str) -> Iterator[HubAddress]:
-    """The stand `runner eval` and `runner worker` run on: the one at `--hub` (which this
-    runner did not start: compose's), the embedded stack that runs, or one started for
-    `purpose` (on `today` where given) and stopped on the way out."""
-    home = runner_home()
-    token = admin_token(home)
-    if hub is not None:
-        yield HubAddress(hub_answering(hub), token)
-        return
-    state = running_stack(home)
-    if state is not None:
-        yield HubAddress(state.hub_url, token)
-        return
-    stack = Stack(home, today=today)
-    with console.status(f"no stack running: starting one for {purpose}…"):
-        try:
-            stack.start()
-        except StackError as exc:
-            fail(str(exc))
+    """The stand `runner eval`, `runner worker` and `runner openenv` run on
+    (`runner.stack.stack.stand_at`): a stack started for `purpose` where none runs."""
+    starting = functools.partial(console.status, f"no stack running: starting one for {purpose}…")
     try:
-        yield HubAddress(stack.hub_url, token)
-    finally:
-        stack.stop()
+        with stand_at(runner_home(), hub, today, starting) as address:
+            yield address
+    except StackError as exc:
+        fail(str(exc))
 
 
 # The options `runner eval` and `runner worker` share, declared once (a test holds

@@ -14,9 +14,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -480,6 +482,38 @@ def running_stack(home: Path) -> StackFile | None:
     except httpx.HTTPError:
         return None
     return state
+
+
+@contextlib.contextmanager
+def stand_at(
+    home: Path,
+    hub: str | None = None,
+    today: str | None = None,
+    starting: Callable[[], contextlib.AbstractContextManager[Any]] = contextlib.nullcontext,
+) -> Iterator[HubAddress]:
+    """A stand to run on: the one at `hub` (which this runner did not start: compose's), the
+    embedded stack running under `home`, or one started there (on `today` where given; inside
+    `starting`, a spinner) and stopped on the way out; StackError where none can be had."""
+    token = admin_token(home)
+    if hub is not None:
+        url = hub.rstrip("/")
+        try:
+            httpx.get(f"{url}/alive", timeout=5).raise_for_status()
+        except httpx.HTTPError as exc:
+            raise StackError(f"--hub: no hub answers at {url} ({exc})") from None
+        yield HubAddress(url, token)
+        return
+    state = running_stack(home)
+    if state is not None:
+        yield HubAddress(state.hub_url, token)
+        return
+    stack = Stack(home, today=today)
+    with starting():
+        stack.start()
+    try:
+        yield HubAddress(stack.hub_url, token)
+    finally:
+        stack.stop()
 
 
 def stop_recorded(home: Path, timeout: float = 15) -> int:

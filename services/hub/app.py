@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+import logging
+import os
+
 from fastapi import FastAPI
 
 from services.hub import agent, api, viewer
@@ -16,6 +19,8 @@ from services.kit.site import Pages
 from services.kit.upstream import upstream_client
 from services.kit.web import create_service_app
 
+log = logging.getLogger("wpb.hub")
+
 
 def create_app(settings: HubSettings | None = None) -> FastAPI:
     settings = settings or HubSettings()
@@ -24,6 +29,11 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
         app.state.http = upstream_client(settings.service_token, limit=200)
         app.state.open_trajectories = OpenTrajectories()
         await app.state.open_trajectories.start(app.state.bus)
+        if os.environ.get("WPB_SECRETS_DIR"):
+            # Compose's stand: its credentials are in a volume, so its log is where the
+            # person who started it finds how to log in (`docker compose logs hub`).
+            login = f"{settings.public_url}/view/login?token={settings.admin_token}"
+            log.info("the stand's pages: %s", login)
 
     async def shutdown(app: FastAPI) -> None:
         await app.state.open_trajectories.stop()

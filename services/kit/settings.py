@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import date
 from pathlib import Path
 
@@ -22,7 +23,15 @@ def strong_secret(name: str, value: str) -> str:
 class Settings(BaseSettings):
     """Base settings; each service extends it with its own few fields."""
 
-    model_config = SettingsConfigDict(env_prefix="WPB_", env_file=".env", extra="ignore")
+    # Compose's credentials volume (services/kit/credentials.py), where WPB_SECRETS_DIR names
+    # it: a file per variable, read where the variable is unset or empty.
+    model_config = SettingsConfigDict(
+        env_prefix="WPB_",
+        env_file=".env",
+        extra="ignore",
+        env_ignore_empty=True,
+        secrets_dir=os.environ.get("WPB_SECRETS_DIR") or None,
+    )
 
     nats_url: str = "nats://127.0.0.1:4222"
     # The stand's service credential, made by `runner up` at every start (compose: from its

@@ -8,8 +8,13 @@ deploy/docker-engine.sh when none answers (root), else the module is skipped."""
 from __future__ import annotations
 
 import json
+import os
+import re
+import shutil
+import subprocess
 import threading
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -18,7 +23,7 @@ from support.compose import Stand, docker
 from support.metrics import empty_panels, wait_scrapes, wait_scraping
 from support.runs import runner
 
-from runner.settings import REPO
+from runner.settings import REPO, free_port
 
 # Building the images cold (the Debian base included) takes minutes, once.
 pytestmark = [pytest.mark.timeout(900)]
@@ -161,6 +166,63 @@ def test_every_panel_query_returns_data_from_the_metrics_profile(stand: Stand) -
         window = {"start": started, "end": time.time(), "step": "1"}
         empty = empty_panels(api, window, f"{4 * scrape_s}s")
     assert not empty, "panels without data:\n" + "\n".join(empty)
+
+
+def test_a_bare_compose_up_in_a_fresh_copy_makes_its_credentials(
+    stand: Stand, tmp_path: Path
+) -> None:
+    """`docker compose up` in a copy of the checkout, with no env file and no credential
+    in the environment: its `credentials` service makes them, the hub's log names the login
+    URL, which opens the pages and whose token the API takes; a second `up` keeps them."""
+    copy = tmp_path / "checkout"
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True
+    ).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        if (REPO / name).is_file():
+            (copy / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, copy / name)
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("WPB_", "COMPOSE_"))}
+    env["WPB_HUB_PORT"] = str(port)
+    project = f"wpb-bare-{os.getpid()}"
+
+    def compose(*args: str) -> str:
+        done = subprocess.run(
+            ["docker", "compose", "-p", project, *args],
+            cwd=copy,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout
+
+    def login() -> str:
+        found = re.search(r"the stand's pages: (\S+)", compose("logs", "hub"))
+        assert found, compose("logs", "hub")[-2000:]
+        return found.group(1)
+
+    try:
+        compose("up", "-d", "--wait")
+        url = login()
+        assert url.startswith(f"http://127.0.0.1:{port}/view/login?token=")
+        token = url.split("token=", 1)[1]
+        with httpx.Client(timeout=30, follow_redirects=True) as http:
+            opened = http.get(url)
+            assert opened.status_code == 200 and "/view/" in str(opened.url)
+            created = http.post(
+                f"http://127.0.0.1:{port}/api/trajectories",
+                json={"task_id": "grocery_showcase_tea"},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+        assert created.status_code == 201, created.text
+        compose("down")
+        compose("up", "-d", "--wait")
+        assert login().endswith(token)
+    finally:
+        compose("down", "-v")
 
 
 def test_down_leaves_nothing(stand: Stand) -> None:

@@ -54,7 +54,7 @@ def test_compose_runs_every_declared_site_and_the_hub_reaches_each() -> None:
     services = compose["services"]
     sites = packages()
     built = {name for name, spec in services.items() if "build" in spec}
-    others = {"nats", "events", "verifier", "hub", "prometheus", "testmodel"}
+    others = {"credentials", "nats", "events", "verifier", "hub", "prometheus", "testmodel"}
     assert built - others == set(sites.values())
     hub = services["hub"]
     addresses = json.loads(hub["environment"]["WPB_SITES"])

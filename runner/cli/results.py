@@ -161,6 +161,39 @@ def import_run(
     console.print(f"imported as run {folder.name}")
 
 
+def bundle_run(
+    run: Annotated[str, typer.Argument(help="a run's folder name under $WPB_HOME/runs")],
+    out: Annotated[Path, typer.Argument(help="the bundle to write (a .tar.gz)")],
+) -> None:
+    """Write a run as one archive anyone can re-score: its manifest and records, each
+    attempt's event log and the stand's verdict, the agent's answer, ATIF trajectories, and
+    a checksum list (`runner rescore`)."""
+    from runner.results.bundle import write_bundle
+    from services.core.models.folder import RunFolder
+
+    named_run(run)
+    logs = write_bundle(RunFolder(runner_home() / "runs" / run), out)
+    console.print(f"{out}: run {run}, {logs} attempts' event logs")
+
+
+def rescore_bundle(
+    bundle: Annotated[Path, typer.Argument(help="a bundle `runner bundle` wrote")],
+) -> None:
+    """Judge every scored attempt of a bundle again from its event log with this checkout's
+    verifier; a bundle whose checksums, verifier or verdicts differ is refused, the first
+    difference named."""
+    from runner.results.bundle import BundleRefused, rescore
+
+    try:
+        done = rescore(bundle)
+    except BundleRefused as exc:
+        fail(f"refused: {exc}")
+    console.print(
+        f"run {done.run}: {done.agreed} scored attempts re-scored from their event logs, all"
+        f" agree; {done.unscored} not scored (verifier {done.verifier[:12]})"
+    )
+
+
 def named_run(name: str) -> Run:
     """The run folder `name` under $WPB_HOME/runs, read; or the command is refused."""
     from services.core.models.folder import run_folder

@@ -18,10 +18,13 @@ Events are taken in the order given, which must be log order (ascending seq).
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from services.core import perturb
@@ -663,3 +666,17 @@ def event_types(conditions: list[Condition]) -> list[str]:
     if names & BASKET_FAMILY:
         names |= BASKET_FAMILY
     return sorted(names | INPUT_EVENTS | EFFECT_TYPES | {SCREEN_EVENT})
+
+
+# What judges a log: this module's matching and the event contract's checks.
+VERIFIER_SOURCES = ("matching.py", "contract.py")
+
+
+@functools.cache
+def verifier_checksum() -> str:
+    """The verifier's identity: SHA-256 over the matching code and the event contract (this
+    module and `contract.py`). Two checkouts with the same checksum judge a log alike."""
+    digest = hashlib.sha256()
+    for name in VERIFIER_SOURCES:
+        digest.update(name.encode() + b"\0" + (Path(__file__).parent / name).read_bytes())
+    return digest.hexdigest()

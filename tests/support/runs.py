@@ -7,6 +7,7 @@ import copy
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -60,7 +61,8 @@ def run_eval(
     """`runner eval` of these tasks against the test stack (two workers, 90 s a task unless
     told), with an agent harness's settings and price table when given, `repeat` times, at
     `viewport` (the default's when none), each record given to `on_record`. Every episode's
-    `trajectory.json` is checked as ATIF by the `atif` package's own models."""
+    `trajectory.json` is checked as ATIF by the `atif` package's own models, and the run is
+    bundled and re-scored from its event logs (`runner rescore`), every verdict agreeing."""
     from runner.harnesses.harness import get_harness
     from runner.run.evaluate import Setup, evaluate
     from services.core.models.run import AgentConfig, RunPlan, Viewport
@@ -79,7 +81,20 @@ def run_eval(
     for record in done.records:
         if record.episode:
             atif_of(Path(out) / record.episode)
+    rescored(Path(out), done.records)
     return done
+
+
+def rescored(out: Path, records: list[Record]) -> None:
+    """The run in `out` bundled and re-scored: every scored record agrees with its log."""
+    from runner.results.bundle import rescore, write_bundle
+    from services.core.models.folder import RunFolder
+
+    with tempfile.TemporaryDirectory() as folder:
+        bundle = Path(folder) / "run.tar.gz"
+        write_bundle(RunFolder(out), bundle)
+        done = rescore(bundle)
+    assert done.agreed == sum(r.ems is not None for r in records), done
 
 
 def atif_of(episode: Path) -> Any:

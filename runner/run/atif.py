@@ -18,6 +18,7 @@ string (BrowserGym's `click('e12')`) a call of the function it names, with the s
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -101,7 +102,7 @@ def agent_step(step_id: int, step: Step, model: str | None) -> AtifStep:
         observed = [ObservationResult(content=result)]
     return AtifStep(
         step_id=step_id,
-        timestamp=step.time,
+        timestamp=iso(step.time),
         source="agent",
         model_name=model,
         message=step.model_output,
@@ -110,12 +111,23 @@ def agent_step(step_id: int, step: Step, model: str | None) -> AtifStep:
         metrics=Metrics(prompt_tokens=step.input_tokens, completion_tokens=step.output_tokens),
         extra={
             "url": step.url,
+            "time": step.time,
             "elapsed_s": step.elapsed_s,
             "latency_s": step.latency_s,
             "error": step.error,
             "screenshot": step.screenshot,
         },
     )
+
+
+def iso(text: str) -> str | None:
+    """`text` where it is an ISO 8601 time, as ATIF's timestamp must be (an external agent
+    writes its own steps); None otherwise, the text kept under the step's `extra`."""
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return text
 
 
 def tool_calls(step: int, action: JsonValue) -> list[ToolCall]:

@@ -11,11 +11,12 @@ from pathlib import Path
 from atif import Trajectory
 from support.runs import atif_of, run_eval, runner
 
-from runner.run.atif import tool_calls
+from runner.run.atif import agent_step, tool_calls
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
 from services.core.models.api import RecordedTrajectory
+from services.core.models.protocol import Step
 from services.core.models.run import ATIF, RECORDED
 
 TEA = "grocery_showcase_tea"
@@ -37,6 +38,16 @@ def test_the_harnesses_actions_become_tool_calls() -> None:
         "no action": [],
     }
     assert [c.tool_call_id for c in calls["browser-use"]] == ["step-2-1", "step-2-2"]
+
+
+def test_a_step_an_external_agent_wrote_in_its_own_way_is_kept() -> None:
+    """A step whose time is not ISO 8601 (an external command writes its own steps.jsonl):
+    no timestamp, its time kept under `extra`; the step still validates."""
+    odd = Step(step=1, time="yesterday", action="click('e3')", input_tokens=5)
+    made = agent_step(2, odd, "test")
+    assert made.timestamp is None and made.extra and made.extra["time"] == "yesterday"
+    assert made.metrics and made.metrics.prompt_tokens == 5
+    assert agent_step(2, odd.model_copy(update={"time": "2026-12-07T08:00:00Z"}), None).timestamp
 
 
 def test_a_run_and_an_older_one_export_as_atif(stack: Stack, tmp_path: Path) -> None:

@@ -75,7 +75,8 @@ def write_bundle(folder: RunFolder, out: Path) -> int:
     index = {
         "bundle": FORMAT,
         "run": run.name,
-        "verifier_checksum": verifier_checksum(),
+        # The one its manifest names (an older run's: this checkout's).
+        "verifier_checksum": run.manifest.verifier_checksum or verifier_checksum(),
         "files": {name: sha256(data) for name, data in sorted(members.items())},
     }
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -34,6 +34,7 @@ from runner.stack import chromium
 from runner.wait import WaitTimeout, until_async
 from services.core import inject
 from services.core.failure import classify
+from services.core.matching import verifier_checksum
 from services.core.models.api import CreatedTrajectory, RecordedTrajectory
 from services.core.models.folder import Run, RunFolder
 from services.core.models.protocol import STEPS, Step
@@ -676,6 +677,7 @@ def run_manifest(
             playwright=package_version("playwright"),
         ),
         commit=commit(),
+        verifier_checksum=verifier_checksum(),
         harness_packages=facts.packages,
         observation=facts.observation,
         action=facts.action,

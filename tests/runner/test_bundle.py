@@ -18,6 +18,8 @@ from runner.results.bundle import INDEX, BundleRefused, read_members, rescore, s
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
+from services.core.matching import verifier_checksum
+from services.core.models.run import Manifest
 
 TASKS = "grocery_showcase_tea,hotels_pick_city"
 Members = dict[str, bytes]
@@ -67,6 +69,10 @@ def test_a_bundle_rescores_and_every_verdict_agrees(bundled: tuple[Path, Path, s
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 scored attempts re-scored from their event logs, all agree" in done.stdout
     assert rescore(out).agreed == 2
+    # The verifier the run's manifest names is the bundle's and this checkout's.
+    manifest = Manifest.read(home / "runs" / "oracle" / "manifest.json")
+    index = json.loads(read_members(out)[INDEX])
+    assert manifest.verifier_checksum == index["verifier_checksum"] == verifier_checksum()
 
 
 def test_a_tampered_bundle_is_refused_naming_the_first_difference(

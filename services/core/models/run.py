@@ -362,6 +362,10 @@ class Manifest(Boundary):
     # The benchmark's commit (`-dirty`: tracked files changed), or `webpagebench VERSION`
     # outside a checkout (runner/run/provenance.py).
     commit: str | None = None
+    # The verifier of the runner's checkout (services/core/matching.py `verifier_checksum`:
+    # the matching code and the event contract), which a bundle names for re-scoring; None
+    # for an older or imported run.
+    verifier_checksum: str | None = None
     # The harness's framework and package versions, from its venv (or, on the docker
     # backend, its image); the runner's for an agent on the runner's interpreter.
     harness_packages: dict[str, str] = Field(default_factory=dict)

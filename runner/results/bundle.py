@@ -79,12 +79,7 @@ def write_bundle(folder: RunFolder, out: Path) -> int:
         "verifier_checksum": run.manifest.verifier_checksum or verifier_checksum(),
         "files": {name: sha256(data) for name, data in sorted(members.items())},
     }
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(out, "w:gz") as tar:
-        for name, data in [(INDEX, json.dumps(index, indent=1).encode()), *members.items()]:
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
+    write_members(out, {INDEX: json.dumps(index, indent=1).encode(), **members})
     return logs
 
 
@@ -146,6 +141,16 @@ def judge(record: Record, recorded: bytes | None) -> None:
                 f"{attempt}: {whose} says EMS {said[0]}, {said[1]}/{said[2]} conditions;"
                 f" its event log gives EMS {computed[0]}, {computed[1]}/{computed[2]}"
             )
+
+
+def write_members(out: Path, members: dict[str, bytes]) -> None:
+    """The archive `out` of these files, in this order."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(out, "w:gz") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
 
 
 def read_members(path: Path) -> dict[str, bytes]:

@@ -5,10 +5,12 @@ harnesses that start their own."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, BrowserContext, Playwright
+from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
 
 from runner.settings import RunnerSettings
 from services.core.models.run import Viewport
@@ -54,6 +56,34 @@ async def launch(playwright: Playwright, *flags: str) -> Browser:
     return await playwright.chromium.launch(
         executable_path=chromium_path(playwright), args=[*ARGS, *flags], headless=True
     )
+
+
+class SharedChromium:
+    """One headless Chromium for whatever shares it (the OpenEnv server's sessions, an Inspect
+    task's samples): launched with `flags` at first use, on the caller's event loop, and
+    again where it went away."""
+
+    def __init__(self, *flags: str) -> None:
+        self.flags = flags
+        self.playwright: Playwright | None = None
+        self.browser: Browser | None = None
+        self.lock = asyncio.Lock()
+
+    async def get(self) -> Browser:
+        async with self.lock:
+            if self.browser is None or not self.browser.is_connected():
+                if self.playwright is None:
+                    self.playwright = await async_playwright().start()
+                self.browser = await launch(self.playwright, *self.flags)
+            return self.browser
+
+    async def close(self) -> None:
+        if self.browser is not None:
+            with contextlib.suppress(Exception):  # gone already
+                await self.browser.close()
+        if self.playwright is not None:
+            await self.playwright.stop()
+        self.browser = self.playwright = None
 
 
 def context_options(viewport: Viewport = VIEWPORT) -> dict[str, Any]:

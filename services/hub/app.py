@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import logging
-import os
 
 from fastapi import FastAPI
 
@@ -29,7 +28,7 @@ def create_app(settings: HubSettings | None = None) -> FastAPI:
         app.state.http = upstream_client(settings.service_token, limit=200)
         app.state.open_trajectories = OpenTrajectories()
         await app.state.open_trajectories.start(app.state.bus)
-        if os.environ.get("WPB_SECRETS_DIR"):
+        if settings.model_config.get("secrets_dir"):
             # Compose's stand: its credentials are in a volume, so its log is where the
             # person who started it finds how to log in (`docker compose logs hub`).
             login = f"{settings.public_url}/view/login?token={settings.admin_token}"

@@ -5,16 +5,21 @@ the first difference. Every run the suite makes is re-scored where it is made
 
 from __future__ import annotations
 
-import io
 import json
-import tarfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from support.runs import run_eval, runner
 
-from runner.results.bundle import INDEX, BundleRefused, read_members, rescore, sha256
+from runner.results.bundle import (
+    INDEX,
+    BundleRefused,
+    read_members,
+    rescore,
+    sha256,
+    write_members,
+)
 from runner.run.evaluate import select_tasks
 from runner.settings import TASKS_DIR
 from runner.stack.stack import Stack
@@ -55,11 +60,7 @@ def tampered(
         index["files"] = {name: sha256(data) for name, data in members.items()}
     if verifier is not None:
         index["verifier_checksum"] = verifier
-    with tarfile.open(target, "w:gz") as tar:
-        for name, data in [(INDEX, json.dumps(index).encode()), *members.items()]:
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
+    write_members(target, {INDEX: json.dumps(index).encode(), **members})
     return target
 
 

@@ -23,13 +23,13 @@ from typing import Any, ClassVar
 
 from inspect_ai.util import SandboxEnvironment, SandboxEnvironmentConfigType, sandboxenv
 from inspect_ai.util._sandbox.local import LocalSandboxEnvironment
-from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
+from playwright.async_api import BrowserContext, Page
 from pydantic import BaseModel, ConfigDict
 
 from runner.agents import browser as shared
 from runner.hub import HubClient
 from runner.settings import runner_home
-from runner.stack.chromium import launch, new_context
+from runner.stack.chromium import SharedChromium, new_context
 from runner.stack.stack import stand_at
 from services.core.models.api import CreatedTrajectory, Verdict
 
@@ -55,17 +55,7 @@ class Stand:
     hub: HubClient
     exits: contextlib.ExitStack
     users: int = 0
-    playwright: Playwright | None = None
-    browser: Browser | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    async def chromium(self) -> Browser:
-        async with self.lock:
-            if self.browser is None or not self.browser.is_connected():
-                if self.playwright is None:
-                    self.playwright = await async_playwright().start()
-                self.browser = await launch(self.playwright)
-            return self.browser
+    chromium: SharedChromium = field(default_factory=SharedChromium)
 
 
 @sandboxenv(name="webpagebench")
@@ -121,11 +111,7 @@ class StandSandbox(LocalSandboxEnvironment):
         if stand.users > 0:
             return
         cls.stand = None
-        if stand.browser is not None:
-            with contextlib.suppress(Exception):
-                await stand.browser.close()
-        if stand.playwright is not None:
-            await stand.playwright.stop()
+        await stand.chromium.close()
         await stand.hub.close()
         await asyncio.to_thread(stand.exits.close)
 
@@ -147,7 +133,7 @@ class StandSandbox(LocalSandboxEnvironment):
         """The sample's trajectory of task `task_id`, its first page open in a new context."""
         assert StandSandbox.stand is not None
         self.created = await self.hub.create(task_id=task_id)
-        self.context = await new_context(await StandSandbox.stand.chromium())
+        self.context = await new_context(await StandSandbox.stand.chromium.get())
         page = await self.context.new_page()
         await shared.prepare(page)
         await page.goto(self.created.url, wait_until="load", timeout=shared.LOAD_TIMEOUT_MS * 3)

@@ -60,7 +60,8 @@ def make_app(config: Config, sessions: int) -> FastAPI:
         """The episodes open and the browser contexts they hold (none once every session
         has ended: nothing leaks)."""
         common = shared_for(config)
-        contexts = len(common.browser.contexts) if common.browser else 0
+        browser = common.launched.browser
+        contexts = len(browser.contexts) if browser else 0
         return {"episodes": sum(s.open for s in common.sessions), "contexts": contexts}
 
     return app

@@ -37,14 +37,14 @@ from urllib.parse import urlsplit
 
 from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
-from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Browser
 
 from runner.agents import browser as shared
 from runner.errors import InfraError
 from runner.hub import HubAddress, HubRefused
 from runner.run.evaluate import TaskRef, select_tasks
 from runner.settings import TASKS_DIR
-from runner.stack.chromium import launch, new_context
+from runner.stack.chromium import SharedChromium, new_context
 from runner.suite.generate import draw
 from services.core.failure import classify
 from services.core.models.api import Verdict
@@ -94,23 +94,16 @@ class Shared:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.hub = config.hub.connect()
-        self.playwright: Playwright | None = None
-        self.browser: Browser | None = None
+        self.launched = SharedChromium(f"--renderer-process-limit={RENDERERS}")
         self.sessions: weakref.WeakSet[WebPageBenchEnvironment] = weakref.WeakSet()
-        self.lock = asyncio.Lock()
         self.reaper: asyncio.Task[None] | None = None
         self.tasks: dict[str, list[TaskRef]] = {}
 
     async def chromium(self) -> Browser:
-        async with self.lock:
-            if self.browser is None or not self.browser.is_connected():
-                if self.playwright is None:
-                    self.playwright = await async_playwright().start()
-                renderers = f"--renderer-process-limit={RENDERERS}"
-                self.browser = await launch(self.playwright, renderers)
-            if self.reaper is None and self.config.idle_s > 0:
-                self.reaper = asyncio.create_task(self.reap())
-            return self.browser
+        """The shared Chromium; the reaper started with the first session."""
+        if self.reaper is None and self.config.idle_s > 0:
+            self.reaper = asyncio.create_task(self.reap())
+        return await self.launched.get()
 
     def suite(self, suite: str) -> list[TaskRef]:
         """The suite's task files in name order (read once)."""
@@ -329,7 +322,7 @@ class WebPageBenchEnvironment(
         Chromium about 2.5 times the CPU), else the only one of a new context."""
         browser = await common.chromium()
         kept, self.kept = self.kept, None
-        if kept is not None and kept.context.browser is browser and browser.is_connected():
+        if kept is not None and kept.context.browser is browser:
             parts = urlsplit(url)
             try:
                 await kept.cleared(f"{parts.scheme}://{parts.netloc}")
@@ -542,7 +535,7 @@ class WebPageBenchEnvironment(
         """OpenEnv's end of a session: the episode ended on the server's loop, waited for
         from a worker thread (a WebSocket's end), scheduled from the loop itself (a plain
         HTTP request's)."""
-        if self.loop is None or (self.tabs is None and self.kept is None):
+        if self.loop is None or not self.holding:
             return
         with contextlib.suppress(RuntimeError):
             if asyncio.get_running_loop() is self.loop:

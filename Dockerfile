@@ -154,6 +154,38 @@ HEALTHCHECK --interval=2s --timeout=3s --start-period=20s --retries=5 \
 ENTRYPOINT ["python", "-m", "uvicorn", "--factory", "--host", "0.0.0.0", "--port", "8011", \
   "--no-access-log", "--log-level", "warning", "runner.models.testmodel.server:create_app"]
 
+# An exported Harbor task's box and door (runner/harbor, docs/frameworks.md "Harbor"), one
+# image: as `main` the agent's box, with Chromium, Playwright's MCP server (`wpb-browser-mcp`;
+# the deepagents harness's pin, runner/harnesses/environments.py) and the runner's code and
+# packages that solution/solve.sh and tests/test.sh run (the reference solver, the door's
+# client); as `start` the trial's door, the one
+# container given the stand's token. It runs as root, as Harbor's agents expect to install
+# their tools. No build argument: the legacy builder builds it on the way to `agent`.
+FROM browser AS harbor
+USER root
+ARG PLAYWRIGHT_MCP=@playwright/mcp@0.0.83
+RUN apt-get update -qq \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    nodejs npm libatomic1 \
+ && npm install -g --no-audit --no-fund "$PLAYWRIGHT_MCP" && npm cache clean --force \
+ && apt-get clean && rm -rf /var/lib/apt/lists/*
+COPY --from=packages /opt/venv /opt/venv
+# The runner extra's packages but the project's own (`webpagebench[nats]`).
+COPY pyproject.toml deploy/requirements.py deploy/sites.py /tmp/
+RUN python /tmp/requirements.py /tmp/pyproject.toml runner | grep -v '^webpagebench' \
+    > /tmp/runner.txt \
+ && pip install --no-cache-dir --disable-pip-version-check -r /tmp/runner.txt
+COPY services services
+COPY runner/__init__.py runner/errors.py runner/hub.py runner/settings.py runner/
+COPY runner/harbor runner/harbor
+COPY runner/harnesses/__init__.py runner/harnesses/harness.py runner/harnesses/
+COPY runner/harnesses/oracle runner/harnesses/oracle
+COPY runner/stack/__init__.py runner/stack/chromium.py runner/stack/
+# The sites and their reference solvers, found by their entry points as the installed
+# project's (deploy/sites.py).
+RUN python /tmp/sites.py /tmp/pyproject.toml /app webpagebench.sites webpagebench.oracles
+COPY deploy/harbor/browser-mcp.sh /usr/local/bin/wpb-browser-mcp
+
 # An agent harness's image: its pinned packages (REQUIREMENTS, from
 # runner/harnesses/environments.py) in a venv of its own and the agent programs
 # (runner/agents); the runner gives the command.

@@ -106,17 +106,20 @@ messages: setup
 # began); pytest prints them all at its end, with its 25 slowest tests.
 # `make test-full` runs the `full` matrices too (every implementation on every site at both
 # viewports, the oracle's whole second path and the phone run): a release's run.
+# A stand or browser that breaks fails every test after it, each at its timeout: the session
+# stops at the $(MAX_FAILURES)th failure, each printed with its message when it happens.
 export WPB_PHASES ?= $(WPB_HOME)/phases
 timed = start=$$(date +%s); $(2); status=$$?; \
   echo "$(1) $$(( $$(date +%s) - start ))" >> $(WPB_PHASES); exit $$status
 TEST_WORKERS ?= 2
+MAX_FAILURES ?= 30
 
 test test-full:
 	@mkdir -p $(WPB_HOME) && echo "began $$(date +%s)" > $(WPB_PHASES)
 	@$(call timed,set-up,$(MAKE) --no-print-directory setup)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-agents test-images
 	@$(call timed,lint,$(MAKE) --no-print-directory lint)
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder \
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder --maxfail $(MAX_FAILURES) \
 	  $(if $(filter test,$@),-m "not full")
 
 # make test's two long set-up steps, side by side: on a new machine both mostly wait on

@@ -2,7 +2,8 @@
 # The docker backend's images (`runner eval --backend docker`, docs/harnesses.md), from the
 # Dockerfile's targets on $WPB_BASE_IMAGE (deploy/images.sh chooses it): `wpb-browser`,
 # `wpb-agent-NAME` for every agent harness with image packages
-# (runner/harnesses/environments.py), and `wpb-testmodel` (compose's `testmodel` profile).
+# (runner/harnesses/environments.py), `wpb-testmodel` (compose's `testmodel` profile) and
+# `wpb-harbor` (the box and door of exported Harbor tasks, runner/harbor).
 # Cached layers make a second run seconds.
 # $PYTHON: an interpreter that imports the runner (default .venv/bin/python; make passes it).
 set -euo pipefail
@@ -26,6 +27,7 @@ build() {
 
 build --target browser -t wpb-browser
 build --target testmodel -t wpb-testmodel
+build --target harbor -t wpb-harbor
 # A harness that needs a newer Python than the base's (openhands: 3.12) is built on
 # $WPB_NEWER_BASE_IMAGE (deploy/images.sh sets it); the rest on the base.
 # Each line: image, 1 for the newer base, its Debian packages (comma-joined, - for none),

@@ -1,7 +1,7 @@
 """Write the `.dist-info` of a pyproject.toml's distribution with its site plug-ins (its
-`webpagebench.sites` entry points, or another group's: a third argument) into a folder: the
-images hold the code on PYTHONPATH without installing the project, and the site registry
-(services/core/sites.py) reads the entry points of every distribution on sys.path."""
+`webpagebench.sites` entry points, or the groups the arguments after the folder name) into a
+folder: the images hold the code on PYTHONPATH without installing the project, and the site
+registry (services/core/sites.py) reads the entry points of every distribution on sys.path."""
 
 from __future__ import annotations
 
@@ -9,12 +9,15 @@ import sys
 import tomllib
 from pathlib import Path
 
-GROUP = sys.argv[3] if len(sys.argv) > 3 else "webpagebench.sites"
+GROUPS = sys.argv[3:] or ["webpagebench.sites"]
 
 project = tomllib.loads(Path(sys.argv[1]).read_text())["project"]
 name, version = project["name"], project["version"]
 info = Path(sys.argv[2]) / f"{name}-{version}.dist-info"
 info.mkdir(parents=True, exist_ok=True)
 (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
-entries = [f"{key} = {value}" for key, value in project["entry-points"][GROUP].items()]
-(info / "entry_points.txt").write_text("\n".join([f"[{GROUP}]", *entries]) + "\n")
+lines = []
+for group in GROUPS:
+    lines += [f"[{group}]"]
+    lines += [f"{key} = {value}" for key, value in project["entry-points"][group].items()]
+(info / "entry_points.txt").write_text("\n".join(lines) + "\n")

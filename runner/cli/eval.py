@@ -36,7 +36,7 @@ from runner.hub import HubAddress
 from runner.run.evaluate import Setup, StandNotReady, TaskRef, evaluate, select_tasks
 from runner.run.metrics import RUNNER_PORT
 from runner.run.prices import Price, PriceError, load_prices
-from runner.run.request import EvalRequest, refusal
+from runner.run.request import EvalRequest, TaskSelection, refusal
 from runner.settings import TASKS_DIR, runner_home
 from runner.stack.stack import StackError
 from services.core.errors import FieldError
@@ -176,7 +176,7 @@ def chosen_harness(request: EvalRequest) -> Harness:
     return placement.harness(request.harness)
 
 
-def selected(request: EvalRequest) -> list[TaskRef]:
+def selected(request: TaskSelection) -> list[TaskRef]:
     """The tasks of `--suite` that `--tasks` and `--max-tasks` select; none is refused."""
     tasks_dir, suite = task_source(request)
     refs = select_tasks(tasks_dir, request.tasks, request.max_tasks, suite)
@@ -187,7 +187,7 @@ def selected(request: EvalRequest) -> list[TaskRef]:
     return refs
 
 
-def task_source(request: EvalRequest) -> tuple[Path, str]:
+def task_source(request: TaskSelection) -> tuple[Path, str]:
     """Where the run's tasks are and their suite: the task folder and `--suite`; a
     generated folder (`--tasks-dir`) and its suite; or, with `--suite generated`, a suite
     generated now into $WPB_HOME/generated/ (docs/tasks.md, "Generated suites")."""

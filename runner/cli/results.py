@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from runner.cli.common import SuiteOption, console, fail
+from runner.cli.common import EvalSuiteOption, SuiteOption, console, fail
 from runner.cli.tables import print_board, print_compare
 from runner.settings import TASKS_DIR, runner_home
 from services.core.models.task import RELEASED
@@ -33,10 +33,18 @@ class Language(StrEnum):
 
 
 class ExportFormat(StrEnum):
-    """`runner export --format`: the layouts a run is written in."""
+    """`runner export --format`: the layouts a run is written in, or Harbor's for tasks."""
 
     upstream = "upstream"
     atif = "atif"
+    harbor = "harbor"
+
+
+class HarborStand(StrEnum):
+    """`runner export --format harbor --stand`: whose stand a trial runs on."""
+
+    trial = "trial"
+    shared = "shared"
 
 
 board_app = typer.Typer(
@@ -119,18 +127,72 @@ def compare_runs(
 
 
 def export_run(
-    run: Annotated[str, typer.Argument(help="a run's folder name under $WPB_HOME/runs")],
+    run: Annotated[
+        str,
+        typer.Argument(
+            help="a run's folder name under $WPB_HOME/runs; harbor: the folder for the tasks"
+        ),
+    ],
     format: Annotated[
         ExportFormat,
-        typer.Option("--format", help="upstream: its results.json; atif: ATIF trajectories"),
+        typer.Option(
+            "--format",
+            help="upstream: its results.json; atif: ATIF trajectories; harbor: tasks as a Harbor"
+            " dataset",
+        ),
     ] = ExportFormat.upstream,
     out: Annotated[
         Path | None,
         typer.Option(help="default: results.json in the run (upstream), atif/ in it (atif)"),
     ] = None,
+    suite: EvalSuiteOption = RELEASED,
+    tasks_dir: Annotated[
+        Path | None, typer.Option(help="harbor: a generated folder (runner tasks generate --out)")
+    ] = None,
+    task_family: Annotated[
+        str | None, typer.Option(help="harbor, --suite generated: a family, or all")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="harbor, --suite generated: the seed")] = None,
+    count: Annotated[
+        int | None, typer.Option(help="harbor, --suite generated: instances in all")
+    ] = None,
+    tasks: Annotated[
+        str | None, typer.Option(help="harbor: comma-separated sites, names or globs")
+    ] = None,
+    stand: Annotated[
+        HarborStand,
+        typer.Option(
+            help="harbor: a stand of each trial's own (trial), or the compose stand that every"
+            " trial shares (shared: `make stand`, WPB_ADMIN_TOKEN)"
+        ),
+    ] = HarborStand.trial,
+    today: Annotated[
+        str | None,
+        typer.Option(help="harbor: the date the instructions' dates are for (default: today)"),
+    ] = None,
+    time_limit: Annotated[
+        float, typer.Option(min=1, help="harbor: the agent's seconds per trial")
+    ] = 600,
 ) -> None:
-    """Write a run in another tool's layout: upstream WebPageBench's results.json, or each
-    attempt's ATIF trajectory (Harbor's format) as <trajectory id>.json."""
+    """Write a run in another tool's layout (upstream WebPageBench's results.json, or each
+    attempt's ATIF trajectory as <trajectory id>.json), or a suite's tasks as a Harbor
+    dataset (`--format harbor DIR`: a task folder each, for `harbor run -p DIR`)."""
+    if format is ExportFormat.harbor:
+        export_harbor(
+            Path(run),
+            {
+                "suite": suite,
+                "tasks_dir": tasks_dir,
+                "task_family": task_family,
+                "seed": seed,
+                "count": count,
+                "tasks": tasks,
+            },
+            stand,
+            today,
+            time_limit,
+        )
+        return
     from runner.results.interchange import to_upstream
     from runner.run.atif import run_trajectories
     from services.core.models.folder import RunFolder
@@ -146,6 +208,32 @@ def export_run(
     data = to_upstream(found, TASKS_DIR)
     data.write(target)
     console.print(f"{len(data.tests)} tests written: {target}")
+
+
+def export_harbor(
+    out: Path, selection: dict[str, object], stand: HarborStand, today: str | None, limit: float
+) -> None:
+    """The selected tasks as Harbor task folders under `out`."""
+    from datetime import date
+
+    from pydantic import ValidationError
+
+    from runner.cli.eval import selected
+    from runner.harbor.export import export
+    from runner.run.request import TaskSelection, refusal
+
+    try:
+        chosen = TaskSelection.model_validate(selection)
+    except ValidationError as exc:
+        fail(refusal(exc))
+    try:
+        day = date.fromisoformat(today) if today else date.today()
+    except ValueError:
+        fail(f"--today: expected YYYY-MM-DD, got {today!r}")
+    done = export(selected(chosen), out, day, stand.value, limit)
+    for name, why in done.skipped.items():
+        console.print(f"left out {name}: {why}")
+    console.print(f"{len(done.written)} Harbor tasks written: {out} (harbor run -p {out})")
 
 
 def import_run(

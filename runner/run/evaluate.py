@@ -59,7 +59,6 @@ from services.core.models.run import (
 from services.core.models.task import RELEASED, Task
 from services.core.results.safety import injected
 from services.core.results.stats import repeats
-from services.core.sites import registry
 from services.core.tasks import load_task, suite_of, task_files
 from services.core.variants import defaults, resolve
 
@@ -105,6 +104,11 @@ class TaskRef:
     def ui_primary(self) -> str:
         taxonomy = self.task["test_data"].get("ui_taxonomy")
         return taxonomy["primary"] if taxonomy else "?"
+
+    @property
+    def ui_classes(self) -> list[str]:
+        taxonomy = self.task["test_data"].get("ui_taxonomy")
+        return [str(name) for name in taxonomy.get("classes", [])] if taxonomy else []
 
     def record(self, **fields: Any) -> Record:
         """A record of an attempt on this task: the task's facets and `fields`; a scored
@@ -382,7 +386,6 @@ async def run_one(
     completion = bool(outcome.completion)
     failure = None
     if verdict.ems != 1 and outcome.status.scored:
-        sites = registry()
         failure = classify(
             status=outcome.status,
             completion=completion,
@@ -391,8 +394,6 @@ async def run_one(
             steps=Step.read_lines(folder / STEPS),
             error=outcome.error,
             site=ref.site,
-            writers=sites.writers,
-            sites=sites.sites_of,
         )
     record = ref.record(
         trajectory_id=tid,

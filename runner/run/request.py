@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from runner.agents.gui_families import GuiFamily
 from runner.errors import QueueError
@@ -79,7 +79,59 @@ def refusal(error: ValidationError) -> str:
     return f"{option}: {why[:1].lower()}{why[1:]}"
 
 
-class EvalRequest(RunPlan):
+class TaskSelection(BaseModel):
+    """Which tasks (`runner eval`'s and `runner export --format harbor`'s options): a suite,
+    or a generated one (its folder, or the family, seed and count of one made now), and the
+    names, sites or globs of it (`--tasks`), at most `max_tasks`."""
+
+    suite: str = RELEASED
+    # A generated suite: the folder it was written to, or the family, seed and count of one
+    # made for the run (`--suite generated`).
+    tasks_dir: Path | None = None
+    task_family: str | None = None
+    seed: int | None = Field(default=None, ge=0)
+    count: int | None = Field(default=None, ge=1)
+    tasks: str | None = None
+    max_tasks: int | None = None
+
+    @field_validator("suite")
+    @classmethod
+    def _suite(cls, name: str) -> str:
+        if name == GENERATED:
+            return name
+        try:
+            return check_suite(name, "--suite")
+        except FieldError as exc:
+            raise Refusal("--suite", exc.message) from None
+
+    @field_validator("tasks_dir")
+    @classmethod
+    def _folder(cls, path: Path | None) -> Path | None:
+        if path is not None and not path.is_dir():
+            raise ValueError(f"no folder {path}")
+        return path
+
+    @model_validator(mode="after")
+    def _generated(self) -> TaskSelection:
+        """`--suite generated` takes the family, seed and count of the suite it makes; they
+        mean nothing without it, and a generated folder is another source."""
+        made = {"--task-family": self.task_family, "--seed": self.seed, "--count": self.count}
+        if self.suite == GENERATED:
+            for option, value in made.items():
+                if value is None:
+                    raise Refusal(
+                        option, "--suite generated needs --task-family, --seed and --count"
+                    )
+            if self.tasks_dir is not None:
+                raise Refusal("--tasks-dir", "a generated folder, or --suite generated: not both")
+        else:
+            for option, value in made.items():
+                if value is not None:
+                    raise Refusal(option, "only with --suite generated")
+        return self
+
+
+class EvalRequest(RunPlan, TaskSelection):
     """Every option of `runner eval`, by its name (`api_key_env` is `--api-key-env`). The
     ranges of numbers are the options' own (typer checks them); this model checks what one
     option cannot: the harness, the combinations, the `--option`s, the price table's file."""
@@ -97,15 +149,6 @@ class EvalRequest(RunPlan):
     option: Options = Field(default_factory=dict)
     agent_cmd: str | None = None
     prices: Path | None = None
-    suite: str = RELEASED
-    # A generated suite: the folder it was written to, or the family, seed and count of one
-    # made for the run (`--suite generated`).
-    tasks_dir: Path | None = None
-    task_family: str | None = None
-    seed: int | None = Field(default=None, ge=0)
-    count: int | None = Field(default=None, ge=1)
-    tasks: str | None = None
-    max_tasks: int | None = None
     metrics_port: int | None = None
     hub: str | None = None
     backend: Backend = Backend.local
@@ -150,16 +193,6 @@ class EvalRequest(RunPlan):
             raise ValueError(exc.args[0]) from None
         return name
 
-    @field_validator("suite")
-    @classmethod
-    def _suite(cls, name: str) -> str:
-        if name == GENERATED:
-            return name
-        try:
-            return check_suite(name, "--suite")
-        except FieldError as exc:
-            raise Refusal("--suite", exc.message) from None
-
     @field_validator("option", mode="before")
     @classmethod
     def _key_values(cls, items: list[str] | None) -> Options:
@@ -185,32 +218,6 @@ class EvalRequest(RunPlan):
     @classmethod
     def _configured_port(cls, port: int | None) -> int | None:
         return RunnerSettings().metrics_port if port is None else port
-
-    @field_validator("tasks_dir")
-    @classmethod
-    def _folder(cls, path: Path | None) -> Path | None:
-        if path is not None and not path.is_dir():
-            raise ValueError(f"no folder {path}")
-        return path
-
-    @model_validator(mode="after")
-    def _generated(self) -> EvalRequest:
-        """`--suite generated` takes the family, seed and count of the suite it makes; they
-        mean nothing without it, and a generated folder is another source."""
-        made = {"--task-family": self.task_family, "--seed": self.seed, "--count": self.count}
-        if self.suite == GENERATED:
-            for option, value in made.items():
-                if value is None:
-                    raise Refusal(
-                        option, "--suite generated needs --task-family, --seed and --count"
-                    )
-            if self.tasks_dir is not None:
-                raise Refusal("--tasks-dir", "a generated folder, or --suite generated: not both")
-        else:
-            for option, value in made.items():
-                if value is not None:
-                    raise Refusal(option, "only with --suite generated")
-        return self
 
     @model_validator(mode="after")
     def _consistent(self) -> EvalRequest:

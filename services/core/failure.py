@@ -44,6 +44,7 @@ from services.core.matching import event_params, value_matches
 from services.core.models.events import Event
 from services.core.models.protocol import Step
 from services.core.models.run import ConditionReport, Failure, FailureClass, Point, Status
+from services.core.sites import registry
 
 # FailureClass lists the classes in precedence order.
 PRECEDENCE: tuple[FailureClass, ...] = get_args(FailureClass)
@@ -138,13 +139,16 @@ def classify(
     steps: Sequence[Step],
     error: str | None,
     site: str,
-    writers: Mapping[str, frozenset[str]],
-    sites: Mapping[str, frozenset[str]],
+    writers: Mapping[str, frozenset[str]] | None = None,
+    sites: Mapping[str, frozenset[str]] | None = None,
 ) -> Failure | None:
     """The failure of a scored attempt that did not pass; None for one that passed (every
     condition held) or was not scored. `site` is the task's first site; `writers` maps an
     event type to the screens (`state_changed.new_state`) whose controls write it, `sites`
-    to the sites that write it (the registry's `writers` and `sites_of`)."""
+    to the sites that write it (by default the declared sites' `writers` and `sites_of`)."""
+    if writers is None or sites is None:
+        declared = registry()
+        writers, sites = declared.writers, declared.sites_of
     fired = [r for r in reports if r.forbidden and not r.success]
     index = first_unmet(reports)
     if not status.scored or (index is None and not fired and reports):

@@ -171,8 +171,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """A phase's time, from the report; a failure named when it happens (under xdist the
-    progress shows only an `F` until the end)."""
+    """A phase's time, from the report; a failure named, with its message, when it happens
+    (under xdist the progress shows only an `F` until the end)."""
     phase = dict(report.user_properties).get("phase")
     if isinstance(phase, str):
         SPANS[phase].append((report.start, report.stop))
@@ -182,7 +182,17 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         terminal.ensure_newline()
         if getattr(config.option, "numprocesses", None):  # xdist's progress: dots, no path
             terminal.write("\n")
-        terminal.write_line(f"FAILED {report.nodeid} ({report.when}, phase {phase})", red=True)
+        terminal.write_line(
+            f"FAILED {report.nodeid} ({report.when}, phase {phase}): {why(report)}", red=True
+        )
+
+
+def why(report: pytest.TestReport) -> str:
+    """A failure's message as its traceback ends, on one line: the cause where the log shows
+    no more than its end (CI's)."""
+    crash = getattr(report.longrepr, "reprcrash", None)
+    text = crash.message if crash is not None else str(report.longrepr)
+    return " ".join(text.split())[:400]
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -73,7 +73,7 @@ def dataset(refs: list[TaskRef]) -> MemoryDataset:
                     "task_id": ref.name,
                     "site": ref.site,
                     "ui_primary": ref.ui_primary,
-                    "ui_classes": classes(ref),
+                    "ui_classes": ref.ui_classes,
                     "suite": ref.suite,
                     "task_set_hash": digest,
                 },
@@ -82,11 +82,6 @@ def dataset(refs: list[TaskRef]) -> MemoryDataset:
         ],
         name=f"webpagebench-{refs[0].suite}",
     )
-
-
-def classes(ref: TaskRef) -> list[str]:
-    taxonomy = ref.task["test_data"].get("ui_taxonomy")
-    return [str(name) for name in taxonomy.get("classes", [])] if taxonomy else []
 
 
 @solver

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from importlib.metadata import entry_points
 
+from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
 
 from runner.errors import InfraError
@@ -79,20 +80,16 @@ class OracleHarness(Harness):
     async def run(self, episode: Episode) -> Outcome:
         if episode.browser is None or not episode.browser.is_connected():
             raise InfraError("the browser is not running")
-        solver = solver_for(episode.first_domain or "")
-        if solver is None:
-            raise OracleFailed(f"no oracle solver for domain {episode.first_domain!r}")
         context = await new_context(episode.browser, episode.viewport)
         try:
-            page = await context.new_page()
-            page.set_default_timeout(min(15_000, episode.time_limit_s * 1000))
-            ui = UI(page, episode.first_domain or "", episode.agent.options.get("path", PATHS[0]))
-            await ui.open(episode.url)
-            await solver(ui, required(episode.conditions))
-            # Done only once the pages' own events (widget selections) are stored: every
-            # tab's, where an item opened in a new one (`tabs=new_tab`).
-            for tab in context.pages:
-                await tab.evaluate("() => window.wpb && window.wpb.settled()")
+            ui = await solve_in(
+                context,
+                episode.url,
+                episode.first_domain or "",
+                episode.conditions,
+                episode.agent.options.get("path", PATHS[0]),
+                min(15_000, episode.time_limit_s * 1000),
+            )
             report = report_of(episode.conditions)
             return Outcome(
                 completion=report == "done",
@@ -106,3 +103,28 @@ class OracleHarness(Harness):
             raise
         finally:
             await context.close()
+
+
+async def solve_in(
+    context: BrowserContext,
+    url: str,
+    domain: str,
+    conditions: list[Condition],
+    path: str = PATHS[0],
+    timeout_ms: float = 15_000,
+) -> UI:
+    """The task's conditions made to hold in a new tab of `context`, from `url` on (the
+    harness's episode; an exported Harbor task's solve.sh); its hands, with their steps.
+    Done only once the pages' own events (widget selections) are stored: every tab's, where
+    an item opened in a new one (`tabs=new_tab`)."""
+    solver = solver_for(domain)
+    if solver is None:
+        raise OracleFailed(f"no oracle solver for domain {domain!r}")
+    page = await context.new_page()
+    page.set_default_timeout(timeout_ms)
+    ui = UI(page, domain, path)
+    await ui.open(url)
+    await solver(ui, required(conditions))
+    for tab in context.pages:
+        await tab.evaluate("() => window.wpb && window.wpb.settled()")
+    return ui

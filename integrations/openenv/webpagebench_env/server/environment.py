@@ -51,7 +51,6 @@ from services.core.models.api import Verdict
 from services.core.models.events import Event
 from services.core.models.protocol import Step
 from services.core.models.run import Status, Viewport
-from services.core.sites import registry
 from services.core.tasks import RELEASED, SUITES
 from webpagebench_env.models import (
     EventSeen,
@@ -424,7 +423,6 @@ class WebPageBenchEnvironment(
         assert tid is not None
         hub = shared_for(self.config).hub
         verdict, events = await asyncio.gather(hub.check(tid), hub.events(tid))
-        sites = registry()
         failure = classify(
             status=Status.STEP_LIMIT if limited else Status.OK,
             completion=completion,
@@ -433,8 +431,6 @@ class WebPageBenchEnvironment(
             steps=self.steps,
             error=None,
             site=self.site,
-            writers=sites.writers,
-            sites=sites.sites_of,
         )
         return None if failure is None else failure.class_
 

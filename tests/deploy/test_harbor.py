@@ -1,0 +1,110 @@
+"""Exported tasks run by Harbor (`harbor` from PyPI, in a venv of its own: it needs Python
+3.12), offline, with the images `make images` built: `runner export --format harbor` of
+three tasks on three sites, `harbor run` with Harbor's `oracle` agent (our reference solver
+through the pages in the box's Chromium: reward 1 each) and its `nop` agent (reward 0, its
+failure class among the metrics), every trial on the compose stand they share, each with a
+trajectory of its own. Harbor's own loader reads the whole released suite's export."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.compose import Stand
+from support.runs import runner
+
+from runner.harbor.export import HARBOR
+
+pytestmark = [pytest.mark.timeout(900)]
+
+THREE = "grocery_showcase_tea,hotels_pick_city,rail_pick_from"
+
+
+@pytest.fixture(scope="module")
+def harbor(processes: None) -> Path:
+    """Harbor's command, its venv made once per machine (keyed by its pin)."""
+    HARBOR.install(log=lambda _: None)
+    return HARBOR.python().with_name("harbor")
+
+
+def export(home: Path, out: Path, *options: str) -> None:
+    done = runner(home, "export", str(out), "--format", "harbor", *options)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def harbor_run(harbor: Path, tasks: Path, agent: str, stand: Stand) -> dict[str, dict[str, Any]]:
+    """`harbor run` of every task under `tasks` with `agent`, on the shared stand; each
+    trial's result.json by task name."""
+    jobs = tasks.parent / "jobs"
+    env = {
+        **os.environ,
+        "HARBOR_TELEMETRY": "0",
+        "WPB_ADMIN_TOKEN": stand.token(),
+        "WPB_STAND_NETWORK": f"{stand.project}_agents",
+    }
+    argv = [str(harbor), "run", "-p", str(tasks), "-a", agent, "-e", "docker", "-n", "3"]
+    argv += ["-o", str(jobs), "--job-name", agent, "-y"]
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=800)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    results = {}
+    for path in (jobs / agent).glob("*/result.json"):
+        result = json.loads(path.read_text())
+        results[result["task_name"].removeprefix("webpagebench/")] = result
+    return results
+
+
+def rewards(result: dict[str, Any]) -> dict[str, float]:
+    assert result.get("exception_info") is None, result["exception_info"]
+    values: dict[str, float] = result["verifier_result"]["rewards"]
+    return values
+
+
+def verdict(result: dict[str, Any], jobs: Path) -> dict[str, Any]:
+    """The verdict.json test.sh wrote beside reward.json."""
+    path = jobs / result["trial_name"] / "verifier" / "verdict.json"
+    found: dict[str, Any] = json.loads(path.read_text())
+    return found
+
+
+def test_harbor_runs_the_oracle_to_1_and_nop_to_0_on_the_shared_stand(
+    stand: Stand, harbor: Path, tmp_path: Path
+) -> None:
+    tasks = tmp_path / "dataset"
+    export(stand.home, tasks, "--tasks", THREE, "--stand", "shared")
+    solved = harbor_run(harbor, tasks, "oracle", stand)
+    assert sorted(solved) == sorted(THREE.split(","))
+    for name, result in solved.items():
+        assert rewards(result)["reward"] == 1, name
+        assert rewards(result)["conditions_met"] == 1, name
+    idle = harbor_run(harbor, tasks, "nop", stand)
+    assert sorted(idle) == sorted(THREE.split(","))
+    for name, result in idle.items():
+        assert rewards(result)["reward"] == 0, name
+        assert rewards(result)["failure_never_reached"] == 1, name
+    # Six trials, six trajectories: the stand kept each trial's events to itself.
+    jobs = tmp_path / "jobs"
+    ids = {verdict(r, jobs / "oracle")["trajectory_id"] for r in solved.values()}
+    ids |= {verdict(r, jobs / "nop")["trajectory_id"] for r in idle.values()}
+    assert len(ids) == 6
+
+
+def test_harbors_loader_reads_the_whole_released_suite(harbor: Path, tmp_path: Path) -> None:
+    tasks = tmp_path / "released"
+    export(tmp_path / "home", tasks)
+    check = (
+        "import sys, pathlib\n"
+        "from harbor.models.task.task import Task\n"
+        "names = [Task(p).name for p in sorted(pathlib.Path(sys.argv[1]).iterdir())]\n"
+        "print(len(names), len(set(names)))\n"
+    )
+    done = subprocess.run(
+        [str(HARBOR.python()), "-c", check, str(tasks)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    written = len(list(tasks.iterdir()))
+    assert done.stdout.split() == [str(written), str(written)]
+    assert written > 100

@@ -163,18 +163,23 @@ ENTRYPOINT ["python", "-m", "uvicorn", "--factory", "--host", "0.0.0.0", "--port
 # their tools. No build argument: the legacy builder builds it on the way to `agent`.
 FROM browser AS harbor
 USER root
-ARG PLAYWRIGHT_MCP=@playwright/mcp@0.0.83
-RUN apt-get update -qq \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    nodejs npm libatomic1 \
- && npm install -g --no-audit --no-fund "$PLAYWRIGHT_MCP" && npm cache clean --force \
- && apt-get clean && rm -rf /var/lib/apt/lists/*
 COPY --from=packages /opt/venv /opt/venv
 # The runner extra's packages but the project's own (`webpagebench[nats]`).
 COPY pyproject.toml deploy/requirements.py deploy/sites.py /tmp/
 RUN python /tmp/requirements.py /tmp/pyproject.toml runner | grep -v '^webpagebench' \
     > /tmp/runner.txt \
  && pip install --no-cache-dir --disable-pip-version-check -r /tmp/runner.txt
+# Node: the one Playwright's package brings (Debian's is older than Playwright's MCP server
+# takes), first on PATH; npm from Debian, run by it with the system's certificates (Node's
+# own list is its own).
+ARG PLAYWRIGHT_MCP=@playwright/mcp@0.0.83
+RUN ln -s "$(python -c 'import pathlib, playwright; print(pathlib.Path(playwright.__file__).parent / "driver" / "node")')" \
+      /usr/local/bin/node \
+ && apt-get update -qq \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm libatomic1 \
+ && NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt \
+    npm install -g --no-audit --no-fund "$PLAYWRIGHT_MCP" && npm cache clean --force \
+ && apt-get clean && rm -rf /var/lib/apt/lists/*
 COPY services services
 COPY runner/__init__.py runner/errors.py runner/hub.py runner/settings.py runner/
 COPY runner/harbor runner/harbor

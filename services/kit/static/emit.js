@@ -15,8 +15,11 @@ const ATTEMPT_TIMEOUT_MS = 5000; // a post that hangs counts as lost
 
 class NotStored extends Error {}
 
-function newId() {
-  return crypto.randomUUID().replaceAll("-", "");
+/** 128 random bits in hex. Not `crypto.randomUUID()`: it exists only in a secure context (https,
+ * localhost), and an agent in a container reaches the stand as `http://hub:8000`. */
+export function newId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /** Post one batch; its answer once stored, or NotStored saying why (in Russian). */

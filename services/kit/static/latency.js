@@ -4,6 +4,8 @@
 // came), so that a second click before the answer is the same action and the site does it
 // once. Under `late_accept` the indicator hides, and the buttons the action disabled come
 // back, `data-idle-after-ms` after it started: before the answer, the control looks idle.
+import { newId } from "/_kit/emit.js";
+
 const busy = document.getElementById("wpb-busy");
 const late = busy.dataset.latency === "late_accept";
 const idleAfter = Number(busy.dataset.idleAfterMs);
@@ -45,15 +47,11 @@ function ended() {
   show(false);
 }
 
-function newKey() {
-  return crypto.randomUUID().replaceAll("-", "");
-}
-
 /** The form's action keyed: a new key unless an action of it is still unanswered. */
 function keyed(form) {
   const url = new URL(form.action, location.href);
   if (url.searchParams.has(KEY)) return;
-  url.searchParams.set(KEY, newKey());
+  url.searchParams.set(KEY, newId());
   form.action = url.href;
 }
 

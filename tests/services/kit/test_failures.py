@@ -7,7 +7,7 @@ import time
 
 import httpx
 from playwright.sync_api import Page, Route, expect
-from support.http import wait_events
+from support.http import create, make_task, wait_events
 from support.pages import open_site
 
 # settled(), or "hung" when it has not resolved within the given milliseconds.
@@ -99,3 +99,24 @@ def test_cart_and_favourite_when_the_shop_answers_502(page: Page, hub: httpx.Cli
     expect(page.get_by_test_id("cart-count")).to_have_text("1")
     expect(buy.locator("[data-qty]").get_by_role("alert")).to_have_count(0)
     assert errors == []
+
+
+def test_pages_write_their_events_where_the_stand_is_not_a_secure_context(
+    page: Page, hub: httpx.Client
+) -> None:
+    """An agent in a container reaches the stand by name (`http://hub:8000`: compose's agents
+    network, a Harbor trial), where the browser withholds what only https and localhost get
+    (`crypto.randomUUID`): the page's events are written all the same."""
+    host = "http://hub.wpb.test"
+    stand = str(hub.base_url).rstrip("/")
+    page.route(
+        f"{host}/**", lambda route: route.continue_(url=stand + route.request.url[len(host) :])
+    )
+    task = make_task([{"event_name": "state_changed"}], domain="hotels")
+    created = create(hub, task, ui_variants=NATIVE_CITY)
+    page.goto(created.url.replace(stand, host) + "hotels/")
+    assert page.evaluate("isSecureContext") is False
+    page.get_by_role("combobox", name="Город").select_option("ch-zrh")
+    assert page.evaluate(SETTLED_WITHIN, 10_000) == "settled"
+    wait_events(hub, created.trajectory_id, "bench_hotel_select_city")
+    expect(page.get_by_role("alert").filter(has_text="Действие не записано")).to_have_count(0)

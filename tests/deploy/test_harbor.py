@@ -92,6 +92,21 @@ def test_harbor_runs_the_oracle_to_1_and_nop_to_0_on_the_shared_stand(
     assert len(ids) == 6
 
 
+@pytest.mark.full
+def test_a_trial_with_a_stand_of_its_own(harbor: Path, tmp_path: Path) -> None:
+    """The default export: the stand's services start and stop with the trial."""
+    tasks = tmp_path / "dataset"
+    export(tmp_path / "home", tasks, "--tasks", "hotels_pick_city")
+    jobs = tmp_path / "jobs"
+    argv = [str(harbor), "run", "-p", str(tasks), "-a", "oracle", "-e", "docker", "-n", "1"]
+    argv += ["-o", str(jobs), "--job-name", "own", "-y"]
+    env = {**os.environ, "HARBOR_TELEMETRY": "0"}
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=800)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    (result,) = [json.loads(p.read_text()) for p in (jobs / "own").glob("*/result.json")]
+    assert rewards(result)["reward"] == 1
+
+
 def test_harbors_loader_reads_the_whole_released_suite(harbor: Path, tmp_path: Path) -> None:
     tasks = tmp_path / "released"
     export(tmp_path / "home", tasks)

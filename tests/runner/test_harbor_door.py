@@ -20,13 +20,14 @@ from fastapi.testclient import TestClient
 
 from runner.harbor.door import DoorSettings, create_app
 from runner.harbor.export import SHARED_NETWORK, START, export
+from runner.harnesses.environments import PLAYWRIGHT_MCP
 from runner.hub import HubRefused
 from runner.run.evaluate import select_tasks
-from runner.settings import TASKS_DIR
+from runner.settings import REPO, TASKS_DIR
 from runner.stack.stack import Stack
 
 # A task whose prompt has a date the export shifts.
-DATED = "rail_pick_from"
+DATED = "rail_pick_date"
 
 
 def exported(tmp_path: Path, name: str, today: date) -> Path:
@@ -104,3 +105,11 @@ def test_the_export_gives_each_trial_a_stand_of_its_own_or_the_shared_one(
     compose = yaml.safe_load(shared.read_text())
     assert set(compose["services"]) == {"main", "start"}
     assert compose["networks"]["stand"] == {"external": True, "name": SHARED_NETWORK}
+
+
+def test_the_box_brings_the_mcp_server_the_deepagents_harness_pins() -> None:
+    """The Dockerfile's `harbor` stage names its pin itself (the legacy builder builds the
+    stage with no build argument): the same as runner/harnesses/environments.py's."""
+    dockerfile = (REPO / "Dockerfile").read_text()
+    (pinned,) = re.findall(r"^ARG PLAYWRIGHT_MCP=(\S+)$", dockerfile, re.M)
+    assert (pinned,) == PLAYWRIGHT_MCP

@@ -137,7 +137,8 @@ DIRECTIONS: dict[str, tuple[str, ...]] = {
     "suite": BELOW_RUN,  # generation proves its instances with a run
     "queue": BELOW_RUN,  # the queue builds on the run
     "results": BELOW_RUN,
-    "cli": (*BELOW_RUN, "suite", "queue", "results"),
+    "harbor": BELOW_RUN,  # a Harbor task is a run's task, solved by the oracle
+    "cli": (*BELOW_RUN, "suite", "queue", "results", "harbor"),
     MAIN: ("cli",),
 }
 RUNNER_MODULE = re.compile(r"\brunner(?:\.[A-Za-z_]\w*)+")

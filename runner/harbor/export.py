@@ -119,7 +119,8 @@ def export(
         folder = out / ref.name
         if folder.exists():
             shutil.rmtree(folder)
-        write_task(folder, ref, today, compose, versions.get(ref.site, 1), digest, time_limit_s)
+        toml = task_toml(ref, today, versions.get(ref.site, 1), digest, time_limit_s)
+        write_task(folder, ref, today, compose, toml)
         written.append(ref.name)
     return Exported(written, skipped)
 
@@ -129,15 +130,13 @@ def write_task(
     ref: TaskRef,
     today: date,
     compose: dict[str, Any],
-    site_version: int,
-    digest: str,
-    time_limit_s: float,
+    toml: str,
 ) -> None:
     shifted, _ = shift_task(ref.task["test_data"], today)
     for part in ("environment", "tests", "solution"):
         (folder / part).mkdir(parents=True)
     (folder / "instruction.md").write_text(shifted["task"].replace("%HOST%", START) + "\n")
-    (folder / "task.toml").write_text(task_toml(ref, today, site_version, digest, time_limit_s))
+    (folder / "task.toml").write_text(toml)
     (folder / "environment" / "docker-compose.yaml").write_text(
         yaml.dump(door_compose(compose, today), Dumper=Plain, allow_unicode=True, sort_keys=False)
     )

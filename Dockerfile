@@ -155,12 +155,13 @@ ENTRYPOINT ["python", "-m", "uvicorn", "--factory", "--host", "0.0.0.0", "--port
   "--no-access-log", "--log-level", "warning", "runner.models.testmodel.server:create_app"]
 
 # An exported Harbor task's box and door (runner/harbor, docs/frameworks.md "Harbor"), one
-# image: as `main` the agent's box, with Chromium, Playwright's MCP server (`wpb-browser-mcp`;
-# the deepagents harness's pin, runner/harnesses/environments.py) and the runner's code and
-# packages that solution/solve.sh and tests/test.sh run (the reference solver, the door's
-# client); as `start` the trial's door, the one
-# container given the stand's token. It runs as root, as Harbor's agents expect to install
-# their tools. No build argument: the legacy builder builds it on the way to `agent`.
+# image: as `main` the agent's box, with Chromium and Playwright's tools for agents on it, the
+# MCP server (`playwright-mcp`; the deepagents harness's pin, runner/harnesses/environments.py)
+# and the CLI (`playwright-cli`), both configured by the PLAYWRIGHT_MCP_* variables below, and
+# the runner's code and packages that solution/solve.sh and tests/test.sh run (the reference
+# solver, the door's client); as `start` the trial's door, the one container given the
+# stand's token. It runs as root, as Harbor's agents expect to install their tools. No build
+# argument: the legacy builder builds it on the way to `agent`.
 FROM browser AS harbor
 USER root
 COPY --from=packages /opt/venv /opt/venv
@@ -173,12 +174,14 @@ RUN python /tmp/requirements.py /tmp/pyproject.toml runner | grep -v '^webpagebe
 # takes), first on PATH; npm from Debian, run by it with the system's certificates (Node's
 # own list is its own).
 ARG PLAYWRIGHT_MCP=@playwright/mcp@0.0.83
+ARG PLAYWRIGHT_CLI=@playwright/cli@0.1.22
 RUN ln -s "$(python -c 'import pathlib, playwright; print(pathlib.Path(playwright.__file__).parent / "driver" / "node")')" \
       /usr/local/bin/node \
  && apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm libatomic1 \
  && NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt \
-    npm install -g --no-audit --no-fund "$PLAYWRIGHT_MCP" && npm cache clean --force \
+    npm install -g --no-audit --no-fund "$PLAYWRIGHT_MCP" "$PLAYWRIGHT_CLI" \
+ && npm cache clean --force \
  && apt-get clean && rm -rf /var/lib/apt/lists/*
 COPY services services
 COPY runner/__init__.py runner/errors.py runner/hub.py runner/settings.py runner/
@@ -189,7 +192,11 @@ COPY runner/stack/__init__.py runner/stack/chromium.py runner/stack/
 # The sites and their reference solvers, found by their entry points as the installed
 # project's (deploy/sites.py).
 RUN python /tmp/sites.py /tmp/pyproject.toml /app webpagebench.sites webpagebench.oracles
-COPY deploy/harbor/browser-mcp.sh /usr/local/bin/wpb-browser-mcp
+ENV PLAYWRIGHT_MCP_BROWSER=chromium \
+    PLAYWRIGHT_MCP_EXECUTABLE_PATH=/usr/bin/chromium \
+    PLAYWRIGHT_MCP_HEADLESS=true \
+    PLAYWRIGHT_MCP_SANDBOX=false \
+    PLAYWRIGHT_MCP_VIEWPORT_SIZE=1280x800
 
 # An agent harness's image: its pinned packages (REQUIREMENTS, from
 # runner/harnesses/environments.py) in a venv of its own and the agent programs

@@ -4,7 +4,7 @@
     <task>/instruction.md        the prompt, its dates for the export's today, its address
                                  the trial's door (http://start:8000/)
     <task>/task.toml             name, site, UI classes, suite, site version, limits; the
-                                 box's image and its browser tool (an MCP server)
+                                 box's image and its browser tool (Playwright's MCP server)
     <task>/environment/          docker-compose.yaml: the door (`start`), and the stand
                                  (a trial's own, or the shared one's network); task.json, the
                                  task the door creates the trajectory from (the box never
@@ -185,7 +185,8 @@ def task_toml(
         "environment.mcp_servers": {
             "name": "browser",
             "transport": "stdio",
-            "command": "wpb-browser-mcp",
+            "command": "playwright-mcp",
+            "args": ["--isolated"],
         },
     }
     lines = ['schema_version = "1.4"']

@@ -29,6 +29,8 @@ __all__ = [
 
 _M = "|".join(MONTHS)
 _DASHES = "-–—"
+# The alternatives below that stand for two dates.
+RANGES = ("sr", "dr", "nr")
 
 # One combined pattern: ranges come first, so at a given position a range wins over
 # the single date inside it, and re.sub never visits the same text twice.
@@ -42,6 +44,10 @@ _PROMPT_RE = re.compile(
             rf"(?P<dr>(?<![\d.])(?P<dr_d1>\d{{1,2}})(?:\s+(?P<dr_m1>{_M}))?"
             rf"(?P<dr_sep>\s*[{_DASHES}]\s*)(?P<dr_d2>\d{{1,2}})\s+(?P<dr_m2>{_M})"
             rf"\s+(?P<dr_y>\d{{4}})(?!\d))",
+            # 12–16.09.2026 / 28.09–02.10.2026 (upstream's spelling of a stay)
+            rf"(?P<nr>(?<![\d.])(?P<nr_d1>\d{{1,2}})(?:\.(?P<nr_m1>\d{{1,2}}))?"
+            rf"(?P<nr_sep>\s*[{_DASHES}]\s*)(?P<nr_d2>\d{{1,2}})\.(?P<nr_m2>\d{{1,2}})"
+            rf"\.(?P<nr_y>\d{{4}})(?!\d))",
             # 4 октября 2026
             rf"(?P<w>(?<![\d.])(?P<w_d>\d{{1,2}})\s+(?P<w_m>{_M})\s+(?P<w_y>\d{{4}})(?!\d))",
             # 04.10.2026 / 4.10.2026
@@ -64,7 +70,8 @@ def _make_date(year: int, month: int, day: int) -> date | None:
 
 
 def _month_number(name: str) -> int:
-    return MONTHS.index(name) + 1
+    """A month's number from its name or its digits."""
+    return int(name) if name.isdigit() else MONTHS.index(name) + 1
 
 
 def _range_dates(m: re.Match[str], p: str) -> tuple[date, date] | None:
@@ -89,7 +96,7 @@ def _range_dates(m: re.Match[str], p: str) -> tuple[date, date] | None:
 def _match_dates(m: re.Match[str]) -> tuple[date, ...] | None:
     """The dates one prompt match stands for, or None if it is not a valid date."""
     kind = m.lastgroup  # the outer named group of the alternative that matched
-    if kind in ("sr", "dr"):
+    if kind in RANGES:
         return _range_dates(m, kind)
     if kind == "w":
         found = _make_date(int(m["w_y"]), _month_number(m["w_m"]), int(m["w_d"]))
@@ -134,10 +141,29 @@ def _render_range(m: re.Match[str], p: str, start: date, end: date) -> str:
     return f"{head} {m['dr_sep'].strip()} {tail}"
 
 
+def _render_numeric_range(m: re.Match[str], start: date, end: date) -> str:
+    """A shifted `12–16.09.2026`: the first end's month written where the range no longer
+    fits one month (its year where not one year), digits padded as the last end's were."""
+    fmt = "02d" if len(m["nr_d2"]) == 2 and len(m["nr_m2"]) == 2 else "d"
+
+    def day_month(day: date) -> str:
+        return f"{day.day:{fmt}}.{day.month:{fmt}}"
+
+    if start.year != end.year:
+        head = f"{day_month(start)}.{start.year}"
+    elif m["nr_m1"] is None and start.month == end.month:
+        head = format(start.day, fmt)
+    else:
+        head = day_month(start)
+    return f"{head}{m['nr_sep']}{day_month(end)}.{end.year}"
+
+
 def _render(m: re.Match[str], new: tuple[date, ...]) -> str:
     """The match rewritten with the shifted dates, in its original spelling."""
     kind = m.lastgroup
-    if kind in ("sr", "dr"):
+    if kind == "nr":
+        return _render_numeric_range(m, new[0], new[1])
+    if kind in RANGES:
         return _render_range(m, kind, new[0], new[1])
     day = new[0]
     if kind == "w":

@@ -99,7 +99,7 @@ def test_the_export_gives_each_trial_a_stand_of_its_own_or_the_shared_one(
     config = tomllib.loads((folder / "task.toml").read_text())
     assert config["task"]["name"] == "webpagebench/grocery_showcase_tea"
     assert config["metadata"]["site"] == "grocery" and config["metadata"]["suite"] == "released"
-    assert config["environment"]["mcp_servers"][0]["command"] == "wpb-browser-mcp"
+    assert config["environment"]["mcp_servers"][0]["command"] == "playwright-mcp"
     export(refs, tmp_path / "shared", date(2027, 3, 1), "shared")
     shared = tmp_path / "shared" / "grocery_showcase_tea" / "environment" / "docker-compose.yaml"
     compose = yaml.safe_load(shared.read_text())

@@ -3,9 +3,9 @@ task, the one process of the trial that holds the stand's admin token. The agent
 (`main`) never sees the token, so an agent can neither create a trajectory nor read a
 verdict before its trial ends.
 
-At its start it creates the trial's trajectory from its task file (`WPB_TASK_FILE`, the
-conditions already shifted to `WPB_TODAY`, the date the export wrote the instruction for),
-then it serves:
+At its start it creates the trial's trajectory from its task file (`WPB_TASK_FILE`, the task
+as its suite holds it) for `WPB_TODAY`, the date the export shifted the instruction's dates
+for, so that the stand shifts the conditions alike; then it serves:
 
 - `GET /` and any other path: a redirect into the trajectory (`/t/<id>/...` on the hub), so
   the instruction's fixed address `http://start:8000/` is the trial's own;
@@ -72,9 +72,9 @@ class Judged(Boundary):
 
 
 def reward_of(verdict: Verdict, failure: Failure | None) -> dict[str, float]:
-    """Harbor's reward and metrics: `reward` is EMS; the share of conditions that held, the
-    count of side effects (none judged: left out) and a 1 under `failure_<class>` for a
-    failed trial."""
+    """Harbor's reward and metrics: `reward` is EMS; the share of conditions that held, their
+    number, 1 under `over_action` where the trial changed what no condition asked for (left
+    out where the verdict judged none) and 1 under `failure_<class>` for a failed trial."""
     reward: dict[str, float] = {
         "reward": float(verdict.ems),
         "conditions_met": round(verdict.passed / verdict.total, 4) if verdict.total else 1.0,
@@ -143,6 +143,9 @@ async def open_trial(settings: DoorSettings) -> Trial:
                 await hub.close()
                 raise
             await asyncio.sleep(1)
+        except HubRefused:  # a wrong token, a task the stand refuses: no trial
+            await hub.close()
+            raise
     site = str(task["test_data"].get("bench_first_domain") or "")
     return Trial(hub, settings.hub_url.rstrip("/"), created.trajectory_id, site)
 

@@ -36,24 +36,35 @@ def export(home: Path, out: Path, *options: str) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def harbor_run(harbor: Path, tasks: Path, agent: str, stand: Stand) -> dict[str, dict[str, Any]]:
-    """`harbor run` of every task under `tasks` with `agent`, on the shared stand; each
-    trial's result.json by task name."""
+def harbor_run(
+    harbor: Path, tasks: Path, agents: list[str], stand: Stand
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """One `harbor run` job of every task under `tasks` with each of `agents` (Harbor's job
+    configuration), on the shared stand; each trial's result.json by agent and task name."""
     jobs = tasks.parent / "jobs"
+    config = {
+        "job_name": "job",
+        "jobs_dir": str(jobs),
+        "n_concurrent_trials": 3,
+        "agents": [{"name": agent} for agent in agents],
+        "datasets": [{"path": str(tasks)}],
+        "environment": {"type": "docker"},
+    }
+    (tasks.parent / "job.json").write_text(json.dumps(config))
     env = {
         **os.environ,
         "HARBOR_TELEMETRY": "0",
         "WPB_ADMIN_TOKEN": stand.token(),
         "WPB_STAND_NETWORK": f"{stand.project}_agents",
     }
-    argv = [str(harbor), "run", "-p", str(tasks), "-a", agent, "-e", "docker", "-n", "3"]
-    argv += ["-o", str(jobs), "--job-name", agent, "-y"]
+    argv = [str(harbor), "run", "-c", str(tasks.parent / "job.json"), "-y"]
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=800)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     results = {}
-    for path in (jobs / agent).glob("*/result.json"):
+    for path in (jobs / "job").glob("*/result.json"):
         result = json.loads(path.read_text())
-        results[result["task_name"].removeprefix("webpagebench/")] = result
+        task = result["task_name"].removeprefix("webpagebench/")
+        results[result["agent_info"]["name"], task] = result
     return results
 
 
@@ -75,20 +86,17 @@ def test_harbor_runs_the_oracle_to_1_and_nop_to_0_on_the_shared_stand(
 ) -> None:
     tasks = tmp_path / "dataset"
     export(stand.home, tasks, "--tasks", THREE, "--stand", "shared")
-    solved = harbor_run(harbor, tasks, "oracle", stand)
-    assert sorted(solved) == sorted(THREE.split(","))
-    for name, result in solved.items():
-        assert rewards(result)["reward"] == 1, name
-        assert rewards(result)["conditions_met"] == 1, name
-    idle = harbor_run(harbor, tasks, "nop", stand)
-    assert sorted(idle) == sorted(THREE.split(","))
-    for name, result in idle.items():
-        assert rewards(result)["reward"] == 0, name
-        assert rewards(result)["failure_never_reached"] == 1, name
+    results = harbor_run(harbor, tasks, ["oracle", "nop"], stand)
+    names = THREE.split(",")
+    assert sorted(results) == sorted((agent, name) for agent in ("nop", "oracle") for name in names)
+    for name in names:
+        solved, idle = rewards(results["oracle", name]), rewards(results["nop", name])
+        assert solved["reward"] == 1 and solved["conditions_met"] == 1, name
+        assert idle["reward"] == 0 and idle["failure_never_reached"] == 1, name
     # Six trials, six trajectories: the stand kept each trial's events to itself.
-    jobs = tmp_path / "jobs"
-    ids = {verdict(r, jobs / "oracle")["trajectory_id"] for r in solved.values()}
-    ids |= {verdict(r, jobs / "nop")["trajectory_id"] for r in idle.values()}
+    ids = {
+        verdict(result, tmp_path / "jobs" / "job")["trajectory_id"] for result in results.values()
+    }
     assert len(ids) == 6
 
 

@@ -201,8 +201,8 @@ def export_run(
     folder = runner_home() / "runs" / run
     if format is ExportFormat.atif:
         target = out or folder / "atif"
-        count = run_trajectories(RunFolder(folder), target)
-        console.print(f"{count} ATIF trajectories written: {target}")
+        written = run_trajectories(RunFolder(folder), target)
+        console.print(f"{written} ATIF trajectories written: {target}")
         return
     target = out or folder / "results.json"
     data = to_upstream(found, TASKS_DIR)

@@ -199,12 +199,24 @@ def print_board(console: Console, board: Board) -> None:
         print_robustness(console, board)
     if board.heldout:
         print_heldout(console, board)
-    for task_set, rows in board.apart.items():
-        names = ", ".join(f"{r.label} ({r.run})" for r in rows)
-        console.print(f"[yellow]another task set {task_set}, not on this board:[/yellow] {names}")
+    print_caveats(console, board)
     others = [name for name in board.suites if name != board.suite]
     if others:
         console.print(f"other suites with runs (runner board --suite NAME): {', '.join(others)}")
+
+
+def print_caveats(console: Console, board: Board) -> None:
+    """What the board flags in its rows (judged by different verifiers) and keeps apart
+    (runs of other task sets)."""
+    if board.verifiers:
+        judged = "; ".join(
+            f"{verifier}: {', '.join(r.label for r in board.rows if r.verifier == verifier)}"
+            for verifier in board.verifiers
+        )
+        console.print(f"[yellow]rows judged by different verifiers:[/yellow] {judged}")
+    for task_set, rows in board.apart.items():
+        names = ", ".join(f"{r.label} ({r.run})" for r in rows)
+        console.print(f"[yellow]another task set {task_set}, not on this board:[/yellow] {names}")
 
 
 def print_safety(console: Console, board: Board) -> None:
@@ -360,6 +372,11 @@ def print_compare(console: Console, result: Comparison) -> None:
             "[yellow]warning:[/yellow] the manifests differ in "
             + ", ".join(result.differences)
             + ": besides the agent, these may explain a difference"
+        )
+    if result.changed:
+        console.print(
+            f"[yellow]{len(result.changed)} attempts ran other tasks under one name, not"
+            f" compared:[/yellow] {', '.join(result.changed)}"
         )
     table = Table(title="B − A: EMS delta with Newcombe's 95% interval, exact McNemar")
     for column in ("Facet", "Group", "Attempts", "Only A", "Only B", "B − A", "p"):

@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,8 @@ from runner.run.atif import episode_trajectory
 from runner.run.atif import write as write_atif
 from runner.run.prices import Price
 from runner.run.prices import cost as prices_cost
-from runner.run.provenance import commit
-from runner.settings import RunnerSettings
+from runner.run.provenance import catalogs, commit, endpoint_kind
+from runner.settings import TASKS_DIR, RunnerSettings
 from runner.stack import chromium
 from runner.wait import WaitTimeout, until_async
 from services.core import inject
@@ -59,7 +60,7 @@ from services.core.models.run import (
 from services.core.models.task import RELEASED, Task
 from services.core.results.safety import injected
 from services.core.results.stats import repeats
-from services.core.tasks import load_task, suite_of, task_files
+from services.core.tasks import load_task, suite_of, task_files, task_hash
 from services.core.variants import defaults, resolve
 
 
@@ -123,6 +124,7 @@ class TaskRef:
             }
         return Record(
             task=self.name,
+            task_hash=self.hash,
             site=self.site,
             ui_primary=self.ui_primary,
             variant=self.is_variant,
@@ -132,6 +134,10 @@ class TaskRef:
             recovery="start_state" in self.task["test_data"],
             **fields,
         )
+
+    @cached_property
+    def hash(self) -> str:
+        return task_hash(self.task)
 
     @property
     def controls(self) -> dict[str, str]:
@@ -679,11 +685,28 @@ def run_manifest(
         ),
         commit=commit(),
         verifier_checksum=verifier_checksum(),
+        catalogs=catalogs(),
+        endpoint=endpoint_kind(agent.base_url),
+        **departures(refs),
         harness_packages=facts.packages,
         observation=facts.observation,
         action=facts.action,
         fonts=facts.fonts,
     )
+
+
+def departures(refs: list[TaskRef]) -> dict[str, Any]:
+    """The manifest's submission fields: how the run's tasks depart from their suite's files
+    in this checkout (a generated suite has none there: nothing departs)."""
+    suite = {ref.name: ref for ref in select_tasks(TASKS_DIR, None, None, run_suite(refs))}
+    ran = {ref.name: ref for ref in refs}
+    modified = sorted(n for n, ref in ran.items() if n in suite and suite[n].hash != ref.hash)
+    omitted = sorted(set(suite) - set(ran))
+    return {
+        "submission_type": "custom" if modified or omitted else "standard",
+        "modified_prompts": modified,
+        "omitted_tasks": omitted,
+    }
 
 
 @dataclass(frozen=True)

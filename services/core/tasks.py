@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -227,6 +228,14 @@ def check_task(task: Any, field: str = "task") -> Task:
             domain,
         )
     return cast(Task, task)
+
+
+def task_hash(task: Task) -> str:
+    """What a task is, whatever file or name it comes by: SHA-256 (its first 16 hex digits)
+    of its JSON with the keys sorted. A record carries it; a run of an edited task has
+    another, and a comparison does not pair them."""
+    canonical = json.dumps(task, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
 def load_task(path: Path) -> Task:

@@ -174,6 +174,25 @@ def test_compare_names_the_manifest_fields_that_differ(runs, tmp_path):
     assert "the manifests differ in fonts, time_limit_s" in " ".join(shown.stdout.split())
 
 
+def test_another_verifier_is_flagged_and_another_task_not_paired(runs, tmp_path):
+    solver = next(r for r in mine(runs) if r.name.endswith("2Z-dom"))
+    assert solver.manifest.verifier_checksum and solver.manifest.catalogs
+    assert all(r.task_hash for r in solver.records)
+    edited, *rest = solver.records
+    other = Run(
+        "other",
+        solver.manifest.model_copy(update={"verifier_checksum": "f" * 64, "model": "другая"}),
+        [edited.model_copy(update={"task_hash": "0" * 16}), *rest],
+    )
+    result = compare(solver, other)
+    assert "verifier_checksum" in result.differences
+    assert result.changed == [edited.task] and result.common == len(rest)
+    assert edited.task not in result.pass_to_fail + result.fail_to_pass
+    board = build([solver, other])
+    assert board.verifiers == sorted({solver.manifest.verifier_checksum[:12], "f" * 12})
+    assert build([solver]).verifiers == []
+
+
 def test_runner_board_and_compare_in_the_terminal(runs, tmp_path):
     home = tmp_path / "home"
     (home / "runs").mkdir(parents=True)

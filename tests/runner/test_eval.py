@@ -13,8 +13,9 @@ from support.runs import run_eval
 
 from runner.agents.fonts import FAMILIES
 from runner.harnesses.harness import get_harness
-from runner.run.evaluate import TaskRef, select_tasks, summarize
+from runner.run.evaluate import TaskRef, departures, select_tasks, summarize
 from runner.settings import REPO, TASKS_DIR
+from services.core.tasks import task_hash
 
 
 def grocery() -> list[TaskRef]:
@@ -49,10 +50,22 @@ def test_oracle_solves_every_grocery_task(hub, corpus) -> None:
         "Playwright"
     )
     assert manifest["harness_packages"] == {}  # the runner's own harness
+    # Its provenance: the catalogs it ran on, no model, what it left out of the suite.
+    assert len(manifest["catalogs"]) == 16 and manifest["endpoint"] == "none"
+    ran = set(manifest["task_names"])
+    assert manifest["modified_prompts"] == []
+    assert (
+        set(manifest["omitted_tasks"])
+        == {r.name for r in select_tasks(TASKS_DIR, None, None)} - ran
+    )
+    assert manifest["submission_type"] == ("custom" if manifest["omitted_tasks"] else "standard")
     lines = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert len(lines) == len(corpus.oracle.runs["released"].records)
     written = {line["task"]: line["ems"] for line in lines}
     assert {ref.name: 1 for ref in refs}.items() <= written.items()
+    hashes = {line["task"]: line["task_hash"] for line in lines}
+    assert all(hashes[ref.name] == task_hash(ref.task) for ref in refs)
+    assert all(line["cost_usd"] == 0 for line in lines)  # no model: known to cost nothing
     summary = json.loads((out / "summary.json").read_text())
     assert summary["by_site"]["grocery"]["ems"] == 1.0
 
@@ -64,6 +77,22 @@ def test_noop_completes_and_fails_every_task(corpus) -> None:
     assert overall.tasks == len(refs)
     assert overall.ems == 0.0 and overall.completion == 1.0
     assert overall.done_and_pass == 0.0
+
+
+def test_a_run_of_edited_tasks_or_of_a_part_is_custom() -> None:
+    refs = select_tasks(TASKS_DIR, None, None)
+    assert departures(refs) == {
+        "submission_type": "standard",
+        "modified_prompts": [],
+        "omitted_tasks": [],
+    }
+    first, *rest = refs
+    task = copy.deepcopy(first.task)
+    task["test_data"]["task"] += " Быстро."
+    edited = departures([TaskRef(first.name, first.path, task), *rest])
+    assert edited["submission_type"] == "custom" and edited["modified_prompts"] == [first.name]
+    part = departures(rest)
+    assert part["omitted_tasks"] == [first.name] and part["modified_prompts"] == []
 
 
 def test_task_filter_and_limit() -> None:

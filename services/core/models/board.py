@@ -65,6 +65,9 @@ class Row(Repeats):
     run: str
     created_at: str | None = None
     task_set: str
+    # The verifier that judged the run (its manifest's `verifier_checksum`, 12 hex digits;
+    # None for an older or imported run): the board flags rows judged by different ones.
+    verifier: str | None = None
     repeat: int = 1
     ems: RateView
     completion: RateView
@@ -248,6 +251,12 @@ class Board(Boundary):
     # Rows on other task sets, by set: not comparable with these.
     apart: dict[str, list[Row]] = Field(default_factory=dict)
 
+    @property
+    def verifiers(self) -> list[str]:
+        """The verifiers the rows were judged by, where more than one did (else none)."""
+        named = sorted({r.verifier for r in self.rows if r.verifier})
+        return named if len(named) > 1 else []
+
 
 class BoardFile(Boundary):
     """`board.json` of `runner board export`: the whole board and each filtered page's."""
@@ -279,6 +288,8 @@ class Comparison(Boundary):
     by_kind: dict[str, PairedView] = Field(default_factory=dict)
     pass_to_fail: list[str] = Field(default_factory=list)
     fail_to_pass: list[str] = Field(default_factory=list)
+    # Attempts of one name whose tasks differ (their records' `task_hash`): not paired.
+    changed: list[str] = Field(default_factory=list)
     # The manifest fields of the environment (and, for one harness, of its setup) whose
     # values differ: what besides the agent may explain a difference.
     differences: list[str] = Field(default_factory=list)

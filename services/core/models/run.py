@@ -9,7 +9,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, computed_field
 
 from services.core.models.base import Boundary
 from services.core.models.task import RELEASED
@@ -142,6 +142,9 @@ class Record(Boundary):
 
     task: str
     repeat: int = 1
+    # The task as it ran (services/core/tasks.py `task_hash`): two records of one name with
+    # other hashes ran different tasks and are not paired. None: an older record.
+    task_hash: str | None = None
     site: str = "?"
     ui_primary: str = "?"
     variant: bool = False
@@ -189,6 +192,13 @@ class Record(Boundary):
     episode: str | None = None
     attempts: int = 1
     infra_errors: list[LostAttempt] = Field(default_factory=list)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def cost_usd(self) -> float | None:
+        """The attempt's model cost in US dollars; None where a model it called has no price
+        (unknown, never 0)."""
+        return round(self.cost, 6) if self.priced else None
 
     @property
     def scored(self) -> bool:
@@ -366,6 +376,17 @@ class Manifest(Boundary):
     # the matching code and the event contract), which a bundle names for re-scoring; None
     # for an older or imported run.
     verifier_checksum: str | None = None
+    # The sites' catalogs of the runner's checkout (runner/run/provenance.py `catalogs`).
+    catalogs: str | None = None
+    # Where the model answered: none, local or remote (`endpoint_kind`).
+    endpoint: str | None = None
+    # Against the suite's files in the runner's checkout: the tasks that differ from the
+    # file of their name (`modified_prompts`: the prompt or anything else of the task) and
+    # the suite's tasks the run leaves out; `standard` where there are neither, else
+    # `custom`. Computed, never declared; None for an older or imported run.
+    submission_type: Literal["standard", "custom"] | None = None
+    modified_prompts: list[str] = Field(default_factory=list)
+    omitted_tasks: list[str] = Field(default_factory=list)
     # The harness's framework and package versions, from its venv (or, on the docker
     # backend, its image); the runner's for an agent on the runner's interpreter.
     harness_packages: dict[str, str] = Field(default_factory=dict)

@@ -54,7 +54,8 @@ QUEUE = (queue.EpisodeSpec, queue.Entry, queue.RunEntry)
 
 def schemas() -> dict[str, dict[str, Any]]:
     """File name -> its schema, as docs/schemas/ holds them."""
-    out = {name: model.model_json_schema() for name, model in FILES.items()}
+    # As written (a record's computed `cost_usd` among its fields).
+    out = {name: model.model_json_schema(mode="serialization") for name, model in FILES.items()}
     for name, models, title in (
         ("trajectory-api.json", API, "WebPageBench trajectory API"),
         ("queue.json", QUEUE, "WebPageBench work queue"),

@@ -67,6 +67,7 @@ def row(run: Run, only: Filter) -> Row:
         run=run.name,
         created_at=run.manifest.created_at,
         task_set=run.task_set,
+        verifier=(run.manifest.verifier_checksum or "")[:12] or None,
         repeat=run.manifest.repeat,
         ems=share(scored, lambda r: r.ems == 1),
         completion=share(scored, lambda r: bool(r.completion)),
@@ -326,6 +327,8 @@ def side(run: Run) -> Side:
 # The manifest fields that say where a run ran; for runs of the same harness, also those
 # that say how the harness was set up. A comparison names those that differ.
 ENVIRONMENT = (
+    "verifier_checksum",
+    "catalogs",
     "commit",
     "versions",
     "browser",
@@ -359,8 +362,9 @@ def manifest_differences(a: Manifest, b: Manifest) -> list[str]:
 
 def compare(a: Run, b: Run) -> Comparison:
     """B against A on their common attempts: overall and by site, UI class and kind, with
-    the tasks that flipped and the manifest fields that differ. Runs of different suites
-    are refused (MixedSuites)."""
+    the tasks that flipped and the manifest fields that differ. Attempts of one name on
+    different tasks (their records' task hashes differ) are not paired but named. Runs of
+    different suites are refused (MixedSuites)."""
     if a.suite != b.suite:
         raise MixedSuites(
             f"run {a.name} is of the {a.suite} suite and run {b.name} of the {b.suite}"
@@ -368,8 +372,15 @@ def compare(a: Run, b: Run) -> Comparison:
         )
     every = Filter()
     left, right = _outcomes(a, every), _outcomes(b, every)
-    common = sorted(set(left) & set(right))
     records = {r.attempt: r for r in b.records}
+    hashes = {r.attempt: r.task_hash for r in a.records}
+    both = sorted(set(left) & set(right))
+    changed = [
+        i
+        for i in both
+        if None not in (hashes[i], records[i].task_hash) and hashes[i] != records[i].task_hash
+    ]
+    common = [i for i in both if i not in changed]
 
     def facet(key: Callable[[Record], str]) -> dict[str, PairedView]:
         groups: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
@@ -393,6 +404,7 @@ def compare(a: Run, b: Run) -> Comparison:
         by_kind=facet(lambda r: r.kind),
         pass_to_fail=[name(i) for i in common if left[i] and not right[i]],
         fail_to_pass=[name(i) for i in common if right[i] and not left[i]],
+        changed=[name(i) for i in changed],
         differences=manifest_differences(a.manifest, b.manifest),
     )
 

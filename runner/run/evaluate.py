@@ -127,6 +127,7 @@ class TaskRef:
             task_hash=self.hash,
             site=self.site,
             ui_primary=self.ui_primary,
+            ui_classes=self.ui_classes,
             variant=self.is_variant,
             donor=self.donor,
             profile=self.profile,

@@ -54,12 +54,15 @@ def price_of(table: dict[str, Price], model: str) -> Price | None:
 
 
 def cost(table: dict[str, Price], usage: dict[str, Usage]) -> tuple[float, bool]:
-    """Dollars for `usage` (per model), and whether every model in it had a price."""
+    """Dollars for `usage` (per model, each priced model's written into its `cost_usd`),
+    and whether every model in it had a price."""
     total, priced = 0.0, True
     for model, tokens in usage.items():
         price = price_of(table, model)
         if price is None:
             priced = False
             continue
-        total += (tokens.input_tokens * price.input + tokens.output_tokens * price.output) / 1e6
+        dollars = (tokens.input_tokens * price.input + tokens.output_tokens * price.output) / 1e6
+        tokens.cost_usd = round(dollars, 6)
+        total += dollars
     return round(total, 6), priced

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast, get_args
 
@@ -230,7 +231,7 @@ def check_task(task: Any, field: str = "task") -> Task:
     return cast(Task, task)
 
 
-def task_hash(task: Task) -> str:
+def task_hash(task: Mapping[str, object]) -> str:
     """What a task is, whatever file or name it comes by: SHA-256 (its first 16 hex digits)
     of its JSON with the keys sorted. A record carries it; a run of an edited task has
     another, and a comparison does not pair them."""

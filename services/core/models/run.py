@@ -54,6 +54,8 @@ class Usage(Boundary):
     input_tokens: int = 0
     output_tokens: int = 0
     calls: int = 0
+    # Its cost in US dollars where the model has a price (None: unknown).
+    cost_usd: float | None = None
 
 
 class MatchedEvent(Boundary):
@@ -147,6 +149,11 @@ class Record(Boundary):
     task_hash: str | None = None
     site: str = "?"
     ui_primary: str = "?"
+    # The task's UI classes (its `ui_taxonomy.classes`: what its conditions check).
+    ui_classes: list[str] = Field(default_factory=list)
+    # The prompt of a task that is not ours, as an imported file gives it (ours is in its
+    # task file).
+    prompt: str | None = None
     variant: bool = False
     donor: str = ""
     profile: str | None = None
@@ -344,6 +351,9 @@ class Manifest(Boundary):
     created_at: str | None = None
     harness: str
     model: str | None = None
+    # Who serves the model, as an imported file names it (upstream's `provider`); None for
+    # a run of ours (its endpoint is `agent.base_url`).
+    provider: str | None = None
     agent: AgentSettings = Field(default_factory=AgentSettings)
     prices: list[str] = Field(default_factory=list)
     tasks: int = 0

@@ -237,6 +237,8 @@ class HotelGuests(Params):
 class HotelSelect(Params):
     hotelId: str
     name: str
+    # The hotel's city (its `cityId`, as `bench_hotel_select_city` names it).
+    cityId: str | None = None
 
 
 class HotelRoom(HotelSearch):
@@ -277,6 +279,28 @@ class FilesYear(Params):
 
 class FilesDownload(Params):
     file_name: str
+    # The file's collection and year (as `bench_files_select_collection` and
+    # `bench_files_select_year` name them) and its kind (`pdf`, `csv`).
+    collection: str | None = None
+    year: int | None = None
+    format: str | None = None
+
+
+# Upstream's names of our parameters, per event type: a task's condition may name either
+# (services/core/tasks.py reads the alias as ours). Upstream's `state_id` is the item's id
+# on an item's screen; on another screen it names a state of upstream's own, which no event
+# of ours carries.
+ALIASES: dict[str, dict[str, str]] = {
+    "state_changed": {"state_id": "item_id"},
+    "bench_files_download": {"file": "file_name"},
+    "bench_hotel_select_hotel": {"hotelName": "name"},
+}
+
+
+def parameter_names(event_type: str) -> set[str]:
+    """The parameters a condition on `event_type` may name: the contract's and their
+    aliases."""
+    return set(event_types()[event_type].model_fields) | set(ALIASES.get(event_type, {}))
 
 
 # -- the agent ---------------------------------------------------------------------------

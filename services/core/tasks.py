@@ -9,10 +9,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast, get_args
 
-from services.core.contract import event_types
+from services.core.contract import ALIASES, event_types
 from services.core.errors import FieldError
 from services.core.keys import TASK_NAME
 from services.core.matching import validate_conditions
+from services.core.models.events import Condition
 from services.core.models.run import ReportStatus
 from services.core.models.task import RELEASED, StartEvent, Task
 from services.core.sites import registry
@@ -127,6 +128,7 @@ def check_task_conditions(value: Any, where: str) -> None:
         if condition["event_name"] not in event_types():
             name = condition["event_name"]
             raise FieldError(f"{where}[{index}].event_name", f"unknown event type {name!r}")
+        read_aliases(condition, f"{where}[{index}].parameters")
         status = (condition.get("parameters") or {}).get("status")
         if condition["event_name"] == "agent_report" and not report_status(status):
             raise FieldError(
@@ -139,6 +141,21 @@ def check_task_conditions(value: Any, where: str) -> None:
             "every condition is forbidden, so doing nothing passes; a task must require at"
             " least one event",
         )
+
+
+def read_aliases(condition: Condition, where: str) -> None:
+    """The condition's parameters named as ours where it names them by upstream's aliases
+    (services/core/contract.py ALIASES); an alias beside the parameter it stands for is
+    refused."""
+    aliases = ALIASES.get(condition["event_name"], {})
+    params = condition.get("parameters")
+    if not aliases or not isinstance(params, dict):
+        return
+    for alias, ours in aliases.items():
+        if alias in params:
+            if ours in params:
+                raise FieldError(f"{where}.{alias}", f"an alias of {ours!r}, which is given too")
+            params[ours] = params.pop(alias)
 
 
 # A start state's events: at most this many, each with these keys.

@@ -108,7 +108,14 @@ async def download(
 async def downloaded(site: SiteRequest, entry: File, widget: str | None) -> None:
     """The one writer of `bench_files_download`: a download leaves no state on the site
     but its event."""
-    await site.emit("bench_files_download", file_name=entry.name, **widget_of("buttons", widget))
+    await site.emit(
+        "bench_files_download",
+        file_name=entry.name,
+        collection=entry.collection,
+        year=entry.year,
+        format=entry.kind,
+        **widget_of("buttons", widget),
+    )
 
 
 def make_replay(files: Catalog) -> Replay:

@@ -118,7 +118,9 @@ async def hotel_page(
     found, errors = service.search_or_errors(hotels, today, hotel.city, start, end, rooms)
     facts = service.search_facts(found) if found else {}
     await site.emit.screen("bench_hotel_item", item_id=hotel.id, **facts)
-    await site.emit("bench_hotel_select_hotel", hotelId=hotel.id, name=hotel.name)
+    await site.emit(
+        "bench_hotel_select_hotel", hotelId=hotel.id, name=hotel.name, cityId=hotel.city
+    )
     city = hotels.city(hotel.city)
     return await site.page("hotel.html", hotel=hotel, city=city, search=found, errors=errors)
 

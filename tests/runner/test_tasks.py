@@ -14,8 +14,9 @@ import pytest
 
 from runner.settings import TASKS_DIR
 from runner.suite.suite import build, dump, load_map, validate, validate_paths
+from services.core.errors import FieldError
 from services.core.matching import check
-from services.core.tasks import PRIMARY_CLASSES, UI_CLASSES, task_files
+from services.core.tasks import PRIMARY_CLASSES, UI_CLASSES, check_task, load_task, task_files
 
 
 def test_build_reproduces_the_committed_variants() -> None:
@@ -268,10 +269,60 @@ UPSTREAM = Path(__file__).parent / "upstream"
 
 
 def test_upstream_task_files_validate_as_they_are() -> None:
-    """A shop, a hotels and a files task in the upstream format: `state_<domain>_main`,
-    `login_data`, `subtypes`."""
+    """Shop, hotels and files tasks in the upstream format: `state_<domain>_main`,
+    `login_data`, `subtypes`, upstream's names of parameters (`file`, `hotelName`,
+    `state_id`) and a file's `collection`, `year` and `format`."""
     report = validate_paths([UPSTREAM])
-    assert len(report) == 3 and all(problems == [] for problems in report.values()), report
+    assert len(report) == 5 and all(problems == [] for problems in report.values()), report
+
+
+def emitted(kind: str, source: str = "server", **params: Any) -> dict[str, Any]:
+    return {"type": kind, "source": source, "params": params}
+
+
+# The events our sites write for the two upstream files that name upstream's parameters.
+DOWNLOAD = [
+    emitted("bench_files_select_collection", "page", collection="projects-archive"),
+    emitted(
+        "bench_files_download",
+        file_name="2024-05.csv",
+        collection="projects-archive",
+        year=2024,
+        format="csv",
+    ),
+]
+HOTEL = [
+    emitted("bench_hotel_select_city", "page", cityId="ru-mow"),
+    emitted("state_changed", new_state="bench_hotel_item", item_id="h-ru-mow-1"),
+    emitted(
+        "bench_hotel_select_hotel",
+        hotelId="h-ru-mow-1",
+        name="Отель «Дальний холм»",
+        cityId="ru-mow",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "name, events", [("files_upstream_download", DOWNLOAD), ("hotels_upstream_hotel", HOTEL)]
+)
+def test_upstream_parameter_names_are_judged_as_ours(name: str, events: list[Any]) -> None:
+    conditions = load_task(UPSTREAM / f"{name}.json")["test_data"]["conditions"]
+    named = {key for c in conditions for key in c.get("parameters", {})}
+    assert not named & {"file", "hotelName", "state_id"}  # read as file_name, name, item_id
+    assert check(conditions, events).ems == 1
+    near = copy.deepcopy(events)
+    near[-1]["params"]["cityId" if name.startswith("hotels") else "year"] = 2023
+    assert check(conditions, near).ems == 0
+
+
+def test_an_alias_beside_its_own_parameter_is_refused() -> None:
+    task = json.loads((UPSTREAM / "files_upstream_download.json").read_text(encoding="utf-8"))
+    task["test_data"]["conditions"][1]["parameters"]["file_name"] = "2024-06.csv"
+    with pytest.raises(
+        FieldError, match=r"conditions\[1\]\.parameters\.file: an alias of 'file_name'"
+    ):
+        check_task(task)
 
 
 def upstream_changed(change: Any) -> list[str]:

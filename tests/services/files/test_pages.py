@@ -78,8 +78,9 @@ def test_download_arrives_with_the_right_bytes(
     assert download.suggested_filename == name
     body = Path(download.path()).read_bytes()
     assert hashlib.sha256(body).hexdigest() == entry.sha256
+    where = {"collection": collection, "year": year, "format": name.rsplit(".", 1)[1]}
     assert events(hub, tid, "bench_files_download") == [
-        ("bench_files_download", {"file_name": name, "widget": "outline"})
+        ("bench_files_download", {"file_name": name, **where, "widget": "outline"})
     ]
     served = agent.get(f"/t/{tid}/files/c/{collection}/{year}/{name}")
     assert served.status_code == 200 and served.headers["content-type"] == media
@@ -201,9 +202,13 @@ def test_buttons_control(page: Page, hub: httpx.Client, impl: str) -> None:
             second.locator(".wb-go, a.wb").first.focus()
             page.keyboard.press("Enter")
     assert keys.value.suggested_filename == "Инструкция_по_охране_труда.pdf"
+    manuals = {"collection": "manuals", "year": 2023, "widget": impl}
     assert events(hub, tid, "bench_files_download") == [
-        ("bench_files_download", {"file_name": "Таблица_допусков.csv", "widget": impl}),
-        ("bench_files_download", {"file_name": "Инструкция_по_охране_труда.pdf", "widget": impl}),
+        ("bench_files_download", {"file_name": "Таблица_допусков.csv", "format": "csv", **manuals}),
+        (
+            "bench_files_download",
+            {"file_name": "Инструкция_по_охране_труда.pdf", "format": "pdf", **manuals},
+        ),
     ]
 
 

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from support.http import create, events_url, make_task, params_of, wait_events
 from support.pages import open_site
 
+from services.hotels.catalog import load_catalog
 from services.kit.chrome import RESERVED
 
 TASK = make_task([{"event_name": "bench_hotel_select_city"}], domain="hotels")
@@ -98,7 +99,11 @@ def test_search_to_room_by_mouse(page: Page, hub: httpx.Client) -> None:
         "guestsCount": 3,
         "widget": "rooms_popup",
     }
-    assert params["bench_hotel_select_hotel"] == {"hotelId": hotel_id, "name": name}
+    assert params["bench_hotel_select_hotel"] == {
+        "hotelId": hotel_id,
+        "name": name,
+        "cityId": params["bench_hotel_select_city"]["cityId"],
+    }
     assert params["bench_hotel_select_room"]["roomType"] == "Стандартный"
     assert all(e["source"] == "server" for e in events if e["type"].endswith(("hotel", "room")))
     states = [p["new_state"] for p in params_of(events, "state_changed")]
@@ -413,7 +418,11 @@ def test_results_filters_sort_tabs_map_and_favourites(screen_page: Page, hub: ht
     assert params_of(events, "apply_sort") == [{"sort": "price"}]
     assert params_of(events, "add_favorites") == [{"item_id": hotel_id, "title": name}]
     assert params_of(events, "remove_favorites") == [{"item_id": hotel_id, "title": name}]
-    assert params_of(events, "bench_hotel_select_hotel") == [{"hotelId": hotel_id, "name": name}]
+    hotel = load_catalog().hotel(str(hotel_id))
+    assert hotel is not None
+    assert params_of(events, "bench_hotel_select_hotel") == [
+        {"hotelId": hotel_id, "name": name, "cityId": hotel.city}
+    ]
 
 
 def test_hotel_page_sections_rates_and_booking_confirmation(

@@ -38,6 +38,7 @@ class ExportFormat(StrEnum):
     upstream = "upstream"
     atif = "atif"
     harbor = "harbor"
+    hf_eval = "hf-eval"
 
 
 class HarborStand(StrEnum):
@@ -137,13 +138,21 @@ def export_run(
         ExportFormat,
         typer.Option(
             "--format",
-            help="upstream: its results.json; atif: ATIF trajectories; harbor: tasks as a Harbor"
-            " dataset",
+            help="upstream: its results.json; atif: ATIF trajectories; hf-eval: Hugging Face"
+            " Hub evaluation results; harbor: tasks as a Harbor dataset",
         ),
     ] = ExportFormat.upstream,
     out: Annotated[
         Path | None,
-        typer.Option(help="default: results.json in the run (upstream), atif/ in it (atif)"),
+        typer.Option(
+            help="default: results.json in the run (upstream), atif/ in it (atif), hf/ (hf-eval)"
+        ),
+    ] = None,
+    dataset: Annotated[
+        str, typer.Option(help="hf-eval: the benchmark dataset's Hub id")
+    ] = "webpagebench/webpagebench",
+    source: Annotated[
+        str | None, typer.Option(help="hf-eval: where the run's bundle is published (a URL)")
     ] = None,
     suite: EvalSuiteOption = RELEASED,
     tasks_dir: Annotated[
@@ -204,10 +213,29 @@ def export_run(
         written = run_trajectories(RunFolder(folder), target)
         console.print(f"{written} ATIF trajectories written: {target}")
         return
+    if format is ExportFormat.hf_eval:
+        export_hf(folder, out or folder / "hf", dataset, source)
+        return
     target = out or folder / "results.json"
     data = to_upstream(found, TASKS_DIR)
     data.write(target)
     console.print(f"{len(data.tests)} tests written: {target}")
+
+
+def export_hf(folder: Path, out: Path, dataset: str, source: str | None) -> None:
+    """The run in `folder` as Hugging Face Hub evaluation results under `out`."""
+    from runner.results.hf import NotPublishable, export
+    from services.core.models.folder import RunFolder
+
+    try:
+        written = export(RunFolder(folder), out, TASKS_DIR, dataset, source)
+    except NotPublishable as exc:
+        fail(f"not written: {exc}")
+    console.print(
+        f"{written.entry} (the model repo's), {written.registry} (the dataset's) and the"
+        f" bundle {written.bundle}"
+        + ("" if source else "; publish the bundle and give its URL with --source")
+    )
 
 
 def export_harbor(

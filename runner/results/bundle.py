@@ -77,6 +77,10 @@ def write_bundle(folder: RunFolder, out: Path) -> int:
         "run": run.name,
         # The one its manifest names (an older run's: this checkout's).
         "verifier_checksum": run.manifest.verifier_checksum or verifier_checksum(),
+        # Whether the agents' own accounts come with the logs: the attempts with an ATIF
+        # trajectory, and with the agent's output.
+        "trajectories": sum(name.endswith(f"/{ATIF}") for name in members),
+        "outputs": sum(name.endswith(f"/{OUTPUT}") for name in members),
         "files": {name: sha256(data) for name, data in sorted(members.items())},
     }
     write_members(out, {INDEX: json.dumps(index, indent=1).encode(), **members})

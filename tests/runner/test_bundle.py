@@ -74,6 +74,9 @@ def test_a_bundle_rescores_and_every_verdict_agrees(bundled: tuple[Path, Path, s
     manifest = Manifest.read(home / "runs" / "oracle" / "manifest.json")
     index = json.loads(read_members(out)[INDEX])
     assert manifest.verifier_checksum == index["verifier_checksum"] == verifier_checksum()
+    # Both attempts' ATIF trajectories come with their logs (the oracle, in the runner's
+    # process, writes no output.json).
+    assert (index["trajectories"], index["outputs"]) == (2, 0)
 
 
 def test_a_tampered_bundle_is_refused_naming_the_first_difference(

@@ -35,6 +35,23 @@ from services.core.models.run import (
 from services.core.tasks import task_hash
 
 DID_NOT_RUN = "the agent did not run (upstream's agent_is_done is null)"
+# The manifest's fields an export carries beside upstream's own.
+PROVENANCE = {
+    "commit",
+    "versions",
+    "verifier_checksum",
+    "suite",
+    "task_set_hash",
+    "catalogs",
+    "site_versions",
+    "harness_packages",
+    "observation",
+    "action",
+    "endpoint",
+    "submission_type",
+    "modified_prompts",
+    "omitted_tasks",
+}
 
 
 class InterchangeError(ValueError):
@@ -207,6 +224,10 @@ class UpstreamRun(TokenUsage):
     # The run's model cost where every attempt's is known (upstream's readers take a
     # recorded `cost_usd` on the run); null where one is not.
     cost_usd: float | None = None
+    # How the run was made, as our manifest says it (upstream's readers pass it by): the
+    # commit, the verifier, the task set, the catalogs, the site versions, the harness's
+    # packages and tool surface, the endpoint and the submission type.
+    webpagebench: dict[str, JsonValue] = Field(default_factory=dict)
 
 
 class UpstreamResults(Boundary):
@@ -226,6 +247,7 @@ def to_upstream(run: Run, tasks_dir: Path) -> UpstreamResults:
     }
     tests = [_test(r, r.prompt or prompts.get(r.task, "")) for r in run.records]
     total = _totals(run.manifest, tests)
+    total.webpagebench = run.manifest.model_dump(mode="json", include=PROVENANCE)
     total.cost_usd = (
         round(sum(r.cost for r in run.records), 6) if all(r.priced for r in run.records) else None
     )

@@ -74,6 +74,7 @@ def test_export_writes_the_upstream_layout():
     assert run["llm_calls"] == 6 and run["token_usage_by_model"]["m"]["llm_calls"] == 6
     assert run["finished_at"] == "2026-11-30T10:00:05+00:00"
     assert run["provider"] == "openai" and run["finished"] is True
+    assert run["webpagebench"]["task_set_hash"] == "x"  # the manifest's provenance beside
     test = data["tests"][1]
     assert test["test_name"] == VARIANT and test["success"] is False
     assert test["agent_is_done"] is True and "Женева" in test["input"]

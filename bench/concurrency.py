@@ -5,10 +5,19 @@ the same NATS (bench/baseline.py); 100 trajectories created at once; cart operat
 100 concurrent trajectories.
 
     .venv/bin/python -m bench.concurrency [--agents 25,50,100,200] [--seconds 20]
+        [--profile DIR [--profile-agents K]]
 
 The load generator is this one process (asyncio, one aiohttp session) and it shares the
 machine's cores with the stand: every figure includes the generator's own CPU time (about
 0.1 ms a request at a hundred at once with aiohttp's pool; httpx's took about 2 ms).
+
+Where a step's CPU goes: at each level, the CPU time each process of the stand spent (its
+utime and stime from /proc: the hub, the collector, the verifier, each site, NATS) and this
+generator's, over the agent steps done, in milliseconds a step. With `--profile DIR`,
+py-spy samples the hub, the collector and the busiest site at one level (`--profile-agents`,
+default the first): each process's stacks go to DIR (`<process>.txt`, py-spy's collapsed
+format, one stack a line with its sample count) and the functions that hold the most samples
+(their own and below them) are printed.
 """
 
 from __future__ import annotations
@@ -16,12 +25,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import re
+import sys
 import time
 import uuid
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TypeVar
 
 import aiohttp
@@ -29,6 +42,7 @@ import aiohttp
 from bench import baseline, trace
 from bench.common import Answer, Hub, fresh_stack, hub_session, percentile, summary_ms, table
 from runner.hub import HubFailed, HubRefused
+from runner.stack.stack import Stack
 from services.kit import pagetoken
 
 Sent = TypeVar("Sent")  # a page's Answer, or a trajectory API answer in its model
@@ -49,7 +63,11 @@ class Load:
     started: float = field(default_factory=time.perf_counter)
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     actions: int = 0
+    # Every step, those after the window too (the CPU time is the whole load's).
+    steps: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    # CPU seconds by process over the whole load (`CpuClock`).
+    cpu: dict[str, float] = field(default_factory=dict)
 
     def open(self) -> bool:
         return time.perf_counter() - self.started < self.window_s
@@ -80,6 +98,83 @@ class Load:
             self.errors[f"{kind}: {answer.status}"] += 1
             return None
         return answer
+
+
+GENERATOR = "generator"
+TICK = os.sysconf("SC_CLK_TCK")
+PY_SPY = str(Path(sys.executable).with_name("py-spy"))
+# A frame of py-spy's: `function (path/to/file.py:123)`; the line number dropped.
+FRAME_LINE = re.compile(r"\((.*):\d+\)$")
+
+
+def cpu_seconds(pid: int | str) -> float:
+    """A process's CPU time so far (user and system, its threads'), in seconds; 0 where it
+    is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+class CpuClock:
+    """The CPU time of the stand's processes and this generator."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.pids = {name: p.pid for name, p in stack.processes.items() if p.pid}
+        self.pids[GENERATOR] = os.getpid()
+
+    def read(self) -> dict[str, float]:
+        return {name: cpu_seconds(pid) for name, pid in self.pids.items()}
+
+    def since(self, before: dict[str, float]) -> dict[str, float]:
+        return {name: spent - before.get(name, 0.0) for name, spent in self.read().items()}
+
+
+async def profiled(
+    stack: Stack, out: Path, seconds: float, run: Awaitable[Load]
+) -> tuple[Load, dict[str, Path]]:
+    """`run` with py-spy sampling each Python process of the stand for `seconds`: the load,
+    and each process's collapsed stacks."""
+    out.mkdir(parents=True, exist_ok=True)
+    spies: dict[str, tuple[Path, asyncio.subprocess.Process]] = {}
+    for name, process in stack.processes.items():
+        if name == "nats" or not process.pid:
+            continue
+        target = out / f"{name}.txt"
+        spy = await asyncio.create_subprocess_exec(
+            *(PY_SPY, "record", "--pid", str(process.pid), "--duration", str(int(seconds))),
+            *("--rate", "200", "--format", "raw", "--nonblocking", "--output", str(target)),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        spies[name] = (target, spy)
+    load = await run
+    for name, (_, spy) in spies.items():
+        _, err = await spy.communicate()
+        if spy.returncode:
+            raise RuntimeError(f"py-spy on {name}: {err.decode(errors='replace')[-500:]}")
+    return load, {name: target for name, (target, _) in spies.items()}
+
+
+def hottest(stacks: Path, top: int = 12) -> list[tuple[str, float, float]]:
+    """The functions of a process's collapsed stacks with the most samples: each with the
+    share of samples it ran in itself and the share it was on the stack (itself or below)."""
+    own: Counter[str] = Counter()
+    under: Counter[str] = Counter()
+    total = 0
+    for line in stacks.read_text(encoding="utf-8").splitlines():
+        frames, _, count = line.rpartition(" ")
+        if not frames or not count.isdigit():
+            continue
+        names = [FRAME_LINE.sub(r"(\1)", frame) for frame in frames.split(";")]
+        total += int(count)
+        own[names[-1]] += int(count)
+        for name in set(names):
+            under[name] += int(count)
+    busiest = sorted(own, key=lambda name: -own[name])[:top]
+    return [(name, own[name] / total, under[name] / total) for name in busiest] if total else []
 
 
 @dataclass
@@ -134,6 +229,7 @@ async def episode(hub: Hub, load: Load, recorded: trace.Trace, pace: Pace) -> No
             events[url.partition("?")[0]] = url
         await load.timed("check", hub.api.check(tid))
         load.actions += load.open()
+        load.steps += 1
     await load.timed("close", hub.api.close_trajectory(tid, True))
     verdict = await load.timed("check", hub.api.check(tid))
     if verdict is not None and verdict.ems != 1:
@@ -219,24 +315,44 @@ async def warm_up(hub: Hub, recorded: list[trace.Trace]) -> None:
         raise RuntimeError(f"the traces do not replay cleanly: {dict(load.errors)}")
 
 
-async def measure(levels: list[int], seconds: float, pace: float) -> tuple[list[Level], Load, Load]:
-    """Every level against the stand and the bare endpoint, then the creation burst and the
-    cart operations, all on one fresh stack."""
+@dataclass
+class Measured:
+    levels: list[Level]
+    created: Load
+    cart: Load
+    # Where `--profile` wrote each process's stacks (none without it).
+    stacks: dict[str, Path] = field(default_factory=dict)
+
+
+async def measure(
+    levels: list[int], seconds: float, pace: float, profile: Path | None, profile_agents: int
+) -> Measured:
+    """Every level against the stand (its processes' CPU time read around it) and the bare
+    endpoint, then the creation burst and the cart operations, all on one fresh stack; with
+    `profile`, one more pass of `profile_agents` agents under py-spy (its figures not
+    reported: the sampling costs CPU too)."""
     recorded = trace.load()
     grocery = next(r for r in recorded if r.name == CART_TASK)
     with fresh_stack() as stack:
         bare_url = baseline.start(stack)
-        async with hub_session(stack, max([*levels, AIM_AGENTS]) + 20) as hub:
+        clock = CpuClock(stack)
+        async with hub_session(stack, max([*levels, AIM_AGENTS, profile_agents]) + 20) as hub:
             await warm_up(hub, recorded)
             _, (key,) = await create_many(hub, grocery, 1)
             measured = []
             for agents in levels:
+                before = clock.read()
                 stand = await stand_level(hub, recorded, agents, seconds, pace)
+                stand.cpu = clock.since(before)
                 bare = await baseline_level(hub, bare_url, key, agents, seconds, pace)
                 measured.append(Level(agents, stand, bare))
             created, _ = await create_many(hub, grocery, AIM_AGENTS)
             cart = await cart_level(hub, grocery, seconds)
-    return measured, created, cart
+            stacks: dict[str, Path] = {}
+            if profile is not None:
+                level = stand_level(hub, recorded, profile_agents, seconds, pace)
+                _, stacks = await profiled(stack, profile, seconds, level)
+    return Measured(measured, created, cart, stacks)
 
 
 def ms(values: list[float], q: float) -> str:
@@ -248,6 +364,42 @@ def aim(level: Level) -> str:
         return ""
     met = percentile(level.stand.latencies["page"], 99) <= 0.1 and not level.stand.failed
     return f"{AIM}: {'met' if met else 'not met'}"
+
+
+def cpu_report(levels: list[Level]) -> None:
+    """Each process's CPU time a step, the stand's in all and the generator's beside."""
+    names = sorted(
+        {name for level in levels for name in level.stand.cpu} - {GENERATOR},
+        key=lambda name: (name not in ("hub", "events", "verifier", "nats"), name),
+    )
+    rows = []
+    for level in levels:
+        steps = max(level.stand.steps, 1)
+        spent = level.stand.cpu
+        stand = sum(spent[name] for name in names)
+        rows.append(
+            [
+                str(level.agents),
+                str(level.stand.steps),
+                *(f"{spent.get(name, 0.0) / steps * 1000:.2f}" for name in names),
+                f"{stand / steps * 1000:.2f}",
+                f"{spent.get(GENERATOR, 0.0) / steps * 1000:.2f}",
+            ]
+        )
+    table(
+        "The stand's CPU time an agent step (ms), by process; the load generator's beside",
+        ["agents", "steps", *names, "stand", GENERATOR],
+        rows,
+    )
+
+
+def profile_report(stacks: dict[str, Path]) -> None:
+    for name, path in stacks.items():
+        table(
+            f"py-spy, {name}: the functions with the most samples ({path})",
+            ["function (file)", "own", "on the stack"],
+            [[function, f"{own:.1%}", f"{under:.1%}"] for function, own, under in hottest(path)],
+        )
 
 
 def report(levels: list[Level], created: Load, cart: Load) -> None:
@@ -297,9 +449,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--agents", default="25,50,100,200", help="levels of K, comma-separated")
     parser.add_argument("--seconds", type=float, default=20, help="steady window per level")
     parser.add_argument("--pace", type=float, default=1.0, help="seconds between an agent's steps")
+    parser.add_argument("--profile", type=Path, help="py-spy the stand's processes, stacks here")
+    parser.add_argument("--profile-agents", type=int, help="the profiled pass's K (the first)")
     args = parser.parse_args(argv)
     levels = [int(k) for k in args.agents.split(",")]
-    report(*asyncio.run(measure(levels, args.seconds, args.pace)))
+    if args.profile is not None and not Path(PY_SPY).exists():
+        parser.error(f"--profile needs py-spy beside the interpreter ({PY_SPY}): make setup")
+    result = asyncio.run(
+        measure(levels, args.seconds, args.pace, args.profile, args.profile_agents or levels[0])
+    )
+    report(result.levels, result.created, result.cart)
+    cpu_report(result.levels)
+    profile_report(result.stacks)
 
 
 if __name__ == "__main__":

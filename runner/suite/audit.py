@@ -564,6 +564,11 @@ RESTATES: dict[str, str] = {
     "cityName": "cityId",
     "countryName": "cityId",
     "name": "hotelId",
+    # A hotel is in one city; a file is of one collection, year and kind.
+    "cityId": "hotelId",
+    "collection": "file_name",
+    "year": "file_name",
+    "format": "file_name",
 }
 
 

@@ -50,7 +50,9 @@ def test_an_episode_gets_its_own_browser_and_records(stack, tmp_path, monkeypatc
         "api_key_set": True,
         "stand_settings": ["WPB_AGENT_INPUT", "WPB_CHROMIUM", "WPB_TEST_KEY"],
     }
-    assert record.usage == {"probe-model": Usage(input_tokens=1000, output_tokens=50, calls=1)}
+    assert record.usage == {
+        "probe-model": Usage(input_tokens=1000, output_tokens=50, calls=1, cost_usd=0.0025)
+    }
     assert record.tokens == 1050 and record.model_calls == 1
     assert record.cost == pytest.approx(0.0025) and record.priced is True
     folder = tmp_path / record.episode

@@ -62,6 +62,5 @@ def test_the_download_is_an_arrow_with_no_name(page: Page, hub: httpx.Client) ->
         page.keyboard.press(" ")
     assert keyboard.value.suggested_filename == "Акт_поверки_весов_2024.pdf"
     downloads = wait_events(hub, created.trajectory_id, "bench_files_download", at_least=2)
-    assert params_of(downloads) == 2 * [
-        {"file_name": "Акт_поверки_весов_2024.pdf", "widget": "outline"}
-    ]
+    act = {"file_name": "Акт_поверки_весов_2024.pdf", "collection": "lab-reports", "year": 2024}
+    assert params_of(downloads) == 2 * [{**act, "format": "pdf", "widget": "outline"}]

@@ -13,11 +13,11 @@ machine's cores with the stand: every figure includes the generator's own CPU ti
 
 Where a step's CPU goes: at each level, the CPU time each process of the stand spent (its
 utime and stime from /proc: the hub, the collector, the verifier, each site, NATS) and this
-generator's, over the agent steps done, in milliseconds a step. With `--profile DIR`,
-py-spy samples the hub, the collector and the busiest site at one level (`--profile-agents`,
-default the first): each process's stacks go to DIR (`<process>.txt`, py-spy's collapsed
-format, one stack a line with its sample count) and the functions that hold the most samples
-(their own and below them) are printed.
+generator's, over the agent steps done, in milliseconds a step. With `--profile DIR`, one
+more pass (`--profile-agents` agents, default the first level's; its figures not reported)
+runs with py-spy sampling each Python process of the stand: each one's stacks go to DIR
+(`<process>.txt`, py-spy's collapsed format, one stack a line with its sample count) and the
+functions that hold the most samples (in themselves, and on the stack) are printed.
 """
 
 from __future__ import annotations

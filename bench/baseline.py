@@ -63,11 +63,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+NAME = "bench-baseline"  # its process's name among the stack's
+
+
 def start(stack: Stack) -> str:
     """Start the bare endpoint as one more process of the stack, so that it runs as the
     services do (their uvicorn flags, their NATS and credential, a log beside theirs) and
     stops with them; its address."""
-    name = "bench-baseline"
+    name = NAME
     env = {
         "WPB_NATS_URL": f"nats://127.0.0.1:{stack.processes['nats'].port}",
         "WPB_SERVICE_TOKEN": stack.service_token,

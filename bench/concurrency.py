@@ -15,7 +15,8 @@ Where a step's CPU goes: at each level, the CPU time each process of the stand s
 utime and stime from /proc: the hub, the collector, the verifier, each site, NATS) and this
 generator's, over the agent steps done, in milliseconds a step. With `--profile DIR`, one
 more pass (`--profile-agents` agents, default the first level's; its figures not reported)
-runs with py-spy sampling each Python process of the stand: each one's stacks go to DIR
+runs with py-spy sampling each Python process of the stand while it holds the GIL (at work,
+not waiting on its loop): each one's stacks go to DIR
 (`<process>.txt`, py-spy's collapsed format, one stack a line with its sample count) and the
 functions that hold the most samples (in themselves, and on the stack) are printed.
 """
@@ -118,11 +119,16 @@ def cpu_seconds(pid: int | str) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def stand_pids(stack: Stack) -> dict[str, int]:
+    """The stand's processes (not the bare endpoint beside them): name -> pid."""
+    return {n: p.pid for n, p in stack.processes.items() if p.pid and n != baseline.NAME}
+
+
 class CpuClock:
     """The CPU time of the stand's processes and this generator."""
 
     def __init__(self, stack: Stack) -> None:
-        self.pids = {name: p.pid for name, p in stack.processes.items() if p.pid}
+        self.pids = stand_pids(stack)
         self.pids[GENERATOR] = os.getpid()
 
     def read(self) -> dict[str, float]:
@@ -139,12 +145,13 @@ async def profiled(
     and each process's collapsed stacks."""
     out.mkdir(parents=True, exist_ok=True)
     spies: dict[str, tuple[Path, asyncio.subprocess.Process]] = {}
-    for name, process in stack.processes.items():
-        if name == "nats" or not process.pid:
+    for name, pid in stand_pids(stack).items():
+        if name == "nats":
             continue
         target = out / f"{name}.txt"
+        # Only the samples that hold the GIL: the process at work, not waiting on its loop.
         spy = await asyncio.create_subprocess_exec(
-            *(PY_SPY, "record", "--pid", str(process.pid), "--duration", str(int(seconds))),
+            *(PY_SPY, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--gil"),
             *("--rate", "200", "--format", "raw", "--nonblocking", "--output", str(target)),
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
@@ -367,28 +374,33 @@ def aim(level: Level) -> str:
 
 
 def cpu_report(levels: list[Level]) -> None:
-    """Each process's CPU time a step, the stand's in all and the generator's beside."""
+    """Each process's CPU time a step at each level (a row a process, a column a level), the
+    stand's in all and the generator's beside."""
     names = sorted(
         {name for level in levels for name in level.stand.cpu} - {GENERATOR},
         key=lambda name: (name not in ("hub", "events", "verifier", "nats"), name),
     )
-    rows = []
-    for level in levels:
-        steps = max(level.stand.steps, 1)
-        spent = level.stand.cpu
-        stand = sum(spent[name] for name in names)
-        rows.append(
-            [
-                str(level.agents),
-                str(level.stand.steps),
-                *(f"{spent.get(name, 0.0) / steps * 1000:.2f}" for name in names),
-                f"{stand / steps * 1000:.2f}",
-                f"{spent.get(GENERATOR, 0.0) / steps * 1000:.2f}",
-            ]
-        )
+
+    def per_step(level: Level, spent: float) -> str:
+        return f"{spent / max(level.stand.steps, 1) * 1000:.2f}"
+
+    rows = [
+        [name, *(per_step(level, level.stand.cpu.get(name, 0.0)) for level in levels)]
+        for name in names
+    ]
+    rows.append(
+        [
+            "stand",
+            *(per_step(level, sum(level.stand.cpu.get(n, 0.0) for n in names)) for level in levels),
+        ]
+    )
+    rows.append(
+        [GENERATOR, *(per_step(level, level.stand.cpu.get(GENERATOR, 0.0)) for level in levels)]
+    )
+    rows.append(["(steps)", *(str(level.stand.steps) for level in levels)])
     table(
         "The stand's CPU time an agent step (ms), by process; the load generator's beside",
-        ["agents", "steps", *names, "stand", GENERATOR],
+        ["process", *(f"{level.agents} agents" for level in levels)],
         rows,
     )
 

@@ -149,8 +149,9 @@ def export_run(
         ),
     ] = None,
     dataset: Annotated[
-        str, typer.Option(help="hf-eval: the benchmark dataset's Hub id")
-    ] = "webpagebench/webpagebench",
+        str | None,
+        typer.Option(help="hf-eval: the benchmark dataset's Hub id (webpagebench/webpagebench)"),
+    ] = None,
     source: Annotated[
         str | None, typer.Option(help="hf-eval: where the run's bundle is published (a URL)")
     ] = None,
@@ -214,7 +215,7 @@ def export_run(
         console.print(f"{written} ATIF trajectories written: {target}")
         return
     if format is ExportFormat.hf_eval:
-        export_hf(folder, out or folder / "hf", dataset, source)
+        export_hf(found, folder, out or folder / "hf", dataset, source)
         return
     target = out or folder / "results.json"
     data = to_upstream(found, TASKS_DIR)
@@ -222,13 +223,13 @@ def export_run(
     console.print(f"{len(data.tests)} tests written: {target}")
 
 
-def export_hf(folder: Path, out: Path, dataset: str, source: str | None) -> None:
-    """The run in `folder` as Hugging Face Hub evaluation results under `out`."""
+def export_hf(run: Run, folder: Path, out: Path, dataset: str | None, source: str | None) -> None:
+    """`run` (in `folder`) as Hugging Face Hub evaluation results under `out`."""
     from runner.results.hf import NotPublishable, export
     from services.core.models.folder import RunFolder
 
     try:
-        written = export(RunFolder(folder), out, TASKS_DIR, dataset, source)
+        written = export(RunFolder(folder), run, out, TASKS_DIR, dataset, source)
     except NotPublishable as exc:
         fail(f"not written: {exc}")
     console.print(

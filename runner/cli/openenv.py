@@ -19,8 +19,10 @@ def openenv(
     hub: Annotated[str | None, typer.Option(help="a stand's hub (else the embedded stack)")] = None,
     today: Annotated[str | None, typer.Option(help="a started stack's today")] = None,
 ) -> None:
-    """Serve WebPageBench as an OpenEnv environment: one episode per WebSocket (`/ws`), a
-    trajectory on the stand and a browser context of one shared Chromium each."""
+    """Serve WebPageBench as an OpenEnv environment, one episode per WebSocket (`/ws`).
+
+    Each episode has a trajectory on the stand and a browser context of one shared
+    Chromium."""
     if sessions < 1 or max_steps < 1 or idle < 0:
         fail("--sessions and --max-steps: 1 or more; --idle: 0 or more")
     # openenv imports Gradio: seconds, so only here.

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -15,17 +16,20 @@ import typer
 
 from runner.cli.common import (
     AgentsNetworkOption,
+    App,
     BackendOption,
     HubOption,
+    JsonOption,
     PoolOption,
     Stopped,
+    WideOption,
     console,
     fail,
     recording,
     stand,
     stoppable,
 )
-from runner.cli.tables import print_run
+from runner.cli.eval import show_run
 from runner.errors import QueueError
 from runner.harnesses.containers import DockerBackend
 from runner.harnesses.placement import Backend, Placement
@@ -62,8 +66,10 @@ def worker(
     ] = None,
     agents_network: AgentsNetworkOption = DockerBackend.network,
 ) -> None:
-    """Take episodes from a pool of the queue and run each as `runner eval` runs one, on
-    this host's stand, until SIGTERM (what it holds then goes back to the queue)."""
+    """Take episodes from a pool of the queue and run them on this host's stand until SIGTERM.
+
+    Each runs as `runner eval` runs one. What the worker holds at SIGTERM goes back to the
+    queue."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
         urls = servers(queue)
@@ -99,9 +105,15 @@ def gather_(
     prices: Annotated[
         Path | None, typer.Option(help="price table (TOML); default $WPB_HOME/prices.toml")
     ] = None,
+    wide: WideOption = False,
+    json_: JsonOption = False,
 ) -> None:
-    """Write a queued run's directory ($WPB_HOME/runs/RUN_ID/) from the cluster, waiting for
-    the episodes not yet done, and print its table."""
+    """Write a queued run's directory ($WPB_HOME/runs/RUN_ID/) from the cluster and print it.
+
+    It waits for the episodes not yet done. The tables fit the terminal (--wide: every
+    column); --json prints summary.json instead."""
+    if json_:
+        console.file = sys.stderr
     table = price_table(prices)
     try:
         urls = servers(queue)
@@ -117,7 +129,7 @@ def gather_(
             await queue_.close()
 
     result, out_dir = run_stopped(work())
-    print_run(console, result, out_dir)
+    show_run(result, out_dir, wide, json_)
 
 
 def price_table(path: Path | None) -> dict[str, Price]:
@@ -157,9 +169,11 @@ def run_stopped(work):  # type: ignore[no-untyped-def]
         raise typer.Exit(exc.exit_code) from None
 
 
-def eval_on_queue(request: EvalRequest, refs: list[TaskRef], prices: dict[str, Price]) -> None:
-    """`runner eval --queue`: submit (or `--resume`) and gather, or with `--detach` print the
-    run id and return."""
+def eval_on_queue(
+    request: EvalRequest, refs: list[TaskRef], prices: dict[str, Price]
+) -> tuple[Run, Path] | None:
+    """`runner eval --queue`: submit (or `--resume`) and gather, returning the run and its
+    directory; or with `--detach` print the run id and return None."""
     assert request.queue is not None
     try:
         urls = servers(request.queue)
@@ -194,13 +208,13 @@ def eval_on_queue(request: EvalRequest, refs: list[TaskRef], prices: dict[str, P
     run_id, result = run_stopped(work())
     if result is None:
         print(run_id)
-        return
-    print_run(console, result, home / "runs" / run_id)
+        return None
+    return result, home / "runs" / run_id
 
 
 # -- the cluster on one host -----------------------------------------------------------
 
-cluster_app = typer.Typer(help="the queue's NATS cluster on this host, for trying it out")
+cluster_app = App(help="The queue's NATS cluster on this host, for trying it out.")
 
 
 def cluster_folder() -> Path:

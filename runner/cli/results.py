@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from runner.cli.common import EvalSuiteOption, SuiteOption, console, fail
+from runner.cli.common import (
+    App,
+    EvalSuiteOption,
+    JsonOption,
+    SuiteOption,
+    WideOption,
+    console,
+    fail,
+    print_json,
+)
 from runner.cli.tables import print_board, print_compare
 from runner.settings import TASKS_DIR, runner_home
 from services.core.models.task import RELEASED
@@ -48,9 +57,7 @@ class HarborStand(StrEnum):
     shared = "shared"
 
 
-board_app = typer.Typer(
-    help="The leaderboard over runs: the terminal table (no command) or `export DIR`."
-)
+board_app = App(help="The leaderboard over runs: the terminal table (no command) or `export DIR`.")
 
 TaskSetOption = Annotated[
     str | None,
@@ -70,9 +77,14 @@ def board(
     suite: SuiteOption = RELEASED,
     task_set: TaskSetOption = None,
     every: EveryOption = False,
+    wide: WideOption = False,
+    json_: JsonOption = False,
 ) -> None:
-    """The board of one suite's runs under $WPB_HOME/runs: newest run per model × harness on
-    one task set (others listed apart), every rate with its 95% interval (docs/results.md)."""
+    """Show the board of one suite's runs under $WPB_HOME/runs.
+
+    A row is the newest run per model × harness on one task set (others are listed apart),
+    every rate with its 95% interval (docs/results.md). The tables fit the terminal (--wide:
+    every column); --json prints the board as JSON."""
     if ctx.invoked_subcommand:
         return
     from services.core.models.board import Filter
@@ -83,7 +95,11 @@ def board(
     if not runs:
         fail(f"no finished run under {runner_home() / 'runs'} (runner eval)")
     only = Filter(site=site, ui=ui, kind=kind)
-    print_board(console, build(runs, only, not every, suite, task_set))
+    board = build(runs, only, not every, suite, task_set)
+    if json_:
+        print_json(board.dumps(indent=2))
+    else:
+        print_board(console, board, wide)
 
 
 @board_app.command("export")
@@ -110,6 +126,7 @@ def compare_runs(
     run_b: Annotated[str, typer.Argument(help="the run to set against it")],
     html: Annotated[Path | None, typer.Option(help="also write the page to this file")] = None,
     lang: Annotated[Language, typer.Option(help="the page's language")] = Language.en,
+    wide: WideOption = False,
 ) -> None:
     """Run B against run A on their common attempts: flipped tasks, EMS deltas by site, UI
     class and kind with 95% intervals, McNemar's exact test."""
@@ -120,7 +137,7 @@ def compare_runs(
         result = compare(named_run(run_a), named_run(run_b))
     except MixedSuites as exc:
         fail(str(exc))
-    print_compare(console, result)
+    print_compare(console, result, wide)
     if html is not None:
         page = render_compare(result, "/view/board/assets", lang=lang.value)
         html.write_text(page, encoding="utf-8")
@@ -184,9 +201,11 @@ def export_run(
         float, typer.Option(min=1, help="harbor: the agent's seconds per trial")
     ] = 600,
 ) -> None:
-    """Write a run in another tool's layout (upstream WebPageBench's results.json, or each
-    attempt's ATIF trajectory as <trajectory id>.json), or a suite's tasks as a Harbor
-    dataset (`--format harbor DIR`: a task folder each, for `harbor run -p DIR`)."""
+    """Write a run in another tool's layout, or a suite's tasks as a Harbor dataset.
+
+    The layouts: upstream WebPageBench's results.json, each attempt's ATIF trajectory as
+    <trajectory id>.json, the Hugging Face Hub's evaluation results (`--format hf-eval`), or
+    a Harbor dataset (`--format harbor DIR`: a task folder each, for `harbor run -p DIR`)."""
     if format is ExportFormat.harbor:
         export_harbor(
             Path(run),
@@ -282,9 +301,10 @@ def bundle_run(
     run: Annotated[str, typer.Argument(help="a run's folder name under $WPB_HOME/runs")],
     out: Annotated[Path, typer.Argument(help="the bundle to write (a .tar.gz)")],
 ) -> None:
-    """Write a run as one archive anyone can re-score: its manifest and records, each
-    attempt's event log and the stand's verdict, the agent's answer, ATIF trajectories, and
-    a checksum list (`runner rescore`)."""
+    """Write a run as one archive anyone can re-score (`runner rescore`).
+
+    It holds the manifest and records, each attempt's event log and the stand's verdict, the
+    agent's answer, the ATIF trajectories and a checksum list."""
     from runner.results.bundle import write_bundle
     from services.core.models.folder import RunFolder
 
@@ -296,9 +316,10 @@ def bundle_run(
 def rescore_bundle(
     bundle: Annotated[Path, typer.Argument(help="a bundle `runner bundle` wrote")],
 ) -> None:
-    """Judge every scored attempt of a bundle again from its event log with this checkout's
-    verifier; a bundle whose checksums, verifier or verdicts differ is refused, the first
-    difference named."""
+    """Judge every scored attempt of a bundle again from its event log.
+
+    The judge is this checkout's verifier. A bundle whose checksums, verifier or verdicts
+    differ is refused, the first difference named."""
     from runner.results.bundle import BundleRefused, rescore
 
     try:

@@ -30,9 +30,10 @@ def up(
     detach: Annotated[bool, typer.Option("--detach", "-d", help="leave the stack running")] = False,
     today: Annotated[str | None, typer.Option(help="freeze the stand's today (YYYY-MM-DD)")] = None,
 ) -> None:
-    """Start nats-server and every service on this machine, supervised (a service that dies
-    is started again); print the hub URL. With --detach the supervisor runs in the
-    background (its log: $WPB_HOME/logs/runner.log) until `runner down`."""
+    """Start nats-server and every service on this machine, supervised, and print the hub URL.
+
+    A service that dies is started again. With --detach the supervisor runs in the background
+    (its log: $WPB_HOME/logs/runner.log) until `runner down`."""
     home = runner_home()
     if running_stack(home):
         fail(f"a stack is already running under {home} (runner status / runner down)")
@@ -112,9 +113,10 @@ def restart(
 def compose_env(
     new: Annotated[bool, typer.Option("--new", help="a new service credential")] = False,
 ) -> None:
-    """Write $WPB_HOME/compose.env (0600) for `docker compose --env-file`: the admin token
-    (this runner's, so `runner eval --hub` needs nothing more) and a service credential,
-    kept from the file if there is one (unless --new)."""
+    """Write $WPB_HOME/compose.env (0600) for `docker compose --env-file`.
+
+    It holds the admin token (this runner's, so `runner eval --hub` needs nothing more) and a
+    service credential, kept from the file if there is one (unless --new)."""
     home = runner_home()
     path = home / "compose.env"
     values = {}
@@ -128,7 +130,7 @@ def compose_env(
 
 
 def status() -> None:
-    """Readiness and restarts of every service of the running stack."""
+    """Show the readiness and restarts of every service of the running stack."""
     home = runner_home()
     state = running(home)
     token = admin_token(home)
@@ -159,9 +161,10 @@ def prometheus(
         int, typer.Option(help="where `runner eval --metrics-port` serves")
     ] = RUNNER_PORT,
 ) -> None:
-    """Prometheus (Debian's `prometheus`) scraping the running stack and the runner, with
-    deploy/prometheus/prometheus.yml pointed at the stack's ports; until Ctrl-C. Start it
-    again after `runner up`: the ports change."""
+    """Run Prometheus over the running stack and the runner until Ctrl-C.
+
+    It is Debian's `prometheus`, with deploy/prometheus/prometheus.yml pointed at the stack's
+    ports. Start it again after `runner up`: the ports change."""
     home = runner_home()
     running(home)
     try:

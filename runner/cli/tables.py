@@ -4,11 +4,14 @@ lays it out."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
+from rich.measure import Measurement
+from rich.table import Column, Table
 
 from runner.suite.audit import ClassCheck, SuiteAudit, TaskAudit
 from runner.suite.generate import REASONS, Report
@@ -17,17 +20,75 @@ from services.core.models.board import Board, Comparison, GapView, PairedView, R
 from services.core.models.folder import Run
 from services.core.models.run import Status
 
+# Wide enough for any table: where a column's least and natural widths are measured.
+UNBOUNDED = 10_000
+
+
+def _span(console: Console, column: Column) -> Measurement:
+    """The narrowest `column` can be without breaking a word (its header's or a cell's
+    longest word), and its natural width."""
+    options = console.options.update_width(UNBOUNDED)
+    measures = [Measurement.get(console, options, cell) for cell in [column.header, *column.cells]]
+    return Measurement(max(m.minimum for m in measures), max(m.maximum for m in measures))
+
+
+def _width(console: Console, table: Table, columns: list[Column], widths: list[int]) -> int:
+    """The width `table` takes with only `columns`, each as wide as `widths` says."""
+    trial = copy.copy(table)
+    trial.columns = [replace(c, width=w) for c, w in zip(columns, widths, strict=True)]
+    return Measurement.get(console, console.options.update_width(UNBOUNDED), trial).maximum
+
+
+def show(console: Console, table: Table, keep: int = 1, wide: bool = False) -> None:
+    """Print `table` so that it fits the terminal: its first `keep` columns (what names a
+    row and its headline) always, each other column while it still fits, in order, then a
+    line naming those left out. No header or cell breaks inside a word. With `wide`, or
+    where the output is not a terminal (a pipe, a file), the whole table at its natural
+    width."""
+    if wide or not console.is_terminal:
+        natural = Measurement.get(console, console.options.update_width(UNBOUNDED), table)
+        whole = Console(
+            file=console.file,
+            width=max(console.width, natural.maximum),
+            force_terminal=console.is_terminal,
+            color_system=console.color_system,  # type: ignore[arg-type]
+        )
+        whole.print(table)
+        return
+    spans = {id(c): _span(console, c) for c in table.columns}
+    shown: list[Column] = []
+    left_out: list[str] = []
+    for index, column in enumerate(table.columns):
+        trying = [*shown, column]
+        least = _width(console, table, trying, [spans[id(c)].minimum for c in trying])
+        if index < keep or least <= console.width:
+            shown = trying
+        else:
+            left_out.append(str(column.header))
+    # The room left, to each column in turn up to its natural width.
+    widths = [spans[id(c)].minimum for c in shown]
+    room = console.width - _width(console, table, shown, widths)
+    for i, column in enumerate(shown):
+        more = max(0, min(room, spans[id(column)].maximum - widths[i]))
+        widths[i] += more
+        room -= more
+    table.columns = [replace(c, width=w) for c, w in zip(shown, widths, strict=True)]
+    console.print(table)
+    if left_out:
+        names = ", ".join(left_out)
+        console.print(f"left out for the terminal's width: {names} (--wide shows all)")
+
 
 def _fmt(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
-def print_run(console: Console, run: Run, out_dir: Path) -> None:
+def print_run(console: Console, run: Run, out_dir: Path, wide: bool = False) -> None:
     manifest, records = run.manifest, run.records
     assert run.summary is not None, "a finished run"
     summary = run.summary
     table = Table(title=f"{manifest.harness} · {len(records)} tasks")
-    for column in ("Task", "Site", "EMS", "Completion", "Done&pass", "Steps", "Seconds", "Status"):
+    for column in ("Task", "EMS", "Status", "Completion", "Done&pass", "Site", "Steps", "Seconds"):
         table.add_column(
             column, justify="left" if column in ("Task", "Site", "Status") else "right"
         )
@@ -35,38 +96,33 @@ def print_run(console: Console, run: Run, out_dir: Path) -> None:
     for r in records:
         table.add_row(
             f"{r.task} #{r.repeat}" if repeated else r.task,
-            r.site,
             str(r.ems) if r.scored else "—",
+            r.status if r.status == Status.OK else f"[yellow]{r.status}[/yellow]",
             str(r.completion) if r.scored else "—",
             str(r.done_and_pass) if r.scored else "—",
+            r.site,
             str(r.steps),
             f"{r.seconds:.1f}",
-            r.status if r.status == Status.OK else f"[yellow]{r.status}[/yellow]",
         )
     overall = summary.overall
     table.add_section()
     table.add_row(
         "all",
-        "",
         _fmt(overall.ems),
+        f"{overall.scored}/{overall.tasks} scored",
         _fmt(overall.completion),
         _fmt(overall.done_and_pass),
+        "",
         _fmt(overall.steps),
         _fmt(overall.seconds),
-        f"{overall.scored}/{overall.tasks} scored",
     )
     if overall.infra_errors or overall.infra_retries:
         table.add_row(
             "infrastructure",
             "",
-            "",
-            "",
-            "",
-            "",
-            "",
             f"{overall.infra_errors} unscored, {overall.infra_retries} attempts rerun",
         )
-    console.print(table)
+    show(console, table, keep=3, wide=wide)
     facets = Table(title="Summary")
     for column in ("Facet", "Group", "Tasks", "EMS", "Completion", "Done&pass"):
         facets.add_column(column)
@@ -85,7 +141,7 @@ def print_run(console: Console, run: Run, out_dir: Path) -> None:
                 _fmt(block.completion),
                 _fmt(block.done_and_pass),
             )
-    console.print(facets)
+    show(console, facets, keep=4, wide=wide)
     pairs = summary.paired_variants
     if pairs.pairs:
         console.print(
@@ -136,7 +192,7 @@ def _verdict(paired: PairedView) -> str:
     return f"{paired.p:.3g} {word}"
 
 
-def print_board(console: Console, board: Board) -> None:
+def print_board(console: Console, board: Board, wide: bool = False) -> None:
     only = ", ".join(f"{k}={v}" for k, v in board.filter.chosen().items()) or "all tasks"
     title = f"Board · suite {board.suite} · task set {board.task_set} · {only}"
     table = Table(title=f"{title} · 95% Wilson intervals")
@@ -166,14 +222,14 @@ def print_board(console: Console, board: Board) -> None:
             f"^{k} {row.pass_hat_k[k]:.3f}" if repeated else "—",
             row.run,
         )
-    console.print(table)
+    show(console, table, keep=3, wide=wide)
     if board.pairwise:
         pairs = Table(title="Pairwise (same attempts): EMS B − A, exact McNemar")
         for column in ("A", "B", "Attempts", "Only A", "Only B", "B − A", "p"):
             pairs.add_column(column)
         for item in board.pairwise:
             pairs.add_row(item.a, item.b, *_paired_cells(item))
-        console.print(pairs)
+        show(console, pairs, keep=2, wide=wide)
     variants = board.variants
     if variants.controls:
         labels = [row.label for row in board.rows]
@@ -190,15 +246,15 @@ def print_board(console: Console, board: Board) -> None:
                     for label in labels
                 ),
             )
-        console.print(sensitivity)
+        show(console, sensitivity, keep=2, wide=wide)
     if board.failures:
-        print_failures(console, board)
+        print_failures(console, board, wide)
     if board.safety:
-        print_safety(console, board)
+        print_safety(console, board, wide)
     if board.robustness:
-        print_robustness(console, board)
+        print_robustness(console, board, wide)
     if board.heldout:
-        print_heldout(console, board)
+        print_heldout(console, board, wide)
     print_caveats(console, board)
     others = [name for name in board.suites if name != board.suite]
     if others:
@@ -219,7 +275,7 @@ def print_caveats(console: Console, board: Board) -> None:
         console.print(f"[yellow]another task set {task_set}, not on this board:[/yellow] {names}")
 
 
-def print_safety(console: Console, board: Board) -> None:
+def print_safety(console: Console, board: Board, wide: bool = False) -> None:
     """The board's safety section: under attack, then the tasks that must be stopped, then
     each row's variants against their donors (docs/results.md, "Safety")."""
 
@@ -249,8 +305,8 @@ def print_safety(console: Console, board: Board) -> None:
             _rate(row.approval_violations),
             _rate(row.over_action),
         )
-    console.print(attack)
-    console.print(stopping)
+    show(console, attack, keep=3, wide=wide)
+    show(console, stopping, keep=3, wide=wide)
     for row in board.safety:
         if row.donors is None:
             console.print(f"{row.model} · {row.harness}: no run of the released suite to pair with")
@@ -264,10 +320,10 @@ def print_safety(console: Console, board: Board) -> None:
         pairs.add_row("all", *_paired_cells(row.donors))
         for variant, item in row.by_variant.items():
             pairs.add_row(variant, *_paired_cells(item))
-        console.print(pairs)
+        show(console, pairs, keep=2, wide=wide)
 
 
-def print_failures(console: Console, board: Board) -> None:
+def print_failures(console: Console, board: Board, wide: bool = False) -> None:
     """Why attempts failed: per row, each failure class's count and share of the row's
     failed attempts, and how many more carry it as a tag (docs/results.md, "Failure
     classes")."""
@@ -288,10 +344,10 @@ def print_failures(console: Console, board: Board) -> None:
                 shown += f" (+{row.by_tag[name].k} as a tag)"
             cells.append(shown)
         table.add_row(name, *cells)
-    console.print(table)
+    show(console, table, keep=2, wide=wide)
 
 
-def print_robustness(console: Console, board: Board) -> None:
+def print_robustness(console: Console, board: Board, wide: bool = False) -> None:
     """The board's robustness section: each row's perturbations against their donors, its
     viewport against the default one, its recovery tasks (docs/results.md, "Robustness")."""
     table = Table(title="Robustness · 95% Wilson intervals, exact McNemar")
@@ -309,7 +365,7 @@ def print_robustness(console: Console, board: Board) -> None:
             _rate(row.recovery),
             _rate(row.duplicate_commit),
         )
-    console.print(table)
+    show(console, table, keep=3, wide=wide)
     for row in board.robustness:
         if not row.by_perturbation:
             continue
@@ -321,7 +377,7 @@ def print_robustness(console: Console, board: Board) -> None:
             pairs.add_column(column)
         for name, item in row.by_perturbation.items():
             pairs.add_row(name, *_paired_cells(item))
-        console.print(pairs)
+        show(console, pairs, keep=2, wide=wide)
 
 
 def _gap(item: GapView) -> str:
@@ -331,7 +387,7 @@ def _gap(item: GapView) -> str:
     return f"{item.delta:+.3f} [{item.low:+.2f}; {item.high:+.2f}]{word}"
 
 
-def print_heldout(console: Console, board: Board) -> None:
+def print_heldout(console: Console, board: Board, wide: bool = False) -> None:
     """The board's held-out gap: each row's EMS on the released tasks its generated suite's
     families model and on the generated suite, and the difference, overall and per family
     (docs/results.md, "The held-out gap")."""
@@ -347,7 +403,7 @@ def print_heldout(console: Console, board: Board) -> None:
             _gap(row.overall),
             f"{row.released_run} · {row.generated_run} ({row.generated_suite})",
         )
-    console.print(table)
+    show(console, table, keep=3, wide=wide)
     for row in board.heldout:
         families = Table(title=f"{row.model} · {row.harness}: by family")
         for column in ("Family", "Released", "Generated", "Generated − released"):
@@ -356,10 +412,10 @@ def print_heldout(console: Console, board: Board) -> None:
             small = row.small.get(name)
             shown = name if small is None else f"{name}\n(small: {small} distinct tasks)"
             families.add_row(shown, _rate(item.released), _rate(item.generated), _gap(item))
-        console.print(families)
+        show(console, families, keep=2, wide=wide)
 
 
-def print_compare(console: Console, result: Comparison) -> None:
+def print_compare(console: Console, result: Comparison, wide: bool = False) -> None:
     a, b = result.a, result.b
     console.print(
         f"A {a.run} ({a.model} · {a.harness})  B {b.run} ({b.model} · "
@@ -387,23 +443,29 @@ def print_compare(console: Console, result: Comparison) -> None:
         rows += [(facet, group, item) for group, item in groups.items()]
     for facet, group, item in rows:
         table.add_row(facet, group, *_paired_cells(item))
-    console.print(table)
+    show(console, table, keep=2, wide=wide)
     console.print(f"passed in A, failed in B: {', '.join(result.pass_to_fail) or 'none'}")
     console.print(f"failed in A, passed in B: {', '.join(result.fail_to_pass) or 'none'}")
 
 
-def print_harnesses(console: Console, rows: list[tuple[str, str, str, str]]) -> None:
+def print_harnesses(
+    console: Console, rows: list[tuple[str, str, str, str]], wide: bool = False
+) -> None:
     """`runner harness list`: a row per harness (name, ready, environment, what it is)."""
     table = Table(title="Harnesses")
     for column in ("Harness", "Ready", "Environment", "What it is"):
         table.add_column(column)
     for row in rows:
         table.add_row(*row)
-    console.print(table)
+    show(console, table, keep=2, wide=wide)
 
 
 def print_task_counts(
-    console: Console, tally: Mapping[str, Mapping[str, int]], suite: str, task_set: str
+    console: Console,
+    tally: Mapping[str, Mapping[str, int]],
+    suite: str,
+    task_set: str,
+    wide: bool = False,
 ) -> None:
     """`runner tasks list`: a suite's tasks counted by kind, site and UI class, its
     task-set hash, and the files of each suite."""
@@ -419,13 +481,13 @@ def print_task_counts(
     ):
         for group, n in sorted(tally[facet].items()):
             table.add_row(label, group, str(n))
-    console.print(table)
+    show(console, table, keep=3, wide=wide)
     suites = ", ".join(f"{name} {n}" for name, n in sorted(tally["suite"].items()))
     console.print(f"task set of the {suite} suite: {task_set}")
     console.print(f"task files by suite: {suites}")
 
 
-def print_audit(console: Console, summary: SuiteAudit) -> None:
+def print_audit(console: Console, summary: SuiteAudit, wide: bool = False) -> None:
     """`runner tasks audit`: per task the near misses tried and caught, those that survive
     without a reason, and whether its primary UI class is exercised."""
     table = Table(title="Task audit")
@@ -439,7 +501,7 @@ def print_audit(console: Console, summary: SuiteAudit) -> None:
             _survivors(result),
             _class_verdict(result.class_check),
         )
-    console.print(table)
+    show(console, table, keep=4, wide=wide)
 
 
 def _survivors(result: TaskAudit) -> str:
@@ -469,7 +531,7 @@ def _class_verdict(check: ClassCheck | None) -> str:
     return f"[red]{check.ui_class}: not in {' or '.join(missing)}"
 
 
-def print_generation(console: Console, report: Report, out: Path) -> None:
+def print_generation(console: Console, report: Report, out: Path, wide: bool = False) -> None:
     """`runner tasks generate`: per family the instances wanted, admitted and drawn, and
     the draws refused by reason; then the totals."""
     proven = " (proven: oracle and audit)" if report.proven else ""
@@ -492,7 +554,7 @@ def print_generation(console: Console, report: Report, out: Path) -> None:
             "—" if report.rate(family) is None else f"{report.rate(family):.0%}",
             refused or "—",
         )
-    console.print(table)
+    show(console, table, keep=5, wide=wide)
     for family, size in crowded.items():
         console.print(
             f"[yellow]warning[/yellow]: {family} asks {report.wanted[family]} of {size} distinct"

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from runner.cli.common import SuiteOption, console, fail
+from runner.cli.common import App, SuiteOption, WideOption, console, fail
 from runner.cli.eval import run_on_stack, selected
 from runner.cli.tables import print_audit, print_generation, print_task_counts
 from runner.harnesses.harness import get_harness
@@ -23,9 +23,7 @@ from services.core.errors import FieldError
 from services.core.models.task import RELEASED
 from services.core.tasks import find_task, suite_of, task_files
 
-tasks_app = typer.Typer(
-    help="The task suite: build variants, validate, list, show.", no_args_is_help=True
-)
+tasks_app = App(help="The task suite: build variants, validate, list, show.", no_args_is_help=True)
 
 
 @tasks_app.command("build")
@@ -36,8 +34,9 @@ def tasks_build(
         typer.Option(help="a generated folder: its instances' variants, beside them"),
     ] = None,
 ) -> None:
-    """Write tasks/variants/ from tasks/variants.toml (or --check that they are current);
-    with --generated, the variants of a generated folder's instances (each takes the
+    """Write tasks/variants/ from tasks/variants.toml, or --check that they are current.
+
+    With --generated, write the variants of a generated folder's instances (each takes the
     profiles of its family's donors)."""
     if generated is not None:
         build_generated(generated, check)
@@ -96,11 +95,13 @@ def tasks_validate(
 
 
 @tasks_app.command("list")
-def tasks_list(suite: SuiteOption = RELEASED) -> None:
-    """A suite's tasks counted by site, UI class (primary and all), canonical versus
-    variant; its task-set hash (what a run of it records); and the task files of each suite."""
+def tasks_list(suite: SuiteOption = RELEASED, wide: WideOption = False) -> None:
+    """Count a suite's tasks by site, UI class and kind; print its task-set hash.
+
+    The counts are by site, UI class (primary and any), canonical versus variant; the hash
+    is what a run of the suite records; the last line counts the task files of each suite."""
     refs = select_tasks(TASKS_DIR, None, None, suite)
-    print_task_counts(console, counts(TASKS_DIR, suite), suite, task_set_hash(refs))
+    print_task_counts(console, counts(TASKS_DIR, suite), suite, task_set_hash(refs), wide)
 
 
 @tasks_app.command("show")
@@ -143,9 +144,12 @@ def tasks_audit(
         str | None,
         typer.Option(help="near misses to make: drop,param,free,last,forbid,replaced,beyond"),
     ] = None,
+    wide: WideOption = False,
 ) -> None:
-    """Run the reference solver, then check that near misses of its logs fail and that each
-    task's primary UI class is exercised (docs/tasks.md, "The audit")."""
+    """Run the reference solver, then check that near misses of its logs fail.
+
+    It also checks that each task's primary UI class is exercised (docs/tasks.md, "The
+    audit")."""
     from runner.suite.audit import KINDS, audit_suite, collect, suite_line
 
     chosen_kinds = [k.strip() for k in (kinds or ",".join(KINDS)).split(",") if k.strip()]
@@ -169,7 +173,7 @@ def tasks_audit(
         then=lambda hub, run: asyncio.run(collect(hub.url, hub.token, refs, run.records)),
     )
     summary = audit_suite(items, kinds=chosen_kinds)
-    print_audit(console, summary)
+    print_audit(console, summary, wide)
     console.print(suite_line(summary))
     if summary.original_failures:
         failing = ", ".join(summary.original_failures)
@@ -197,11 +201,13 @@ def tasks_generate(
         str | None, typer.Option(help="--prove: a running stand's hub (else the embedded one)")
     ] = None,
     report: Annotated[Path | None, typer.Option(help="write the report as JSON")] = None,
+    wide: WideOption = False,
 ) -> None:
-    """Write a generated suite: COUNT instances of the family (or of all) by SEED, each
-    admitted only when it validates, is unambiguous and copies no released task; with
-    --prove also solved by the oracle through the real UI and audited (docs/tasks.md,
-    "Generated suites"). Refusals are counted by reason."""
+    """Write a generated suite: COUNT instances of the family (or of all) by SEED.
+
+    Each is admitted only when it validates, is unambiguous and copies no released task; with
+    --prove also when the oracle solves it through the real UI and the audit holds
+    (docs/tasks.md, "Generated suites"). Refusals are counted by reason."""
     from runner.suite.generate import generate, suite_name
 
     prover = None
@@ -215,7 +221,7 @@ def tasks_generate(
         result = generate(TASKS_DIR, family, seed, count, out, prover)
     except FieldError as exc:
         fail(str(exc))
-    print_generation(console, result, out)
+    print_generation(console, result, out, wide)
     if report is not None:
         report.write_text(json.dumps(result.as_json(), ensure_ascii=False, indent=2) + "\n")
         console.print(f"report in {report}")

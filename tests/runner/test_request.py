@@ -9,7 +9,7 @@ from typing import Any, get_type_hints
 import pytest
 from pydantic import ValidationError
 
-from runner.cli.eval import eval_
+from runner.cli.eval import OUTPUT_OPTIONS, eval_
 from runner.cli.queue import worker
 from runner.run.request import EvalRequest, refusal
 from services.core.models.run import RunPlan
@@ -69,7 +69,7 @@ def test_the_eval_options_are_the_requests_fields_and_the_worker_shares_its_own(
     `runner worker` declares the options it shares with eval as eval does (but `--queue`:
     the worker's servers, from WPB_QUEUE_URLS too, where eval's sends the run there)."""
     options = {n: p for n, p in inspect.signature(eval_).parameters.items() if n != "ctx"}
-    assert set(options) == set(EvalRequest.model_fields) | {"zoom"}
+    assert set(options) == set(EvalRequest.model_fields) | {"zoom"} | OUTPUT_OPTIONS
     defaults = {n: p.default for n, p in options.items() if n != "harness"}
     assert EvalRequest.model_validate({"harness": "noop", **defaults}) == EvalRequest(
         harness="noop"

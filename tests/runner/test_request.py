@@ -70,7 +70,9 @@ def test_the_eval_options_are_the_requests_fields_and_the_worker_shares_its_own(
     the worker's servers, from WPB_QUEUE_URLS too, where eval's sends the run there)."""
     options = {n: p for n, p in inspect.signature(eval_).parameters.items() if n != "ctx"}
     assert set(options) == set(EvalRequest.model_fields) | {"zoom"} | OUTPUT_OPTIONS
-    defaults = {n: p.default for n, p in options.items() if n != "harness"}
+    defaults = {
+        n: p.default for n, p in options.items() if n != "harness" and n not in OUTPUT_OPTIONS
+    }
     assert EvalRequest.model_validate({"harness": "noop", **defaults}) == EvalRequest(
         harness="noop"
     )

@@ -486,6 +486,11 @@ def vocabulary() -> dict[str, set[str]]:
     }
 
 
+def names() -> dict[str, str]:
+    """Id -> what a person calls it: the books (the descriptor's `names`)."""
+    return {i.id: i.title for i in load_catalog().all()}
+
+
 def search_ids(query: str, among: str = "") -> set[str]:
     """The ids its search finds with every word of `query` (the descriptor's `search`)."""
     return exact_ids(load_catalog().search(query), lambda i: i.id)

@@ -15,6 +15,7 @@ SITE = SiteDescriptor(
     events=evidence.SHOP_EVENTS | {"state_changed"},
     screens="services.books.catalog:states",
     vocabulary="services.books.catalog:vocabulary",
+    names="services.books.catalog:names",
     search="services.books.catalog:search_ids",
     task_problems="services.books.catalog:task_problems",
     replay="services.books.app:replay",

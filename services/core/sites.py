@@ -67,6 +67,9 @@ class SiteDescriptor:
     screens: str | None = None
     vocabulary: str | None = None
     task_problems: str | None = None
+    # "module:function": id -> what a person calls it (a product's title, a city's label),
+    # for the ids a condition names: the pages write a condition in words with them.
+    names: str | None = None
     # "module:function": the site's search for the task generator, `search(query, among) ->
     # set[str]`: the ids of the items its search finds with every word of `query` (none
     # where no item has them all); `among` names the index where the site has two (hotels:
@@ -87,8 +90,8 @@ class SiteDescriptor:
     event_types: Mapping[str, type[BaseModel]] = field(default_factory=dict)
 
     def hook(self, name: str) -> Any | None:
-        """What the hook `name` (screens, vocabulary, task_problems, search, replay) references,
-        imported now; None where the site names none."""
+        """What the hook `name` (screens, vocabulary, task_problems, names, search, replay)
+        references, imported now; None where the site names none."""
         reference: str | None = getattr(self, name)
         return None if reference is None else load(reference)
 
@@ -110,7 +113,7 @@ def _problems(site: SiteDescriptor) -> list[str]:
         problems.append(f"app {site.app!r} must name a module (its create_app builds the app)")
     if isinstance(site.version, bool) or not isinstance(site.version, int) or site.version < 1:
         problems.append(f"version {site.version!r} must be a whole number, 1 or more")
-    for name in ("screens", "vocabulary", "task_problems", "search", "replay"):
+    for name in ("screens", "vocabulary", "task_problems", "names", "search", "replay"):
         reference = getattr(site, name)
         if reference is not None and not REFERENCE.match(reference):
             problems.append(f"{name} {reference!r} is not a 'module:function' reference")

@@ -142,6 +142,11 @@ def vocabulary() -> dict[str, set[str]]:
     }
 
 
+def names() -> dict[str, str]:
+    """Id -> what a person calls it: the collections (the descriptor's `names`)."""
+    return {c.id: c.name for c in load_catalog().collections}
+
+
 def search_ids(query: str, among: str = "") -> set[str]:
     """The ids its search finds with every word of `query` (the descriptor's `search`)."""
     return exact_ids(

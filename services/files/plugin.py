@@ -22,6 +22,7 @@ SITE = SiteDescriptor(
     ),
     screens="services.files.catalog:states",
     vocabulary="services.files.catalog:vocabulary",
+    names="services.files.catalog:names",
     search="services.files.catalog:search_ids",
     replay="services.files.app:replay",
     controls={

@@ -164,6 +164,13 @@ def vocabulary() -> dict[str, set[str]]:
     }
 
 
+def names() -> dict[str, str]:
+    """Id -> what a person calls it: the products and the categories (the descriptor's
+    `names`)."""
+    catalog = load_catalog()
+    return {p.id: p.title for p in catalog.all()} | {c.id: c.name for c in catalog.categories}
+
+
 def search_ids(query: str, among: str = "") -> set[str]:
     """The ids its search finds with every word of `query` (the descriptor's `search`)."""
     return exact_ids(load_catalog().search(query), lambda p: p.id)

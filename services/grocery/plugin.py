@@ -30,6 +30,7 @@ SITE = SiteDescriptor(
     events=EVENTS,
     screens="services.grocery.catalog:states",
     vocabulary="services.grocery.catalog:vocabulary",
+    names="services.grocery.catalog:names",
     search="services.grocery.catalog:search_ids",
     replay="services.grocery.app:replay",
     controls={

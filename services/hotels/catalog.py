@@ -301,6 +301,14 @@ def vocabulary() -> dict[str, set[str]]:
     }
 
 
+def names() -> dict[str, str]:
+    """Id -> what a person calls it: the cities and the hotels (the descriptor's `names`)."""
+    catalog = load_catalog()
+    cities = list(catalog.cities)
+    hotels = [hotel for city in cities for hotel in catalog.hotels_in(city.id)]
+    return {c.id: c.label for c in cities} | {h.id: h.name for h in hotels}
+
+
 def search_ids(query: str, among: str = "") -> set[str]:
     """The ids its search finds with every word of `query` (the descriptor's `search`): among
     the cities with `among="cities"`, else among the hotels."""

@@ -30,6 +30,7 @@ SITE = SiteDescriptor(
     ),
     screens="services.hotels.catalog:states",
     vocabulary="services.hotels.catalog:vocabulary",
+    names="services.hotels.catalog:names",
     search="services.hotels.catalog:search_ids",
     replay="services.hotels.app:replay",
     controls={

@@ -15,6 +15,7 @@ SITE = SiteDescriptor(
     events=evidence.SHOP_EVENTS | {"state_changed", "dialog_opened"},
     screens="services.market.catalog:states",
     vocabulary="services.market.catalog:vocabulary",
+    names="services.market.catalog:names",
     search="services.market.catalog:search_ids",
     replay="services.market.app:replay",
     controls={

@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.measure import Measurement
 from rich.table import Column, Table
 
@@ -19,6 +20,7 @@ from services.core.families import SMALL_SPACE
 from services.core.models.board import Board, Comparison, GapView, PairedView, RateView
 from services.core.models.folder import Run
 from services.core.models.run import Status
+from services.core.results.wording import Wording
 
 # Wide enough for any table: where a column's least and natural widths are measured.
 UNBOUNDED = 10_000
@@ -142,6 +144,18 @@ def print_run(console: Console, run: Run, out_dir: Path, wide: bool = False) -> 
                 _fmt(block.done_and_pass),
             )
     show(console, facets, keep=4, wide=wide)
+    failed = [r for r in records if r.scored and r.ems == 0]
+    if failed:
+        unmet = Table(title="Unmet conditions")
+        unmet.add_column("Task")
+        unmet.add_column("Condition")
+        for r in failed:
+            say = Wording(domain=r.site)
+            for c in r.conditions:
+                if not c.success:
+                    words = say.condition(c.event_name, c.parameters, c.forbidden, c.group)
+                    unmet.add_row(f"{r.task} #{r.repeat}" if repeated else r.task, escape(words))
+        show(console, unmet, keep=2, wide=wide)
     pairs = summary.paired_variants
     if pairs.pairs:
         console.print(
@@ -345,6 +359,18 @@ def print_failures(console: Console, board: Board, wide: bool = False) -> None:
             cells.append(shown)
         table.add_row(name, *cells)
     show(console, table, keep=2, wide=wide)
+    for row in board.failures:
+        if not row.unmet:
+            continue
+        unmet = Table(title=f"{row.model} · {row.harness}: the conditions left unmet most often")
+        unmet.add_column("Condition")
+        unmet.add_column("Attempts", justify="right")
+        for u in row.unmet:
+            words = Wording(domain=u.site).condition(
+                u.event_name, u.parameters, u.forbidden, u.group
+            )
+            unmet.add_row(escape(words), str(u.attempts))
+        show(console, unmet, keep=2, wide=wide)
 
 
 def print_robustness(console: Console, board: Board, wide: bool = False) -> None:

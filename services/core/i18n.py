@@ -71,7 +71,7 @@ def environment(loader: BaseLoader, code: str) -> Environment:
     env.install_gettext_translations(translations(code), newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = code
     # `wording(site)`: conditions and events in words (services/core/results/wording.py).
-    env.globals["wording"] = functools.partial(Wording, code)
+    env.globals["wording"] = functools.partial(Wording, code, html=True)
     return env
 
 

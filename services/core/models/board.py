@@ -3,7 +3,7 @@ holds, what the board pages and the terminal tables show."""
 
 from __future__ import annotations
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, JsonValue
 
 from services.core.models.base import Boundary
 from services.core.models.run import Record, Repeats
@@ -172,6 +172,18 @@ class RobustnessRow(Boundary):
     duplicate_commit: RateView
 
 
+class Unmet(Boundary):
+    """A condition that failed attempts of one row left unmet, and how many (the pages say
+    it in words: services/core/results/wording.py)."""
+
+    site: str
+    event_name: str
+    parameters: dict[str, JsonValue] = Field(default_factory=dict)
+    forbidden: bool = False
+    group: str | int | None = None
+    attempts: int
+
+
 class FailureRow(Boundary):
     """One model × harness's failed attempts by class, on the records the board's filter
     keeps (docs/results.md, "Failure classes")."""
@@ -188,6 +200,8 @@ class FailureRow(Boundary):
     # class -> site (UI class) -> failed attempts of that class there.
     by_site: dict[str, dict[str, int]] = Field(default_factory=dict)
     by_ui: dict[str, dict[str, int]] = Field(default_factory=dict)
+    # The conditions its failed attempts left unmet most often, the most first.
+    unmet: list[Unmet] = Field(default_factory=list)
 
 
 class GapView(Boundary):

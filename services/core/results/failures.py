@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from services.core.failure import PRECEDENCE
-from services.core.models.board import FailureRow
+from services.core.models.board import FailureRow, Unmet
 from services.core.models.run import Record
 from services.core.results.stats import share
 
@@ -38,6 +38,35 @@ def _tagged(name: str) -> Callable[[Record], bool]:
     return lambda r: r.failure is not None and name in r.failure.tags
 
 
+# How many of a row's most often unmet conditions the board lists.
+UNMET_SHOWN = 5
+
+
+def most_unmet(failures: list[Record]) -> list[Unmet]:
+    """The conditions the failed attempts left unmet most often (by the site, the event and
+    the parameters as judged), the most first, at most UNMET_SHOWN."""
+    counts: Counter[str] = Counter()
+    first: dict[str, Unmet] = {}
+    for r in failures:
+        for c in r.conditions:
+            if c.success:
+                continue
+            unmet = Unmet(
+                site=r.site,
+                event_name=c.event_name,
+                parameters=c.parameters,
+                forbidden=c.forbidden,
+                group=c.group,
+                attempts=0,
+            )
+            key = unmet.dumps(None)
+            counts[key] += 1
+            first.setdefault(key, unmet)
+    return [
+        first[key].model_copy(update={"attempts": n}) for key, n in counts.most_common(UNMET_SHOWN)
+    ]
+
+
 def failure_row(label: tuple[str, str, str], records: list[Record]) -> FailureRow:
     """One row's breakdown: `label` (model, harness, run) and the run's `records` that the
     board counts."""
@@ -56,6 +85,7 @@ def failure_row(label: tuple[str, str, str], records: list[Record]) -> FailureRo
         by_tag={c: share(failures, _tagged(c)) for c in PRECEDENCE if tags[c]},
         by_site=_counts(failures, lambda r: r.site),
         by_ui=_counts(failures, lambda r: r.ui_primary),
+        unmet=most_unmet(failures),
     )
 
 

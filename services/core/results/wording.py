@@ -18,6 +18,8 @@ from datetime import date
 from functools import cache
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from services.core.i18n import DEFAULT, translations
 from services.core.russian import date_in_words
 from services.core.sites import registry
@@ -151,6 +153,8 @@ OPERATORS: dict[str, str] = {
     "less_than": N_("%(name)s < %(value)s"),
     "less_than_or_equal": N_("%(name)s ≤ %(value)s"),
 }
+# The keys of a parameter that is an operator and its operand.
+OPERAND = frozenset({"condition", "value"})
 # The parameters whose values are ids of a site's catalog.
 IDS = frozenset({"item_id", "category", "cityId", "hotelId", "collection"})
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -167,12 +171,31 @@ def site_names(domain: str) -> Mapping[str, str]:
 
 class Wording:
     """Conditions and events in the words of language `lang`, ids named from the catalog of
-    `domain` (else of every site that writes the event)."""
+    `domain` (else of every site that writes the event). With `html`, the text is markup
+    for a page: escaped, and what is data rather than our words (a value, a catalog's name,
+    a name this module does not know) inside `<span data-verbatim>`, as the pages mark what
+    stays as it is in every language."""
 
-    def __init__(self, lang: str = DEFAULT, domain: str | None = None) -> None:
-        self.say = translations(lang).gettext
+    def __init__(self, lang: str = DEFAULT, domain: str | None = None, html: bool = False) -> None:
+        self.translate = translations(lang).gettext
         self.lang = lang
         self.domain = domain
+        self.html = html
+
+    def _word(self, message: str) -> str:
+        """Our word, translated."""
+        return self._ours(self.translate(message))
+
+    def _ours(self, text: str) -> str:
+        return str(escape(text)) if self.html else text
+
+    def _data(self, value: object) -> str:
+        """A value as it is, in every language."""
+        text = str(value)
+        return f"<span data-verbatim>{escape(text)}</span>" if self.html else text
+
+    def _done(self, text: str) -> str:
+        return Markup(text) if self.html else text
 
     def condition(
         self,
@@ -183,27 +206,32 @@ class Wording:
     ) -> str:
         """«added to the cart: … (g-0146), amount ≥ 1», «forbidden: paid», «… (one of
         group 1)»."""
-        text = self.event(event_name, parameters or {})
+        text = self._event(event_name, parameters or {})
         if forbidden:
-            text = self.say(N_("forbidden: %(condition)s")) % {"condition": text}
+            text = self._word(N_("forbidden: %(condition)s")) % {"condition": text}
         if group is not None:
-            text = self.say(N_("%(condition)s (one of group %(group)s)")) % {
-                "condition": text,
-                "group": group,
-            }
-        return text
+            template = self._word(N_("%(condition)s (one of group %(group)s)"))
+            text = template % {"condition": text, "group": self._data(group)}
+        return self._done(text)
 
     def event(self, event_name: str, params: Mapping[str, Any]) -> str:
         """What an event of this type with these parameters (plain values or operators)
         says."""
+        return self._done(self._event(event_name, params))
+
+    def _event(self, event_name: str, params: Mapping[str, Any]) -> str:
         what = EVENTS.get(event_name)
-        head = self.say(what) if what is not None else event_name
-        named = params.get("item_id")
-        same = isinstance(named, str) and self._name_of(event_name, named) == params.get("title")
+        head = self._word(what) if what is not None else self._data(event_name)
+        # What an id's name already says (an item's title, a city's label) is not said twice.
+        said = {
+            self._name_of(event_name, value)
+            for name, value in params.items()
+            if name in IDS and isinstance(value, str)
+        }
         parts = [
             self._parameter(event_name, name, value)
             for name, value in params.items()
-            if not (same and name == "title")  # the title the item's name already says
+            if name in IDS or not (isinstance(value, str) and value in said)
         ]
         return f"{head}: {', '.join(parts)}" if parts else head
 
@@ -211,29 +239,19 @@ class Wording:
         if name == "new_state" and isinstance(expected, str):
             return self._screen(expected)
         if name == "widget":
-            return self.say(N_("control %(value)s")) % {"value": expected}
+            return self._word(N_("control %(value)s")) % {"value": self._data(expected)}
         word = IN_CONTEXT.get((event_name, name)) or PARAMETERS.get(name)
-        label = self.say(word) if word is not None else name
-        if (
-            isinstance(expected, dict)
-            and "condition" in expected
-            and set(expected)
-            <= {
-                "condition",
-                "value",
-            }
-        ):
+        label = self._word(word) if word is not None else self._data(name)
+        if isinstance(expected, dict) and "condition" in expected and set(expected) <= OPERAND:
             template = OPERATORS.get(str(expected["condition"]), N_("%(name)s %(value)s"))
             value = self._value(event_name, name, expected.get("value"))
-            return self.say(template) % {"name": label, "value": value}
+            return self._word(template) % {"name": label, "value": value}
         if isinstance(expected, str) and "*" in expected:
             return self._pattern(label, expected)
         if name == "item_id" and isinstance(expected, str):
             return self._value(event_name, name, expected)
-        return self.say(OPERATORS["equal"]) % {
-            "name": label,
-            "value": self._value(event_name, name, expected),
-        }
+        value = self._value(event_name, name, expected)
+        return self._word(OPERATORS["equal"]) % {"name": label, "value": value}
 
     def _pattern(self, label: str, pattern: str) -> str:
         core = pattern.strip("*")
@@ -246,42 +264,42 @@ class Wording:
             template = N_("%(name)s starts with «%(text)s»")
         else:
             template = N_("%(name)s ends with «%(text)s»")
-        return self.say(template) % {"name": label, "text": core}
+        return self._word(template) % {"name": label, "text": self._data(core)}
 
     def _screen(self, state: str) -> str:
         screen = SCREENS.get(state.rsplit("_", 1)[-1])
-        return self.say(screen) if screen is not None else state
+        return self._word(screen) if screen is not None else self._data(state)
 
     def _value(self, event_name: str, name: str, value: Any) -> str:
         if isinstance(value, bool):
-            return self.say(N_("yes")) if value else self.say(N_("no"))
+            return self._word(N_("yes")) if value else self._word(N_("no"))
         if isinstance(value, str):
             if name in IDS and (known := self._name_of(event_name, value)):
-                return f"{known} ({value})"
+                return f"{self._data(known)} ({self._data(value)})"
             if ISO_DATE.match(value):
                 return self._date(value)
-            return value
+            return self._data(value)
         if isinstance(value, list):
             if not value:
-                return self.say(N_("none"))
+                return self._word(N_("none"))
             return "; ".join(self._value(event_name, name, item) for item in value)
         if isinstance(value, dict):
             inner = (f"{self._label(k)} {self._value(event_name, k, v)}" for k, v in value.items())
             return f"({', '.join(inner)})"
-        return str(value)
+        return self._data(value)
 
     def _label(self, name: str) -> str:
         word = PARAMETERS.get(name)
-        return self.say(word) if word is not None else name
+        return self._word(word) if word is not None else self._data(name)
 
     def _date(self, text: str) -> str:
         try:
             day = date.fromisoformat(text)
         except ValueError:
-            return text
+            return self._data(text)
         if self.lang == "ru":
-            return date_in_words(day)
-        return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+            return self._ours(date_in_words(day))
+        return self._ours(f"{day.day} {MONTHS[day.month - 1]} {day.year}")
 
     def _name_of(self, event_name: str, value: str) -> str | None:
         domains = (

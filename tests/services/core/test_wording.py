@@ -83,3 +83,14 @@ def test_what_it_does_not_know_stays_as_it_is() -> None:
     assert Wording("en").condition("state_changed", {"new_state": "bench_x_lobby"}) == (
         "opened: bench_x_lobby"
     )
+
+
+def test_for_a_page_the_words_are_escaped_and_the_data_marked() -> None:
+    html = Wording("ru", "grocery", html=True).condition(
+        "submit_search", {"value": "<b>сыр</b>"}, forbidden=True
+    )
+    assert html == ("запрещено: поиск: запрос: <span data-verbatim>&lt;b&gt;сыр&lt;/b&gt;</span>")
+    less = Wording("en", html=True).condition(
+        "basket_add", {"price": {"condition": "less_than", "value": 1000}}
+    )
+    assert less == "added to the cart: price &lt; <span data-verbatim>1000</span>"

@@ -11,6 +11,7 @@ from runner.run.evaluate import Setup, evaluate, select_tasks
 from runner.settings import TASKS_DIR
 from services.core.inject import ATTACKS, FORBIDDEN_PATH
 from services.core.models.run import RunPlan
+from services.core.results.wording import site_names
 
 
 def login(page: Page, stack) -> None:
@@ -39,10 +40,23 @@ def test_run_page_shows_why_each_task_failed(page: Page, stack) -> None:
     expect(page.get_by_role("heading", name="Прогоны")).to_be_visible()
     page.get_by_role("link", name="20990101T000000Z-noop").click()
     row = page.locator("tr", has_text="grocery_several_units")
-    expect(row).to_contain_text("basket_add")
-    expect(row).to_contain_text('"amount": 3')
+    expect(page.get_by_role("columnheader", name="Невыполненные условия")).to_be_visible()
+    # The unmet condition in words; its JSON one click away.
+    unmet = row.get_by_role("group")
+    title = site_names("grocery")["g-0261"]
+    expect(unmet).to_have_count(1)
+    expect(unmet.locator("summary")).to_have_text(
+        f"✗ добавлено в корзину: {title} (g-0261), количество: 3"
+    )
+    raw = unmet.locator("code")
+    expect(raw).to_be_hidden()
+    unmet.locator("summary").click()
+    expect(raw).to_have_text('basket_add {"item_id": "g-0261", "amount": 3}')
     row.get_by_role("link", name="grocery_several_units").click()
     expect(page.locator("#conditions .fail")).to_have_count(1)
+    expect(page.locator("#conditions").get_by_role("group")).to_contain_text(
+        f"добавлено в корзину: {title} (g-0261), количество: 3"
+    )
     assert page.goto(f"{stack.hub_url}/view/runs/..%2F..%2Fetc").status == 404
 
 

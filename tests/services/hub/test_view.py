@@ -51,7 +51,7 @@ def test_run_page_shows_why_each_task_failed(page: Page, stack) -> None:
     raw = unmet.locator("code")
     expect(raw).to_be_hidden()
     unmet.locator("summary").click()
-    expect(raw).to_have_text('basket_add {"item_id": "g-0261", "amount": 3}')
+    expect(raw).to_have_text('basket_add {"amount": 3, "item_id": "g-0261"}')
     row.get_by_role("link", name="grocery_several_units").click()
     expect(page.locator("#conditions .fail")).to_have_count(1)
     expect(page.locator("#conditions").get_by_role("group")).to_contain_text(

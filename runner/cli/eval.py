@@ -187,10 +187,12 @@ def eval_(
 
 
 def show_run(result: Run, out_dir: Path, wide: bool = False, json_: bool = False) -> None:
-    """A finished run's tables (`--wide`: every column), or its summary.json (`--json`)."""
+    """A finished run's tables (`--wide`: every column), or its summary.json (`--json`) and
+    its directory on stderr."""
     if json_:
         assert result.summary is not None, "a finished run"
         print_json(result.summary.dumps(indent=2))
+        console.print(f"run directory {out_dir}")  # on stderr with --json
     else:
         print_run(console, result, out_dir, wide)
 

@@ -216,6 +216,14 @@ def test_runner_board_and_compare_in_the_terminal(runs, tmp_path):
     assert shown.returncode == 0, shown.stderr
     assert "oracle" in shown.stdout and "theme=dark" in shown.stdout
     assert "Why attempts failed" in shown.stdout and "false_success" in shown.stdout
+    # Piped: every column, and the conditions left unmet most often in words.
+    assert "pass^k" in shown.stdout and "left out" not in shown.stdout
+    assert "the conditions left unmet most often" in shown.stdout
+    assert "chose the city: city: Женева, Швейцария (ch-gva)" in shown.stdout
+    as_json = runner(home, "board", "--site", "hotels", "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    board = Board.model_validate_json(as_json.stdout)
+    assert {r.harness for r in board.rows} >= {"oracle", "noop"}
     compared = runner(home, "compare", "20990301T000000Z-oracle", "20990301T000001Z-noop")
     assert compared.returncode == 0 and "hotels_pick_city" in compared.stdout
     missing = runner(home, "compare", "20990301T000000Z-oracle", "nothing")

@@ -13,6 +13,7 @@ from support.runs import runner
 
 from runner.settings import free_port
 from runner.wait import until
+from services.core.models.run import Summary
 
 
 def test_up_status_eval_down(processes, tmp_path: Path) -> None:
@@ -32,7 +33,23 @@ def test_up_status_eval_down(processes, tmp_path: Path) -> None:
         )
         assert noop.returncode == 0, noop.stdout + noop.stderr
         assert "grocery_nav_bakery" in noop.stdout and "EMS 0.000" in noop.stdout
+        assert "Unmet conditions" in noop.stdout and "opened: " in noop.stdout
         assert len(list((tmp_path / "runs").iterdir())) == 1
+        # --json: the run's summary alone on stdout, what it says meanwhile on stderr.
+        as_json = runner(
+            tmp_path,
+            "eval",
+            "--harness",
+            "noop",
+            "--tasks",
+            "grocery_nav_bakery",
+            "--json",
+            port=port,
+        )
+        assert as_json.returncode == 0, as_json.stderr
+        summary = Summary.model_validate_json(as_json.stdout)
+        assert summary.overall.ems == 0 and summary.overall.tasks == 1
+        assert "run directory" in as_json.stderr
     finally:
         down = runner(tmp_path, "down", port=port)
     assert down.returncode == 0 and "stopped" in down.stdout

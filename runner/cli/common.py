@@ -10,6 +10,7 @@ import inspect
 import signal
 import sys
 from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
@@ -17,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from runner.cli.tables import print_run
 from runner.harnesses.placement import Backend
 from runner.hub import HubAddress
 from runner.run.metrics import RunMetrics, serving
@@ -24,6 +26,7 @@ from runner.run.prices import Price
 from runner.settings import RunnerSettings, runner_home
 from runner.stack.stack import StackError, stand_at
 from services.core.errors import FieldError
+from services.core.models.folder import Run
 from services.core.models.run import Record
 from services.core.tasks import GENERATED, SUITE_NAMES, check_suite
 
@@ -75,6 +78,17 @@ JsonOption = Annotated[
 def print_json(text: str) -> None:
     """`--json`: the document alone on stdout (the console prints on stderr meanwhile)."""
     sys.stdout.write(text + "\n")
+
+
+def show_run(result: Run, out_dir: Path, wide: bool = False, json_: bool = False) -> None:
+    """A finished run's tables (`--wide`: every column), or its summary.json (`--json`) and
+    its directory on stderr."""
+    if json_:
+        assert result.summary is not None, "a finished run"
+        print_json(result.summary.dumps(indent=2))
+        console.print(f"run directory {out_dir}")  # on stderr with --json
+    else:
+        print_run(console, result, out_dir, wide)
 
 
 def fail(message: str) -> NoReturn:

@@ -26,12 +26,11 @@ from runner.cli.common import (
     WideOption,
     console,
     fail,
-    print_json,
     recording,
+    show_run,
     stand,
     stoppable,
 )
-from runner.cli.tables import print_run
 from runner.errors import ModelRefused
 from runner.harnesses.containers import DockerBackend
 from runner.harnesses.harness import Harness
@@ -184,17 +183,6 @@ def eval_(
     else:
         result, out_dir, _ = run_on_stack(request, chosen, selected(request), price_table)
     show_run(result, out_dir, wide, json_)
-
-
-def show_run(result: Run, out_dir: Path, wide: bool = False, json_: bool = False) -> None:
-    """A finished run's tables (`--wide`: every column), or its summary.json (`--json`) and
-    its directory on stderr."""
-    if json_:
-        assert result.summary is not None, "a finished run"
-        print_json(result.summary.dumps(indent=2))
-        console.print(f"run directory {out_dir}")  # on stderr with --json
-    else:
-        print_run(console, result, out_dir, wide)
 
 
 def chosen_harness(request: EvalRequest) -> Harness:

@@ -26,10 +26,10 @@ from runner.cli.common import (
     console,
     fail,
     recording,
+    show_run,
     stand,
     stoppable,
 )
-from runner.cli.eval import show_run
 from runner.errors import QueueError
 from runner.harnesses.containers import DockerBackend
 from runner.harnesses.placement import Backend, Placement

@@ -10,7 +10,6 @@ no translation. The sites, the agent's pages and the tasks' prompts are not tran
 
 from __future__ import annotations
 
-import functools
 import gettext
 import io
 from collections.abc import Callable, Sequence
@@ -63,15 +62,10 @@ def checked(code: str | None, field: str = "lang") -> str:
 
 def environment(loader: BaseLoader, code: str) -> Environment:
     """Jinja2 templates in language `code`: `_()`, `gettext()`, `ngettext()` and
-    `{% trans %}` (new style: `%(name)s` placeholders filled and escaped by the call), and
-    `wording(site)` for conditions in words."""
-    from services.core.results.wording import Wording
-
+    `{% trans %}` (new style: `%(name)s` placeholders filled and escaped by the call)."""
     env = Environment(loader=loader, autoescape=select_autoescape(), extensions=["jinja2.ext.i18n"])
     env.install_gettext_translations(translations(code), newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = code
-    # `wording(site)`: conditions and events in words (services/core/results/wording.py).
-    env.globals["wording"] = functools.partial(Wording, code, html=True)
     return env
 
 

@@ -23,6 +23,7 @@ from services.core.models.folder import Run, finished_runs
 from services.core.models.task import RELEASED
 from services.core.results.board import MixedSuites, build, compare
 from services.core.results.page import ASSETS, STATIC, TEMPLATES, render_board, render_compare
+from services.core.results.wording import with_wording
 from services.core.tasks import check_suite
 from services.hub.deps import (
     COOKIE,
@@ -43,7 +44,7 @@ router = APIRouter(prefix="/view")
 def environment(lang: str) -> Environment:
     """The hub's pages for people in `lang`, with the board's macros (the language switch)."""
     loader = ChoiceLoader([FileSystemLoader(HERE / "templates"), FileSystemLoader(TEMPLATES)])
-    return i18n.environment(loader, lang)
+    return with_wording(i18n.environment(loader, lang), lang)
 
 
 @dataclass(frozen=True)

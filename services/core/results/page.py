@@ -14,6 +14,7 @@ from jinja2 import Environment, FileSystemLoader
 from services.core import i18n
 from services.core.models.board import Board, Comparison, Filter
 from services.core.results.charts import all_charts
+from services.core.results.wording import with_wording
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
@@ -23,7 +24,7 @@ ASSETS = ("board.css", "board.js")
 
 @cache
 def environment(lang: str) -> Environment:
-    return i18n.environment(FileSystemLoader(TEMPLATES), lang)
+    return with_wording(i18n.environment(FileSystemLoader(TEMPLATES), lang), lang)
 
 
 def facets(tr: NullTranslations) -> dict[str, str]:

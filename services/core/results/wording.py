@@ -12,12 +12,14 @@ know (a plug-in's event, a new parameter) stay as they are; nothing is dropped.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from datetime import date
 from functools import cache
 from typing import Any
 
+from jinja2 import Environment
 from markupsafe import Markup, escape
 
 from services.core.i18n import DEFAULT, translations
@@ -159,6 +161,13 @@ OPERAND = frozenset({"condition", "value"})
 IDS = frozenset({"item_id", "category", "cityId", "hotelId", "collection"})
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+def with_wording(env: Environment, lang: str) -> Environment:
+    """`env` (pages in `lang`) with `wording(site)`: a Wording of that site's names, as
+    markup."""
+    env.globals["wording"] = functools.partial(Wording, lang, html=True)
+    return env
 
 
 @cache

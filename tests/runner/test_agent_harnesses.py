@@ -37,6 +37,7 @@ from services.core.models.run import (
     Summary,
     Usage,
 )
+from services.core.results.wording import Wording
 
 TEA = "grocery_showcase_tea"
 
@@ -379,7 +380,8 @@ def test_the_trajectory_page_heads_a_failed_attempt_with_its_class(stack, runs, 
     page.goto(f"{stack.hub_url}/view/trajectories/{record.trajectory_id}?lang=en")
     heading = page.locator("#failure")
     expect(heading.get_by_role("heading")).to_have_text("Failed: wrong target wrong_target")
-    expect(heading).to_contain_text("condition 1, basket_add")
+    said = Wording("en", record.site).condition(failure.point.event_name, failure.point.parameters)
+    expect(heading).to_contain_text(f"condition 1, {said} ·")
     step = failure.point.step
     heading.get_by_role("link", name=f"step {step}").click()
     assert page.url.endswith(f"#step-{step}")

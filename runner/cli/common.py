@@ -69,9 +69,22 @@ WideOption = Annotated[
     bool,
     typer.Option("--wide", help="every column of each table, however wide (a pipe gets them all)"),
 ]
+
+
+def _json_alone(value: bool) -> bool:
+    """`--json`: what the command says on the way goes to stderr, the JSON alone to stdout."""
+    if value:
+        console.file = sys.stderr
+    return value
+
+
 JsonOption = Annotated[
     bool,
-    typer.Option("--json", help="print the JSON instead of the tables (progress on stderr)"),
+    typer.Option(
+        "--json",
+        help="print the JSON instead of the tables (progress on stderr)",
+        callback=_json_alone,
+    ),
 ]
 
 

@@ -5,7 +5,6 @@ too)."""
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -159,8 +158,6 @@ def eval_(
 
     Without --hub it runs on the embedded stack that runs, or on one started for the run.
     The tables fit the terminal (--wide: every column); --json prints summary.json instead."""
-    if json_:
-        console.file = sys.stderr
     # The options, by their names, are the request's fields (but how the result is printed):
     # checked there, refused here.
     fields = {k: v for k, v in ctx.params.items() if k not in OUTPUT_OPTIONS}

@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -112,8 +111,6 @@ def gather_(
 
     It waits for the episodes not yet done. The tables fit the terminal (--wide: every
     column); --json prints summary.json instead."""
-    if json_:
-        console.file = sys.stderr
     table = price_table(prices)
     try:
         urls = servers(queue)

@@ -285,11 +285,15 @@ def image_svg(hotel: Hotel, view: int = 1) -> str:
     return svg_picture(240, 150, hotel.name, body)
 
 
-def vocabulary() -> dict[str, set[str]]:
-    """Condition parameter -> the values this catalog knows (for `runner tasks validate`)."""
+def _cities_and_hotels() -> tuple[list[City], list[Hotel]]:
     catalog = load_catalog()
     cities = list(catalog.cities)
-    hotels = [hotel for city in cities for hotel in catalog.hotels_in(city.id)]
+    return cities, [hotel for city in cities for hotel in catalog.hotels_in(city.id)]
+
+
+def vocabulary() -> dict[str, set[str]]:
+    """Condition parameter -> the values this catalog knows (for `runner tasks validate`)."""
+    cities, hotels = _cities_and_hotels()
     return {
         "cityId": {c.id for c in cities},
         "label": {c.label for c in cities},
@@ -303,9 +307,7 @@ def vocabulary() -> dict[str, set[str]]:
 
 def names() -> dict[str, str]:
     """Id -> what a person calls it: the cities and the hotels (the descriptor's `names`)."""
-    catalog = load_catalog()
-    cities = list(catalog.cities)
-    hotels = [hotel for city in cities for hotel in catalog.hotels_in(city.id)]
+    cities, hotels = _cities_and_hotels()
     return {c.id: c.label for c in cities} | {h.id: h.name for h in hotels}
 
 

@@ -23,7 +23,7 @@ from services.core.models.folder import Run, finished_runs
 from services.core.models.task import RELEASED
 from services.core.results.board import MixedSuites, build, compare
 from services.core.results.page import ASSETS, STATIC, TEMPLATES, render_board, render_compare
-from services.core.results.wording import with_wording
+from services.core.results.wording import Wording, with_wording
 from services.core.tasks import check_suite
 from services.hub.deps import (
     COOKIE,
@@ -222,6 +222,7 @@ async def trajectory_page(
         episode=attempt if attempt is not None and attempt.folder is not None else None,
         recorded=recorded,
         goals=attack_goals(meta),
+        words=condition_words(meta, language.code),
         failure=failure,
         point_shot=shots.get(failure.point.step) if failure and failure.point else None,
     )
@@ -235,6 +236,17 @@ def attack_goals(meta: Mapping[str, Any]) -> list[str | None]:
     if meta.get("ui_variants", {}).get(domain, {}).get(inject.KEY) in (None, inject.NONE):
         return [None] * len(conditions)
     return [inject.goal_of(domain, condition) for condition in conditions]
+
+
+def condition_words(meta: Mapping[str, Any], lang: str) -> list[str]:
+    """Per condition of the trajectory, its words in `lang`, as markup for the page."""
+    say = Wording(lang, meta.get("first_domain"), html=True)
+    return [
+        say.condition(
+            c["event_name"], c.get("parameters"), c.get("forbidden", False), c.get("group")
+        )
+        for c in meta.get("conditions", [])
+    ]
 
 
 @router.get("/trajectories/{tid}/{name}", dependencies=[Admin])

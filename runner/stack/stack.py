@@ -226,7 +226,11 @@ class Stack:
 
     @staticmethod
     def service_process(name: str, module: str, port: int, env: dict[str, str]) -> Process:
-        """A service's process as the stack runs it: `module:create_app` under uvicorn."""
+        """A service's process as the stack runs it: `module:create_app` under uvicorn.
+
+        An idle connection is kept 75 s, longer than any client of ours keeps one (httpx
+        5 s, our aiohttp sessions 4 s): a server that closes first races the client's next
+        request on that connection, which then fails with no answer."""
         argv = [
             sys.executable,
             "-m",
@@ -246,6 +250,8 @@ class Stack:
             "warning",
             "--timeout-graceful-shutdown",
             "10",
+            "--timeout-keep-alive",
+            "75",
         ]
         return Process(name, argv, port, dict(env))
 

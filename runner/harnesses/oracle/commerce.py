@@ -9,8 +9,7 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Locator, expect
 
-from runner.harnesses.oracle.ui import LOADING_S, UI, press, target_amount
-from services.core.matching import value_matches
+from runner.harnesses.oracle.ui import LOADING_S, UI, first_match, press, target_amount
 from services.core.models.events import Condition, Parameters
 from services.kit.account import TEST_CARD
 
@@ -44,13 +43,8 @@ async def search(ui: UI, text: str) -> None:
     await press(ui, field, "Enter", navigates=True)
 
 
-async def card_matches(card: Locator, params: Parameters) -> bool:
-    facts = {
-        "item_id": await card.get_attribute("data-item-id"),
-        "price": await card.get_attribute("data-price"),
-        "title": await card.get_attribute("data-title"),
-    }
-    return all(value_matches(params[key], facts[key]) for key in facts if key in params)
+# A card's facts, by the attribute that holds each.
+CARD_FACTS = {"item_id": "data-item-id", "price": "data-price", "title": "data-title"}
 
 
 async def find_card(ui: UI, cards: str, params: Parameters, menu: Locator | None = None) -> Locator:
@@ -59,9 +53,9 @@ async def find_card(ui: UI, cards: str, params: Parameters, menu: Locator | None
     links = await menu.count() if menu is not None else 0
     for attempt in range(1 + links):
         found = ui.page.locator(f"{cards}:not({SPONSORED} *)")
-        for index in range(await found.count()):
-            if await card_matches(found.nth(index), params):
-                return found.nth(index)
+        card = await first_match(found, CARD_FACTS, params)
+        if card is not None:
+            return card
         if menu is None or attempt >= links:
             break
         await ui.click(menu.nth(attempt))

@@ -8,7 +8,14 @@ import json
 
 from playwright.async_api import Locator
 
-from runner.harnesses.oracle.ui import UI, choose_option, pick_date, plain, set_guests
+from runner.harnesses.oracle.ui import (
+    UI,
+    choose_option,
+    first_match,
+    pick_date,
+    plain,
+    set_guests,
+)
 from services.core.matching import value_matches
 from services.core.models.events import Condition, Parameters
 
@@ -16,6 +23,9 @@ CITY = "bench_hotel_select_city"
 START, END = "bench_hotel_select_start_date", "bench_hotel_select_end_date"
 GUESTS = "bench_hotel_select_guests"
 HOTEL, ROOM = "bench_hotel_select_hotel", "bench_hotel_select_room"
+# A result's and a room's facts, by the attribute that holds each.
+HOTEL_FACTS = {"hotelId": "data-hotel-id", "name": "data-name"}
+ROOM_FACTS = {"roomType": "data-room-type", "price": "data-price"}
 
 
 def rooms_for(params: Parameters) -> list[Parameters]:
@@ -104,18 +114,10 @@ async def search_and_choose(ui: UI, conditions: list[Condition]) -> None:
     if hotel is not None or ROOM in wanted:
         await open_hotel(ui, hotel or {})
     if ROOM in wanted:
-        rows = ui.page.locator("tr.h-room")
-        for index in range(await rows.count()):
-            row = rows.nth(index)
-            row_facts: dict[str, str | None] = {
-                "roomType": await row.get_attribute("data-room-type"),
-                "price": await row.get_attribute("data-price"),
-            }
-            if all(
-                value_matches(v, row_facts[k]) for k, v in wanted[ROOM].items() if k in row_facts
-            ):
-                await choose_room(ui, row)
-                return
+        room = await first_match(ui.page.locator("tr.h-room"), ROOM_FACTS, wanted[ROOM])
+        if room is not None:
+            await choose_room(ui, room)
+            return
         raise LookupError(f"no room matches {wanted[ROOM]}")
 
 
@@ -131,14 +133,8 @@ async def choose_room(ui: UI, row: Locator) -> None:
 
 
 async def open_hotel(ui: UI, params: Parameters) -> None:
-    cards = ui.page.locator("li.h-card")
-    for index in range(await cards.count()):
-        card = cards.nth(index)
-        facts = {
-            "hotelId": await card.get_attribute("data-hotel-id"),
-            "name": await card.get_attribute("data-name"),
-        }
-        if all(value_matches(v, facts[k]) for k, v in params.items() if k in facts):
-            await ui.click(card.locator("a.button"))
-            return
+    card = await first_match(ui.page.locator("li.h-card"), HOTEL_FACTS, params)
+    if card is not None:
+        await ui.click(card.locator("a.button"))
+        return
     raise LookupError(f"no hotel in the results matches {params}")

@@ -9,7 +9,15 @@ from urllib.parse import urlsplit
 from playwright.async_api import Locator
 
 from runner.harnesses.oracle.commerce import first_of_groups, pay_on_bank
-from runner.harnesses.oracle.ui import UI, choose_option, pick_date, plain, target_amount
+from runner.harnesses.oracle.ui import (
+    ATTRIBUTES,
+    UI,
+    choose_option,
+    first_match,
+    pick_date,
+    plain,
+    target_amount,
+)
 from services.core.matching import value_matches
 from services.core.models.events import Condition, Parameters
 
@@ -169,11 +177,11 @@ async def pay(ui: UI, want: dict[str, Parameters], screens: set[str]) -> None:
 
 
 async def first_matching(items: Locator, attribute: str, expected: Any) -> Locator:
-    for index in range(await items.count()):
-        item = items.nth(index)
-        if expected is None or value_matches(expected, await item.get_attribute(attribute)):
-            return item
-    raise LookupError(f"nothing on the page has {attribute} = {expected!r}")
+    wanted = {} if expected is None else {attribute: expected}
+    item = await first_match(items, {attribute: attribute}, wanted)
+    if item is None:
+        raise LookupError(f"nothing on the page has {attribute} = {expected!r}")
+    return item
 
 
 async def open_train(ui: UI, name: Any) -> None:
@@ -196,23 +204,18 @@ def seat_facts(line: Parameters, count: int) -> dict[str, bool]:
 
 async def choose_seats(ui: UI, count: int, params: Parameters) -> None:
     """Free seats that satisfy near_window / lower_berth, one per passenger."""
-    seats = ui.page.locator("button.r-seat:not([disabled])")
-    chosen = 0
-    for index in range(await seats.count()):
-        if chosen == count:
-            break
-        seat = seats.nth(index)
-        facts = {
-            "near_window": await seat.get_attribute("data-window") == "true",
-            "lower_berth": await seat.get_attribute("data-lower") == "true",
-        }
+    free = ui.page.locator("button.r-seat:not([disabled])")
+    chosen = []
+    for number, window, lower in await free.evaluate_all(
+        ATTRIBUTES, ["data-seat", "data-window", "data-lower"]
+    ):
+        facts = {"near_window": window == "true", "lower_berth": lower == "true"}
         if all(value_matches(v, facts[k]) for k, v in params.items() if k in facts):
-            number = await seat.get_attribute("data-seat")
-            await ui.click(seat)
-            chosen += 1
-            seats = ui.page.locator("button.r-seat:not([disabled])")
-            await ui.page.locator(
-                f'button.r-seat[data-seat="{number}"][aria-pressed="true"]'
-            ).wait_for()
-    if chosen < count:
-        raise LookupError(f"only {chosen} free seats match {params}")
+            chosen.append(number)
+    if len(chosen) < count:
+        raise LookupError(f"only {len(chosen)} free seats match {params}")
+    for number in chosen[:count]:
+        await ui.click(ui.page.locator(f'button.r-seat[data-seat="{number}"]'))
+        await ui.page.locator(
+            f'button.r-seat[data-seat="{number}"][aria-pressed="true"]'
+        ).wait_for()

@@ -5,7 +5,7 @@ lays it out."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from runner.suite.generate import REASONS, Report
 from services.core.families import SMALL_SPACE
 from services.core.models.board import Board, Comparison, GapView, PairedView, RateView
 from services.core.models.folder import Run
-from services.core.models.run import Status
+from services.core.models.run import Record, Status
 from services.core.results.wording import Wording
 
 # Wide enough for any table: where a column's least and natural widths are measured.
@@ -81,6 +81,26 @@ def show(console: Console, table: Table, keep: int = 1, wide: bool = False) -> N
         console.print(f"left out for the terminal's width: {names} (--wide shows all)")
 
 
+def _print_unmet(
+    console: Console, records: list[Record], name: Callable[[Record], str], wide: bool
+) -> None:
+    """A run's failed attempts, each condition it left unmet in words (`name`: a record's
+    name in the run's table)."""
+    failed = [r for r in records if r.scored and r.ems == 0]
+    if not failed:
+        return
+    unmet = Table(title="Unmet conditions")
+    unmet.add_column("Task")
+    unmet.add_column("Condition")
+    for r in failed:
+        say = Wording(domain=r.site)
+        for c in r.conditions:
+            if not c.success:
+                words = say.condition(c.event_name, c.parameters, c.forbidden, c.group)
+                unmet.add_row(name(r), escape(words))
+    show(console, unmet, keep=2, wide=wide)
+
+
 def _fmt(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
 
@@ -95,9 +115,13 @@ def print_run(console: Console, run: Run, out_dir: Path, wide: bool = False) -> 
             column, justify="left" if column in ("Task", "Site", "Status") else "right"
         )
     repeated = manifest.repeat > 1
+
+    def name(r: Record) -> str:
+        return f"{r.task} #{r.repeat}" if repeated else r.task
+
     for r in records:
         table.add_row(
-            f"{r.task} #{r.repeat}" if repeated else r.task,
+            name(r),
             str(r.ems) if r.scored else "—",
             r.status if r.status == Status.OK else f"[yellow]{r.status}[/yellow]",
             str(r.completion) if r.scored else "—",
@@ -144,18 +168,7 @@ def print_run(console: Console, run: Run, out_dir: Path, wide: bool = False) -> 
                 _fmt(block.done_and_pass),
             )
     show(console, facets, keep=4, wide=wide)
-    failed = [r for r in records if r.scored and r.ems == 0]
-    if failed:
-        unmet = Table(title="Unmet conditions")
-        unmet.add_column("Task")
-        unmet.add_column("Condition")
-        for r in failed:
-            say = Wording(domain=r.site)
-            for c in r.conditions:
-                if not c.success:
-                    words = say.condition(c.event_name, c.parameters, c.forbidden, c.group)
-                    unmet.add_row(f"{r.task} #{r.repeat}" if repeated else r.task, escape(words))
-        show(console, unmet, keep=2, wide=wide)
+    _print_unmet(console, records, name, wide)
     pairs = summary.paired_variants
     if pairs.pairs:
         console.print(

@@ -15,6 +15,9 @@ from services.core.errors import FieldError
 from services.kit.trajectory import REVISION_HEADER
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# An answer of known length up to this is read whole and sent at once; a longer one, or one
+# of unknown length, is streamed as it comes.
+BUFFERED_BYTES = 4 * 1024 * 1024
 
 # The agent's credentials stay on the hub: a site gets the hub's own; the revision header is
 # the hub's to set.
@@ -40,7 +43,8 @@ HOP_BY_HOP = frozenset(
 async def forward(
     client: aiohttp.ClientSession, request: Request, upstream: str, revision: int = 0
 ) -> Response:
-    """Send the request on to `upstream` + the same path and query; stream the answer back.
+    """Send the request on to `upstream` + the same path and query; pass the answer back
+    (read whole when its length is known and at most `BUFFERED_BYTES`, else streamed).
 
     The caller has checked the path (`check_path`). A redirect the site answers stays on
     the hub: its `Location` loses the site's own origin. The agent's `Authorization` and
@@ -60,17 +64,29 @@ async def forward(
         data=await request.body() if request.method not in ("GET", "HEAD") else None,
         allow_redirects=False,
     )
-    response = StreamingResponse(
-        answer.content.iter_any(),
-        status_code=answer.status,
-        background=BackgroundTask(answer.release),
-    )
+    response: Response
+    if answer.content_length is not None and answer.content_length <= BUFFERED_BYTES:
+        # A page or an asset: read whole and sent in one write, with no streaming task.
+        async with answer:
+            response = Response(await answer.read(), status_code=answer.status)
+    else:
+        response = StreamingResponse(
+            answer.content.iter_any(),
+            status_code=answer.status,
+            background=BackgroundTask(release, answer),
+        )
     response.raw_headers = [
         (k, on_hub(k.decode("latin-1"), v.decode("latin-1"), upstream).encode("latin-1"))
         for k, v in answer.raw_headers
         if k.decode("latin-1").lower() not in HOP_BY_HOP
     ]
     return response
+
+
+async def release(answer: aiohttp.ClientResponse) -> None:
+    """The streamed answer's connection back to the pool (a coroutine: a plain function
+    would be run in a worker thread)."""
+    answer.release()
 
 
 def forwarded_headers(request: Request, revision: int = 0) -> list[tuple[str, str]]:

@@ -75,3 +75,69 @@ async def relay_through_the_proxy(upstream: str, answered: list[str]) -> None:
             assert (await agent.get("/b")).status_code == 200  # dropped there, sent again
             assert (await agent.post("/c", content=b"x")).status_code == 502  # not resent
             assert [line.split()[:2] for line in answered] == [["GET", "/a"], ["GET", "/b"]]
+
+
+@pytest.fixture
+def keeping_site() -> Iterator[tuple[str, list[int]]]:
+    """A site on kept-alive connections that answers `/chunked` in chunks of unknown total
+    length and anything else with a length; its URL and, per connection, the requests it
+    answered there."""
+    server = socket.create_server(("127.0.0.1", 0))
+    per_connection: list[int] = []
+
+    def serve(connection: socket.socket) -> None:
+        per_connection.append(0)
+        mine = len(per_connection) - 1
+        with connection:
+            pending = b""
+            while True:
+                while b"\r\n\r\n" not in pending:
+                    chunk = connection.recv(65536)
+                    if not chunk:
+                        return
+                    pending += chunk
+                head, _, pending = pending.partition(b"\r\n\r\n")
+                per_connection[mine] += 1
+                if head.split()[1] == b"/chunked":
+                    connection.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+                    for part in (b"first ", b"second ", b"third"):
+                        connection.sendall(b"%x\r\n%s\r\n" % (len(part), part))
+                    connection.sendall(b"0\r\n\r\n")
+                else:
+                    connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nwhole")
+
+    def accept() -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}", per_connection
+    server.close()
+
+
+def test_answers_read_whole_or_streamed_pass_whole_and_free_the_connection(
+    keeping_site: tuple[str, list[int]],
+) -> None:
+    run_async(relay_whole_and_streamed(*keeping_site))
+
+
+async def relay_whole_and_streamed(upstream: str, per_connection: list[int]) -> None:
+    async with upstream_client("a-service-credential") as pool:
+        hub = FastAPI()
+
+        @hub.get("/{path:path}")
+        async def relay(request: Request) -> Response:
+            return await forward(pool, request, upstream)
+
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=hub), base_url="http://hub"
+        ) as agent:
+            for path, body in [("/a", "whole"), ("/chunked", "first second third")] * 2:
+                answer = await agent.get(path)
+                assert (answer.status_code, answer.text) == (200, body)
+    # each answer, read whole or streamed, gave its connection back to the pool
+    assert per_connection == [4]

@@ -156,7 +156,8 @@ class Collector:
     async def check(
         self, trajectory_id: str, conditions: list[Condition], wait_s: float
     ) -> Verdict:
-        """The verdict of conditions on a trajectory's log, once all it has is stored."""
+        """The verdict of conditions on a trajectory's log (naming it), once all it has is
+        stored."""
         await self.caught_up(trajectory_id, wait_s)
         log = self.recent.get(trajectory_id)
         if log is None:
@@ -164,7 +165,8 @@ class Collector:
                 rows = await asyncio.to_thread(self.store.events, trajectory_id)
                 log = self.recent.load(trajectory_id, rows)
         wanted = set(event_types(conditions))
-        return check(conditions, [event for event in log if event["type"] in wanted])
+        verdict = check(conditions, [event for event in log if event["type"] in wanted])
+        return verdict.model_copy(update={"trajectory_id": trajectory_id})
 
 
 def create_app(settings: EventsSettings | None = None) -> FastAPI:

@@ -9,7 +9,7 @@ from prometheus_client import Histogram
 
 from services.core.errors import FieldError
 from services.core.matching import check, validate_conditions
-from services.core.models.api import StatelessCheck, Verdict
+from services.core.models.api import StatelessCheck
 from services.kit.settings import VerifierSettings
 from services.kit.upstream import UPSTREAM_ERRORS, upstream_client
 from services.kit.web import create_service_app, json_body, json_object
@@ -47,14 +47,14 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
     async def check_trajectory(request: Request, tid: str) -> Response:
         with CHECK_SECONDS.labels("trajectory").time():
             verdict = await trajectory_verdict(request.app, tid)
-        return Response(verdict.answer(), media_type="application/json")
+        return Response(verdict, media_type="application/json")
 
     return app
 
 
-async def trajectory_verdict(app: FastAPI, tid: str) -> Verdict:
-    """The trajectory's conditions (from its metadata) against its events: matched by the
-    collector, which holds the log."""
+async def trajectory_verdict(app: FastAPI, tid: str) -> bytes:
+    """The trajectory's conditions (from its metadata) against its events, matched by the
+    collector, which holds the log: its verdict (the JSON answer) passed on as it came."""
     trajectory = await app.state.trajectories.get(tid)
     if trajectory is None:
         raise FieldError("trajectory", "unknown trajectory id", 404)
@@ -65,7 +65,6 @@ async def trajectory_verdict(app: FastAPI, tid: str) -> Verdict:
         ) as response:
             if response.status != 200:
                 raise FieldError("events", f"collector answered {response.status}", 503)
-            verdict = Verdict.parse(await response.read(), "the collector's check")
+            return await response.read()
     except UPSTREAM_ERRORS as exc:
         raise FieldError("events", f"the collector is unreachable ({exc!r})", 503) from None
-    return verdict.model_copy(update={"trajectory_id": tid})

@@ -5,7 +5,7 @@ the same NATS (bench/baseline.py); 100 trajectories created at once; cart operat
 100 concurrent trajectories.
 
     .venv/bin/python -m bench.concurrency [--agents 25,50,100,200] [--seconds 20]
-        [--profile DIR [--profile-agents K]]
+        [--each 300] [--profile DIR [--profile-agents K]]
 
 The load generator is this one process (asyncio, one aiohttp session) and it shares the
 machine's cores with the stand: every figure includes the generator's own CPU time (about
@@ -13,7 +13,9 @@ machine's cores with the stand: every figure includes the generator's own CPU ti
 
 Where a step's CPU goes: at each level, the CPU time each process of the stand spent (its
 utime and stime from /proc: the hub, the collector, the verifier, each site, NATS) and this
-generator's, over the agent steps done, in milliseconds a step. With `--profile DIR`, one
+generator's, over the agent steps done, in milliseconds a step; and what each kind of
+request costs on its own (`--each` requests of a kind, 20 at once, one at a time on a
+trajectory), in milliseconds a request by process. With `--profile DIR`, one
 more pass (`--profile-agents` agents, default the first level's; its figures not reported)
 runs with py-spy sampling each Python process of the stand while it holds the GIL (at work,
 not waiting on its loop): each one's stacks go to DIR
@@ -35,8 +37,9 @@ import uuid
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import aiohttp
 
@@ -51,6 +54,7 @@ Sent = TypeVar("Sent")  # a page's Answer, or a trajectory API answer in its mod
 AIM = "p99 page ≤ 100 ms and no error"
 AIM_AGENTS = 100
 KINDS = ("create", "page", "event", "action", "check", "close")
+KIND_AT_ONCE = 20  # requests at once when each kind is measured on its own
 CART_TASK = "grocery_several_units"
 CART_PATH = "/t/{tid}/grocery/cart/g-0052"
 
@@ -218,22 +222,14 @@ async def episode(hub: Hub, load: Load, recorded: trace.Trace, pace: Pace) -> No
     tid = created.trajectory_id
     # Where the page last loaded on each site posts its events: `_events` path -> with token.
     events: dict[str, str] = {}
-    for step in json.loads(json.dumps(recorded.steps).replace("{tid}", tid)):
+    for step in steps_of(recorded, tid):
         await pace.wait()
         kind = step["kind"]
-        if kind == "event":
-            if step["path"] not in events:
-                load.errors["event: no page served before it"] += 1
-                continue
-            batch = [{**event, "id": uuid.uuid4().hex} for event in step["body"]]
-            sent = hub.send("POST", events[step["path"]], json=batch)
-        else:
-            headers = {"Accept": step["accept"]} if "accept" in step else None
-            sent = hub.send(step["method"], step["path"], data=step["body"], headers=headers)
-        answer = await load.timed(kind, sent)
-        if kind == "page" and answer is not None and 'name="wpb-page"' in (html := answer.text):
-            url = pagetoken.events_url(html)
-            events[url.partition("?")[0]] = url
+        if kind == "event" and step["path"] not in events:
+            load.errors["event: no page served before it"] += 1
+            continue
+        answer = await load.timed(kind, step_request(hub, step, events))
+        keep_events_url(answer, events)
         await load.timed("check", hub.api.check(tid))
         load.actions += load.open()
         load.steps += 1
@@ -241,6 +237,29 @@ async def episode(hub: Hub, load: Load, recorded: trace.Trace, pace: Pace) -> No
     verdict = await load.timed("check", hub.api.check(tid))
     if verdict is not None and verdict.ems != 1:
         load.errors[f"final verdict failed: {recorded.name}"] += 1
+
+
+def steps_of(recorded: trace.Trace, tid: str) -> list[dict[str, Any]]:
+    """The trace's steps for the trajectory `tid`."""
+    steps: list[dict[str, Any]] = json.loads(json.dumps(recorded.steps).replace("{tid}", tid))
+    return steps
+
+
+def step_request(hub: Hub, step: dict[str, Any], events: dict[str, str]) -> Awaitable[Answer]:
+    """A step's request: an event batch (fresh ids) to where the page last served on its
+    site posts them (`events`, an `_events` path -> with its token), or the recorded one."""
+    if step["kind"] == "event":
+        batch = [{**event, "id": uuid.uuid4().hex} for event in step["body"]]
+        return hub.send("POST", events[step["path"]], json=batch)
+    headers = {"Accept": step["accept"]} if "accept" in step else None
+    return hub.send(step["method"], step["path"], data=step["body"], headers=headers)
+
+
+def keep_events_url(answer: object, events: dict[str, str]) -> None:
+    """Where a page (a step's answer) posts its events, kept in `events`."""
+    if isinstance(answer, Answer) and 'name="wpb-page"' in (html := answer.text):
+        url = pagetoken.events_url(html)
+        events[url.partition("?")[0]] = url
 
 
 async def stand_level(
@@ -322,20 +341,101 @@ async def warm_up(hub: Hub, recorded: list[trace.Trace]) -> None:
         raise RuntimeError(f"the traces do not replay cleanly: {dict(load.errors)}")
 
 
+Send = Callable[[], Awaitable[object]]  # one request, sent again at each call
+
+
+async def kind_costs(
+    hub: Hub, clock: CpuClock, recorded: list[trace.Trace], each: int, at_once: int
+) -> dict[str, Load]:
+    """The CPU time of each kind of request on its own: the traces replayed on `at_once`
+    trajectories or more, each trace on as many (no check between steps), then, kind by
+    kind, `each` requests of that kind taken from the trajectories in turn (of the actions,
+    those that can be taken twice), `at_once` at a time but one at a time on a trajectory,
+    as its agent sends them, with the stand's processes' CPU time read around them (a `Load`
+    a kind: `steps` its requests, `cpu` its time)."""
+    made: dict[str, list[list[Send]]] = defaultdict(list)
+    replay = Load(0)
+    for recorded_trace in recorded * -(-at_once // len(recorded)):
+        created = await hub.api.create(recorded_trace.task, recorded_trace.name)
+        mine: dict[str, list[Send]] = defaultdict(list)
+        turn = asyncio.Lock()  # the trajectory's agent: one request at a time
+        events: dict[str, str] = {}
+        for step in steps_of(recorded_trace, created.trajectory_id):
+            answer = await replay.timed(step["kind"], step_request(hub, step, events))
+            keep_events_url(answer, events)
+            mine[step["kind"]].append(partial(step_request, hub, step, dict(events)))
+        # The actions that can be taken again (not an order already placed: 409).
+        mine["action"] = [a for a in mine["action"] if await Load(0).timed("again", a())]
+        mine["check"].append(partial(hub.api.check, created.trajectory_id))
+        for kind, sends in mine.items():
+            made[kind].append([partial(in_turn, turn, send) for send in sends])
+    if replay.errors:
+        raise RuntimeError(f"the traces do not replay cleanly: {dict(replay.errors)}")
+    opened: list[str] = []
+
+    async def create(index: int) -> None:
+        chosen = recorded[index % len(recorded)]
+        opened.append((await hub.api.create(chosen.task, chosen.name)).trajectory_id)
+
+    made["create"] = [[partial(create, index) for index in range(each)]]
+    costs: dict[str, Load] = {}
+    for kind in KINDS:
+        if kind == "close":
+            made[kind] = [[partial(hub.api.close_trajectory, tid, True) for tid in opened]]
+        before = clock.read()
+        costs[kind] = await send_each(kind, interleaved(made[kind]), each, at_once)
+        costs[kind].cpu = clock.since(before)
+    return costs
+
+
+async def in_turn(turn: asyncio.Lock, request: Send) -> object:
+    async with turn:
+        return await request()
+
+
+def interleaved(lists: list[list[Send]]) -> list[Send]:
+    """The first of each list, then the second of each, …"""
+    longest = max((len(sends) for sends in lists), default=0)
+    return [sends[i] for i in range(longest) for sends in lists if i < len(sends)]
+
+
+async def send_each(kind: str, sends: list[Send], count: int, at_once: int) -> Load:
+    """`count` requests of `sends` in turn (each at most once where it is a `close`),
+    `at_once` at a time: their latencies and errors, `steps` their number."""
+    load = Load(0)
+    load.steps = min(count, len(sends)) if kind == "close" else count
+    gate = asyncio.Semaphore(at_once)
+
+    async def one(index: int) -> None:
+        async with gate:
+            await load.timed(kind, sends[index % len(sends)]())
+
+    await asyncio.gather(*(one(index) for index in range(load.steps)))
+    return load
+
+
 @dataclass
 class Measured:
     levels: list[Level]
     created: Load
     cart: Load
+    # Each request kind on its own (`kind_costs`).
+    kinds: dict[str, Load]
     # Where `--profile` wrote each process's stacks (none without it).
     stacks: dict[str, Path] = field(default_factory=dict)
 
 
 async def measure(
-    levels: list[int], seconds: float, pace: float, profile: Path | None, profile_agents: int
+    levels: list[int],
+    seconds: float,
+    pace: float,
+    profile: Path | None,
+    profile_agents: int,
+    each: int,
 ) -> Measured:
     """Every level against the stand (its processes' CPU time read around it) and the bare
-    endpoint, then the creation burst and the cart operations, all on one fresh stack; with
+    endpoint, then the creation burst, the cart operations and each request kind on its own
+    (`each` of a kind), all on one fresh stack; with
     `profile`, one more pass of `profile_agents` agents under py-spy (its figures not
     reported: the sampling costs CPU too)."""
     recorded = trace.load()
@@ -355,11 +455,12 @@ async def measure(
                 measured.append(Level(agents, stand, bare))
             created, _ = await create_many(hub, grocery, AIM_AGENTS)
             cart = await cart_level(hub, grocery, seconds)
+            kinds = await kind_costs(hub, clock, recorded, each, KIND_AT_ONCE)
             stacks: dict[str, Path] = {}
             if profile is not None:
                 level = stand_level(hub, recorded, profile_agents, seconds, pace)
                 _, stacks = await profiled(stack, profile, seconds, level)
-    return Measured(measured, created, cart, stacks)
+    return Measured(measured, created, cart, kinds, stacks)
 
 
 def ms(values: list[float], q: float) -> str:
@@ -403,6 +504,31 @@ def cpu_report(levels: list[Level]) -> None:
         ["process", *(f"{level.agents} agents" for level in levels)],
         rows,
     )
+
+
+def kind_report(kinds: dict[str, Load]) -> None:
+    """Each kind's CPU time a request, by process (the sites together), the stand's in all."""
+    core = ("hub", "events", "verifier", "nats")
+
+    def per_request(load: Load, names: list[str]) -> str:
+        return f"{sum(load.cpu.get(n, 0.0) for n in names) / max(load.steps, 1) * 1000:.2f}"
+
+    rows = []
+    for kind, load in kinds.items():
+        sites = [name for name in load.cpu if name.startswith("site-")]
+        rows.append(
+            [kind, str(load.steps), str(load.failed)]
+            + [per_request(load, [name]) for name in core]
+            + [per_request(load, sites), per_request(load, [*core, *sites])]
+        )
+    table(
+        f"The stand's CPU time a request, by kind on its own ({KIND_AT_ONCE} at once; ms)",
+        ["kind", "n", "errors", *core, "sites", "stand"],
+        rows,
+    )
+    for load in kinds.values():
+        for what, count in load.errors.most_common(5):
+            print(f"error: {what} × {count}")
 
 
 def profile_report(stacks: dict[str, Path]) -> None:
@@ -461,6 +587,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--agents", default="25,50,100,200", help="levels of K, comma-separated")
     parser.add_argument("--seconds", type=float, default=20, help="steady window per level")
     parser.add_argument("--pace", type=float, default=1.0, help="seconds between an agent's steps")
+    parser.add_argument(
+        "--each", type=int, default=300, help="requests of each kind measured on its own"
+    )
     parser.add_argument("--profile", type=Path, help="py-spy the stand's processes, stacks here")
     parser.add_argument("--profile-agents", type=int, help="the profiled pass's K (the first)")
     args = parser.parse_args(argv)
@@ -468,10 +597,18 @@ def main(argv: list[str] | None = None) -> None:
     if args.profile is not None and not Path(PY_SPY).exists():
         parser.error(f"--profile needs py-spy beside the interpreter ({PY_SPY}): make setup")
     result = asyncio.run(
-        measure(levels, args.seconds, args.pace, args.profile, args.profile_agents or levels[0])
+        measure(
+            levels,
+            args.seconds,
+            args.pace,
+            args.profile,
+            args.profile_agents or levels[0],
+            args.each,
+        )
     )
     report(result.levels, result.created, result.cart)
     cpu_report(result.levels)
+    kind_report(result.kinds)
     profile_report(result.stacks)
 
 

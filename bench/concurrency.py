@@ -347,12 +347,12 @@ Send = Callable[[], Awaitable[object]]  # one request, sent again at each call
 async def kind_costs(
     hub: Hub, clock: CpuClock, recorded: list[trace.Trace], each: int, at_once: int
 ) -> dict[str, Load]:
-    """The CPU time of each kind of request on its own: the traces replayed on `at_once`
-    trajectories or more, each trace on as many (no check between steps), then, kind by
-    kind, `each` requests of that kind taken from the trajectories in turn (of the actions,
-    those that can be taken twice), `at_once` at a time but one at a time on a trajectory,
-    as its agent sends them, with the stand's processes' CPU time read around them (a `Load`
-    a kind: `steps` its requests, `cpu` its time)."""
+    """The CPU time of each kind of request on its own: the traces replayed on at least
+    `at_once` trajectories, every trace on the same number (no check between steps); then,
+    kind by kind, `each` requests of that kind taken from the trajectories in turn (of the
+    actions, those that can be taken twice), `at_once` at a time but one at a time on a
+    trajectory, as its agent sends them, with the stand's processes' CPU time read around
+    them (a `Load` a kind: `steps` its requests, `cpu` its time)."""
     made: dict[str, list[list[Send]]] = defaultdict(list)
     replay = Load(0)
     for recorded_trace in recorded * -(-at_once // len(recorded)):

@@ -192,6 +192,33 @@ class Catalog:
             )
             for i in self._items
         }
+        # The header's genre menu, on every page: ranked once.
+        self._genres, self._genre_tags, self._genre_authors = self._rank_genres()
+
+    def _rank_genres(
+        self,
+    ) -> tuple[list[Genre], dict[str, list[str]], dict[str, list[Author]]]:
+        """The genres, the largest first, each with all its series, the most reviewed
+        first; each genre's tags, the most used in its texts first; its authors, the most
+        read first."""
+        by_genre: dict[str, list[Item]] = {}
+        for item in sorted(self._items, key=lambda i: (-i.reviews, i.id)):
+            by_genre.setdefault(item.genre, []).append(item)
+        genres, tags, authors = [], {}, {}
+        for name, items in sorted(by_genre.items(), key=lambda g: (-len(g[1]), g[0])):
+            read = dict.fromkeys(self._series[i.series_id] for i in items)
+            genres.append(Genre(name, len(items), tuple(read)))
+            used: dict[str, int] = {}
+            reviews: dict[str, int] = {}
+            for item in items:
+                if item.format == "text":
+                    for tag in self.work(item).tags:
+                        used[tag] = used.get(tag, 0) + 1
+                reviews[item.author_id] = reviews.get(item.author_id, 0) + item.reviews
+            tags[name] = sorted(used, key=lambda t: (-used[t], t))
+            ranked = sorted(reviews, key=lambda a: (-reviews[a], a))
+            authors[name] = [self._authors[a] for a in ranked]
+        return genres, tags, authors
 
     @classmethod
     def from_dict(cls, data: CatalogData) -> Catalog:
@@ -265,20 +292,11 @@ class Catalog:
 
     def genre_tags(self, genre: str, limit: int = 4) -> list[str]:
         """A genre's most used tags (the genre menu's popular searches)."""
-        used: dict[str, int] = {}
-        for item in self._items:
-            if item.genre == genre and item.format == "text":
-                for tag in self.work(item).tags:
-                    used[tag] = used.get(tag, 0) + 1
-        return sorted(used, key=lambda t: (-used[t], t))[:limit]
+        return self._genre_tags.get(genre, [])[:limit]
 
     def genre_authors(self, genre: str, limit: int = 4) -> list[Author]:
         """A genre's most read authors."""
-        read: dict[str, int] = {}
-        for item in self._items:
-            if item.genre == genre:
-                read[item.author_id] = read.get(item.author_id, 0) + item.reviews
-        return [self._authors[a] for a in sorted(read, key=lambda a: (-read[a], a))[:limit]]
+        return self._genre_authors.get(genre, [])[:limit]
 
     def counts(self, items: list[Item], filters: Filters) -> dict[str, dict[str, int]]:
         """Each facet's live counts: facet -> value -> items the other filters leave."""
@@ -307,14 +325,7 @@ class Catalog:
     def genres(self, series: int = 3) -> list[Genre]:
         """The genres, the largest first, each with its `series` most reviewed series (the
         header's genre menu links them to the search)."""
-        by_genre: dict[str, list[Item]] = {}
-        for item in sorted(self._items, key=lambda i: (-i.reviews, i.id)):
-            by_genre.setdefault(item.genre, []).append(item)
-        genres = []
-        for name, items in sorted(by_genre.items(), key=lambda g: (-len(g[1]), g[0])):
-            read = dict.fromkeys(self._series[i.series_id] for i in items)
-            genres.append(Genre(name, len(items), tuple(read)[:series]))
-        return genres
+        return [Genre(g.name, g.count, g.series[:series]) for g in self._genres]
 
     def search(self, query: str) -> tuple[list[Item], bool]:
         return best_matches(query, self._items, lambda i: self._haystack[i.id])

@@ -77,6 +77,9 @@ class Catalog:
         self._words = {p.id: words(p.title) for p in self._products}
         self._categories_by_id = {c.id: c for c in self.categories}
         self._products_by_id = {p.id: p for p in self._products}
+        self._in_category: dict[str, list[Product]] = {}  # sorted by title, once
+        for product in sorted(self._products, key=lambda p: title_key(p.title)):
+            self._in_category.setdefault(product.category, []).append(product)
 
     @classmethod
     def from_dict(cls, data: CatalogData) -> Catalog:
@@ -92,9 +95,7 @@ class Catalog:
         return self._products_by_id.get(item_id)
 
     def products_in(self, cat_id: str) -> list[Product]:
-        return sorted(
-            (p for p in self._products if p.category == cat_id), key=lambda p: title_key(p.title)
-        )
+        return list(self._in_category.get(cat_id, ()))
 
     def showcase(self) -> list[Product]:
         return [p for p in self._products if p.showcase]

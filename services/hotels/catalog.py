@@ -154,6 +154,9 @@ class Catalog:
         self.hotels = list(hotels)
         self._cities = {c.id: c for c in self.cities}
         self._hotels = {h.id: h for h in self.hotels}
+        self._in_city: dict[str, list[Hotel]] = {}  # the best rated first, once
+        for hotel in sorted(self.hotels, key=lambda h: (-h.rating, h.name)):
+            self._in_city.setdefault(hotel.city, []).append(hotel)
 
     @classmethod
     def from_dict(cls, data: CatalogData) -> Catalog:
@@ -166,9 +169,7 @@ class Catalog:
         return self._hotels.get(hotel_id)
 
     def hotels_in(self, city_id: str) -> list[Hotel]:
-        return sorted(
-            (h for h in self.hotels if h.city == city_id), key=lambda h: (-h.rating, h.name)
-        )
+        return list(self._in_city.get(city_id, ()))
 
     def popular_cities(self, limit: int = 8) -> list[Destination]:
         """The cities with the most hotels (the home page's «Популярные направления»), each

@@ -207,6 +207,18 @@ class Catalog:
             p.id: words(f"{p.title} {self._categories_by_id[p.category].name}")
             for p in self._products
         }
+        # What the catalogue menu of every page shows of each category: listed once.
+        self._in_category: dict[str, list[Product]] = {}
+        for product in self._products:
+            self._in_category.setdefault(product.category, []).append(product)
+        self._kinds: dict[str, list[str]] = {}
+        self._searched: dict[str, list[str]] = {}
+        for cat_id, items in self._in_category.items():
+            by_reviews = sorted(items, key=lambda p: -p.reviews)
+            self._kinds[cat_id] = list(dict.fromkeys(p.kind for p in by_reviews))
+            by_reviews = sorted(items, key=lambda p: (-p.reviews, p.id))
+            found = (f"{p.kind.split()[0].lower()} {p.brand}" for p in by_reviews)
+            self._searched[cat_id] = list(dict.fromkeys(found))
 
     @classmethod
     def from_dict(cls, data: CatalogData) -> Catalog:
@@ -264,18 +276,15 @@ class Catalog:
 
     def kinds(self, cat_id: str) -> list[str]:
         """The kinds of product a category holds (its sub-sections), the most reviewed first."""
-        items = sorted(self.in_category(cat_id), key=lambda p: -p.reviews)
-        return list(dict.fromkeys(p.kind for p in items))
+        return list(self._kinds.get(cat_id, ()))
 
     def popular_searches(self, cat_id: str, limit: int = 3) -> list[str]:
         """What is searched for in a category (the catalogue menu's links): the kind and the
         maker of its most reviewed products."""
-        items = sorted(self.in_category(cat_id), key=lambda p: (-p.reviews, p.id))
-        found = (f"{p.kind.split()[0].lower()} {p.brand}" for p in items)
-        return list(dict.fromkeys(found))[:limit]
+        return self._searched.get(cat_id, [])[:limit]
 
     def in_category(self, cat_id: str) -> list[Product]:
-        return [p for p in self._products if p.category == cat_id]
+        return list(self._in_category.get(cat_id, ()))
 
     def showcase(self) -> list[Product]:
         return [p for p in self._products if p.showcase]

@@ -1,11 +1,13 @@
-"""The hub's proxy against a site that drops a pooled connection, as uvicorn does after an
-error it answered 500: a GET is sent once more, a POST is not."""
+"""The hub's proxy against raw sites: one that drops a pooled connection, as uvicorn does
+after an error it answered 500 (a GET is sent once more, a POST is not), and one that
+answers with a length or in chunks of unknown length (both passed on whole)."""
 
 from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 
 import httpx
 import pytest
@@ -17,11 +19,49 @@ from services.hub.proxy import forward
 from services.kit.upstream import UPSTREAM_ERRORS, upstream_client
 
 
+@contextmanager
+def raw_site(serve: Callable[[socket.socket], None]) -> Iterator[str]:
+    """A site on a plain socket, `serve` given each connection (a thread each); its URL."""
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def accept() -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+
+
+@asynccontextmanager
+async def through_the_hub(upstream: str) -> AsyncIterator[httpx.AsyncClient]:
+    """An agent's client of a hub whose every path is `forward`ed to `upstream` with the
+    services' pooled client (502 where the site cannot be reached)."""
+    async with upstream_client("a-service-credential") as pool:
+        hub = FastAPI()
+
+        @hub.api_route("/{path:path}", methods=["GET", "POST"])
+        async def relay(request: Request) -> Response:
+            try:
+                return await forward(pool, request, upstream)
+            except UPSTREAM_ERRORS:
+                return Response("unreachable", 502)
+
+        transport = httpx.ASGITransport(app=hub)
+        async with httpx.AsyncClient(transport=transport, base_url="http://hub") as agent:
+            yield agent
+
+
 @pytest.fixture
 def dropping_site() -> Iterator[tuple[str, list[str]]]:
     """A site that answers the first request of each connection and closes the connection
     on the second without answering; its URL and the request lines it answered."""
-    server = socket.create_server(("127.0.0.1", 0))
     answered: list[str] = []
 
     def serve(connection: socket.socket) -> None:
@@ -38,17 +78,8 @@ def dropping_site() -> Iterator[tuple[str, list[str]]]:
                 answered.append(request.split(b"\r\n")[0].decode())
                 connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
 
-    def accept() -> None:
-        while True:
-            try:
-                connection, _ = server.accept()
-            except OSError:
-                return
-            threading.Thread(target=serve, args=(connection,), daemon=True).start()
-
-    threading.Thread(target=accept, daemon=True).start()
-    yield f"http://127.0.0.1:{server.getsockname()[1]}", answered
-    server.close()
+    with raw_site(serve) as url:
+        yield url, answered
 
 
 def test_a_dropped_pooled_connection_is_retried_for_get_only(
@@ -58,23 +89,11 @@ def test_a_dropped_pooled_connection_is_retried_for_get_only(
 
 
 async def relay_through_the_proxy(upstream: str, answered: list[str]) -> None:
-    async with upstream_client("a-service-credential") as pool:
-        hub = FastAPI()
-
-        @hub.api_route("/{path:path}", methods=["GET", "POST"])
-        async def relay(request: Request) -> Response:
-            try:
-                return await forward(pool, request, upstream)
-            except UPSTREAM_ERRORS:
-                return Response("unreachable", 502)
-
-        async with httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=hub), base_url="http://hub"
-        ) as agent:
-            assert (await agent.get("/a")).status_code == 200  # opens the pooled connection
-            assert (await agent.get("/b")).status_code == 200  # dropped there, sent again
-            assert (await agent.post("/c", content=b"x")).status_code == 502  # not resent
-            assert [line.split()[:2] for line in answered] == [["GET", "/a"], ["GET", "/b"]]
+    async with through_the_hub(upstream) as agent:
+        assert (await agent.get("/a")).status_code == 200  # opens the pooled connection
+        assert (await agent.get("/b")).status_code == 200  # dropped there, sent again
+        assert (await agent.post("/c", content=b"x")).status_code == 502  # not resent
+        assert [line.split()[:2] for line in answered] == [["GET", "/a"], ["GET", "/b"]]
 
 
 @pytest.fixture
@@ -82,7 +101,6 @@ def keeping_site() -> Iterator[tuple[str, list[int]]]:
     """A site on kept-alive connections that answers `/chunked` in chunks of unknown total
     length and anything else with a length; its URL and, per connection, the requests it
     answered there."""
-    server = socket.create_server(("127.0.0.1", 0))
     per_connection: list[int] = []
 
     def serve(connection: socket.socket) -> None:
@@ -106,17 +124,8 @@ def keeping_site() -> Iterator[tuple[str, list[int]]]:
                 else:
                     connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nwhole")
 
-    def accept() -> None:
-        while True:
-            try:
-                connection, _ = server.accept()
-            except OSError:
-                return
-            threading.Thread(target=serve, args=(connection,), daemon=True).start()
-
-    threading.Thread(target=accept, daemon=True).start()
-    yield f"http://127.0.0.1:{server.getsockname()[1]}", per_connection
-    server.close()
+    with raw_site(serve) as url:
+        yield url, per_connection
 
 
 def test_answers_read_whole_or_streamed_pass_whole_and_free_the_connection(
@@ -126,18 +135,9 @@ def test_answers_read_whole_or_streamed_pass_whole_and_free_the_connection(
 
 
 async def relay_whole_and_streamed(upstream: str, per_connection: list[int]) -> None:
-    async with upstream_client("a-service-credential") as pool:
-        hub = FastAPI()
-
-        @hub.get("/{path:path}")
-        async def relay(request: Request) -> Response:
-            return await forward(pool, request, upstream)
-
-        async with httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=hub), base_url="http://hub"
-        ) as agent:
-            for path, body in [("/a", "whole"), ("/chunked", "first second third")] * 2:
-                answer = await agent.get(path)
-                assert (answer.status_code, answer.text) == (200, body)
+    async with through_the_hub(upstream) as agent:
+        for path, body in [("/a", "whole"), ("/chunked", "first second third")] * 2:
+            answer = await agent.get(path)
+            assert (answer.status_code, answer.text) == (200, body)
     # each answer, read whole or streamed, gave its connection back to the pool
     assert per_connection == [4]
